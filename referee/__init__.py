@@ -1,0 +1,1 @@
+"""Table Referee: scorekeeping and rules referee for Blackout, Alles oder Nichts and ebbes."""

@@ -1,0 +1,213 @@
+"""Alles oder Nichts (rules.md, "Alles oder Nichts").
+
+3–6 players, 48 cards, seven rounds of 6-5-4-3-4-5-6 cards, always a trump. Each player picks a
+bid 0–6 face down, then, from left of the dealer to the dealer, declares it open or keeps it
+secret; secret bids are turned up when the round is over. Secret: 1 per trick, +3 if exact.
+Open: 2 per trick +3 if exact, else nothing.
+
+>>> score(open_=False, bid=2, tricks=3).points, score(open_=True, bid=2, tricks=2).points
+(3, 7)
+>>> score(open_=True, bid=0, tricks=0).points, score(open_=True, bid=1, tricks=2).points
+(3, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.rules import events as ev
+from referee.rules.breaches import Breach, Caution, IllegalEntry, Missing, OutOfTurn
+from referee.rules.cards import ALLES_COLOURS, Deck, coloured_deck
+from referee.rules.engine import Game, OptionError, RoundState, Run, State, Step, register
+from referee.rules.scores import Score, Term
+
+SCHEDULE = (6, 5, 4, 3, 4, 5, 6)
+HIGHEST_BID = 6
+
+
+def score(open_: bool, bid: int, tricks: int) -> Score:
+    """A player's score for one round, with its terms."""
+    params = {"bid": bid, "tricks": tricks}
+    exact = bid == tricks
+    bonus = (Term("exact-bonus", {}, 3),) if exact else ()
+    if open_:
+        if not exact:
+            return Score(0, (Term("open-missed", params, 0),))
+        return Score(2 * tricks + 3, (Term("open-tricks", params, 2 * tricks), *bonus))
+    return Score(tricks + 3 * exact, (Term("secret-tricks", params, tricks), *bonus))
+
+
+@dataclass
+class AllesRound(RoundState):
+    #: Declarations in order: player → open?
+    open: dict[str, bool] = field(default_factory=dict)
+    #: Known bids: open ones, sealed or revealed secret ones.
+    bids: dict[str, int] = field(default_factory=dict)
+
+
+@register
+class AllesOderNichts(Game):
+    name = "alles-oder-nichts"
+    title = "Alles oder Nichts"
+    min_players = 3
+    max_players = 6
+
+    def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        for key in options:
+            if key not in ("colours", "values"):
+                raise OptionError(key, f"{self.title} has no option {key!r}.")
+        colours = options.get("colours", list(ALLES_COLOURS))
+        values = options.get("values", 12)
+        if (
+            not isinstance(colours, (list, tuple))
+            or not colours
+            or not all(isinstance(c, str) and c.strip() and "-" not in c for c in colours)
+        ):
+            raise OptionError("colours", "Option 'colours' must be a list of colour names "
+                                         "(no hyphens).")
+        names = tuple(c.strip().lower() for c in colours)
+        if len(set(names)) != len(names):
+            raise OptionError("colours", "Option 'colours' names a colour twice.")
+        if not isinstance(values, int) or isinstance(values, bool) or values < 1:
+            raise OptionError("values", "Option 'values' must be a whole number ≥ 1.")
+        if len(names) * values != 48:
+            raise OptionError("values", f"{len(names)} colours × {values} values is "
+                                        f"{len(names) * values} cards, not 48.")
+        return {"colours": list(names), "values": values}
+
+    def make_schedule(self) -> list[int]:
+        return list(SCHEDULE)
+
+    def make_deck(self) -> Deck:
+        return coloured_deck(tuple(self.options["colours"]), self.options["values"])
+
+    def dealer_of(self, number: int) -> str:
+        first = self.setup.first_player
+        first = first if first in self.players else self.players[0]
+        return self.left_of(first, number - 1)
+
+    def new_round(self, state: State, number: int) -> AllesRound:
+        dealer = self.dealer_of(number)
+        size = self.schedule[number - 1]
+        return AllesRound(number, size, size, leader=self.left_of(dealer), dealer=dealer)
+
+    def declaring_order(self, rnd: RoundState) -> list[str]:
+        assert rnd.dealer is not None
+        return [self.left_of(rnd.dealer, i) for i in range(1, len(self.players) + 1)]
+
+    def round_complete(self, rnd: RoundState) -> bool:
+        """Results in, and every secret bid turned up (a missing declaration never will be)."""
+        assert isinstance(rnd, AllesRound)
+        return self.results_in(rnd) and all(p in rnd.bids for p in rnd.open)
+
+    # --- entries -----------------------------------------------------------------------------
+
+    def on_dealer(self, run: Run, rnd: RoundState, event: ev.Dealer) -> None:
+        name = self.check_player(event.player, rnd.number)
+        if name != rnd.dealer:
+            run.flag(OutOfTurn("dealer", "dealer", round=rnd.number, player=name,
+                               expected=rnd.dealer))
+
+    def on_trump(self, run: Run, rnd: RoundState, event: ev.Trump) -> None:
+        text = event.card if isinstance(event.card, str) else ""
+        card = self.deck.parse_card(text)
+        colour = card.colour if card is not None else self.deck.parse_colour(text)
+        if colour is None or (card is not None and card not in self.deck):
+            raise IllegalEntry("trump", "trump-unknown", round=rnd.number, trump=event.card)
+        if not run.lenient and rnd.trump_colour is not None:
+            raise OutOfTurn("turn", "trump-twice", round=rnd.number, trump=rnd.trump_colour)
+        rnd.trump_card, rnd.trump_colour = card, colour
+
+    def check_bid(self, run: Run, rnd: AllesRound, player: str, bid: object) -> int:
+        if not isinstance(bid, int) or isinstance(bid, bool):
+            raise IllegalEntry("bid-range", "bid-range", round=rnd.number, player=player,
+                               bid=bid, high=HIGHEST_BID)
+        if not 0 <= bid <= HIGHEST_BID:
+            run.flag(IllegalEntry("bid-range", "bid-range", round=rnd.number, player=player,
+                                  bid=bid, high=HIGHEST_BID))
+        elif bid > rnd.hand_size:
+            run.note(Caution("bid-above-hand", "bid-above-hand", round=rnd.number,
+                             player=player, bid=bid, hand=rnd.hand_size))
+        return bid
+
+    def on_declare(self, run: Run, rnd: AllesRound, event: ev.Declare) -> None:
+        player = self.check_player(event.player, rnd.number)
+        if not run.lenient:
+            if rnd.trump_colour is None:
+                raise Missing("missing", "missing-trump-first", round=rnd.number)
+            if rnd.plays or rnd.tricks is not None:
+                raise OutOfTurn("turn", "not-now", what="A declaration",
+                                expected="the declarations are over once play begins")
+            if player in rnd.open:
+                raise OutOfTurn("turn", "already-declared", round=rnd.number, player=player)
+            expected = next(p for p in self.declaring_order(rnd) if p not in rnd.open)
+            if player != expected:
+                raise OutOfTurn("turn", "declare-turn", round=rnd.number, player=player,
+                                expected=expected)
+        if event.open and event.bid is None:
+            raise Missing("missing", "open-needs-bid", round=rnd.number, player=player)
+        bid = None if event.bid is None else self.check_bid(run, rnd, player, event.bid)
+        rnd.open[player] = bool(event.open)
+        if bid is not None:
+            rnd.bids[player] = bid
+
+    def on_reveal(self, run: Run, rnd: AllesRound, event: ev.Reveal) -> None:
+        player = self.check_player(event.player, rnd.number)
+        if rnd.open.get(player) is not False:
+            raise OutOfTurn("turn", "reveal-not-secret", round=rnd.number, player=player)
+        if player in rnd.bids:
+            raise OutOfTurn("turn", "already-revealed", round=rnd.number, player=player)
+        if not self.results_in(rnd):
+            raise OutOfTurn("turn", "reveal-early", round=rnd.number)
+        rnd.bids[player] = self.check_bid(run, rnd, player, event.bid)
+
+    def ready_to_play(self, run: Run, rnd: RoundState) -> None:
+        assert isinstance(rnd, AllesRound)
+        if "trump-missing" not in rnd.flagged and rnd.trump_colour is None:
+            rnd.flagged.add("trump-missing")
+            run.flag(IllegalEntry("trump", "trump-missing", round=rnd.number))
+        if not run.lenient and any(p not in rnd.open for p in self.players):
+            raise Missing("missing", "missing-bids-first", round=rnd.number)
+
+    # --- questions ---------------------------------------------------------------------------
+
+    def missing(self, state: State, rnd: RoundState, results: bool) -> list[Breach]:
+        assert isinstance(rnd, AllesRound)
+        found: list[Breach] = []
+        for p in self.declaring_order(rnd):
+            if p not in rnd.open:
+                found.append(Missing("missing", "missing-declaration", round=rnd.number,
+                                     player=p))
+            elif p not in rnd.bids:
+                found.append(Missing("missing", "missing-secret", round=rnd.number, player=p))
+        if results and not self.results_in(rnd):
+            found.append(Missing("missing", "missing-tricks", round=rnd.number))
+        return found
+
+    def next_step(self, state: State) -> Step | None:
+        rnd = self.upcoming(state)
+        if rnd is None:
+            return None
+        assert isinstance(rnd, AllesRound)
+        if rnd.trump_colour is None and not rnd.open:
+            return Step(rnd.number, "trump")
+        for player in self.declaring_order(rnd):
+            if player not in rnd.open:
+                return Step(rnd.number, "declare", player)
+        if not self.results_in(rnd):
+            return Step(rnd.number, "play", self.next_to_play(rnd))
+        for player in self.declaring_order(rnd):
+            if player not in rnd.bids:
+                return Step(rnd.number, "reveal", player)
+        raise AssertionError("a complete round has no next step")  # pragma: no cover
+
+    def score_round(self, state: State, rnd: RoundState) -> dict[str, Score] | None:
+        assert isinstance(rnd, AllesRound)
+        tricks = rnd.tricks_won()
+        if not self.results_in(rnd) or tricks is None:
+            return None
+        if any(p not in rnd.bids or p not in rnd.open or p not in tricks for p in self.players):
+            return None
+        return {p: score(rnd.open[p], rnd.bids[p], tricks[p]) for p in self.players}

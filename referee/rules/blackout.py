@@ -1,0 +1,244 @@
+"""Blackout: Oh Hell with "1-prefix" scoring (rules.md, "Blackout").
+
+2–8 players; hands grow and shrink by ``sequence`` up to ``max_cards``; the max round deals the
+whole trimmed deck and has no trump. Bidding runs from left of the dealer to the dealer, who may not
+make the bids add up to the hand size (the hook). An exact bid scores the bid with a 1 in front.
+
+>>> from referee.rules.engine import Setup, start
+>>> game = start(Setup("blackout", ("Ann", "Ben", "Cho", "Dee"))).game
+>>> game.schedule[:3], game.schedule[12], game.round_count
+([1, 2, 3], 13, 25)
+>>> prefix_one(3), prefix_one(11), prefix_one(0)
+(13, 111, 10)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.rules import events as ev
+from referee.rules.breaches import Breach, IllegalEntry, Missing, OutOfTurn
+from referee.rules.cards import Deck, blackout_deck
+from referee.rules.engine import Game, OptionError, RoundState, Run, State, Step, register
+from referee.rules.scores import Score, Term
+
+SEQUENCES = ("up-down", "up-down-double", "down-up", "up", "down")
+
+
+def prefix_one(bid: int) -> int:
+    """An exact bid's score: the bid with a "1" written in front (3 → 13, 11 → 111)."""
+    return int("1" + str(bid))
+
+
+def hand_sizes(sequence: str, max_cards: int) -> list[int]:
+    """The hand size of every round for a ``sequence`` up to ``max_cards``.
+
+    >>> hand_sizes("up-down", 3), hand_sizes("down-up", 3), hand_sizes("up-down-double", 2)
+    ([1, 2, 3, 2, 1], [3, 2, 1, 2, 3], [1, 2, 2, 1])
+    """
+    up = list(range(1, max_cards + 1))
+    down = up[::-1]
+    return {
+        "up-down": up + down[1:],
+        "up-down-double": up + down,
+        "down-up": down + up[1:],
+        "up": up,
+        "down": down,
+    }[sequence]
+
+
+@dataclass
+class BlackoutRound(RoundState):
+    bids: dict[str, int] = field(default_factory=dict)
+
+
+@register
+class Blackout(Game):
+    name = "blackout"
+    title = "Blackout"
+    min_players = 2
+    max_players = 8
+    option_choices = {
+        "sequence": SEQUENCES,
+        "hook": (True, False),
+        "scoring": ("prefix-one", "ten-plus-bid"),
+    }
+
+    @property
+    def top(self) -> int:
+        """The most cards each player can be dealt: floor(52 / players)."""
+        return 52 // max(1, len(self.players))
+
+    def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        rest = {key: value for key, value in options.items() if key != "max_cards"}
+        out = super().normalise_options(rest)
+        max_cards = options.get("max_cards", self.top)
+        if (
+            not isinstance(max_cards, int)
+            or isinstance(max_cards, bool)
+            or not 1 <= max_cards <= self.top
+        ):
+            raise OptionError(
+                "max_cards",
+                f"Option 'max_cards' must be a whole number from 1 to {self.top}, "
+                f"not {max_cards!r}.",
+            )
+        out["max_cards"] = max_cards
+        return out
+
+    def make_schedule(self) -> list[int]:
+        return hand_sizes(self.options["sequence"], self.options["max_cards"])
+
+    def make_deck(self) -> Deck:
+        return blackout_deck(len(self.players), self.options["max_cards"])
+
+    def whole_deck(self, number: int) -> bool:
+        """Round ``number`` deals the whole deck, so it has no trump."""
+        return bool(self.schedule[number - 1] == self.options["max_cards"])
+
+    def dealer_of(self, number: int) -> str:
+        first = self.setup.first_player
+        first = first if first in self.players else self.players[0]
+        return self.left_of(first, number - 1)
+
+    def new_round(self, state: State, number: int) -> BlackoutRound:
+        dealer = self.dealer_of(number)
+        size = self.schedule[number - 1]
+        return BlackoutRound(number, size, size, leader=self.left_of(dealer), dealer=dealer)
+
+    def bidding_order(self, rnd: RoundState) -> list[str]:
+        """From left of the dealer round to the dealer."""
+        assert rnd.dealer is not None
+        return [self.left_of(rnd.dealer, i) for i in range(1, len(self.players) + 1)]
+
+    # --- entries -----------------------------------------------------------------------------
+
+    def on_dealer(self, run: Run, rnd: RoundState, event: ev.Dealer) -> None:
+        name = self.check_player(event.player, rnd.number)
+        if name != rnd.dealer:
+            run.flag(OutOfTurn("dealer", "dealer", round=rnd.number, player=name,
+                               expected=rnd.dealer))
+
+    def on_trump(self, run: Run, rnd: RoundState, event: ev.Trump) -> None:
+        text = event.card if isinstance(event.card, str) else ""
+        card = self.deck.parse_card(text)
+        colour = card.colour if card is not None else self.deck.parse_colour(text)
+        if colour is None or (card is not None and card not in self.deck):
+            raise IllegalEntry("trump", "trump-unknown", round=rnd.number, trump=event.card)
+        if self.whole_deck(rnd.number):
+            raise IllegalEntry("trump", "trump-whole-deck", round=rnd.number)
+        if rnd.trump_colour is not None and not run.lenient:
+            raise OutOfTurn("turn", "trump-twice", round=rnd.number, trump=rnd.trump_colour)
+        if rnd.plays or rnd.tricks is not None or (self.has_bids(rnd) and not run.lenient):
+            raise OutOfTurn("turn", "not-now", what="The trump",
+                            expected="it is turned up before the bids")
+        rnd.trump_card, rnd.trump_colour = card, colour
+
+    @staticmethod
+    def has_bids(rnd: RoundState) -> bool:
+        return bool(getattr(rnd, "bids", None))
+
+    def bid_breach(self, rnd: BlackoutRound, player: str, bid: object) -> Breach | None:
+        """Why ``player`` may not bid ``bid`` now (range or hook), or None if they may."""
+        if not isinstance(bid, int) or isinstance(bid, bool) or not 0 <= bid <= rnd.hand_size:
+            return IllegalEntry("bid-range", "bid-range", round=rnd.number, player=player,
+                                bid=bid, high=rnd.hand_size)
+        others = [p for p in self.players if p != player]
+        if (
+            self.options["hook"]
+            and player == rnd.dealer
+            and all(p in rnd.bids for p in others)
+            and sum(rnd.bids[p] for p in others) + bid == rnd.hand_size
+        ):
+            return IllegalEntry("hook", "hook", round=rnd.number, player=player, bid=bid,
+                                total=rnd.hand_size, hand=rnd.hand_size)
+        return None
+
+    def on_bid(self, run: Run, rnd: BlackoutRound, event: ev.Bid) -> None:
+        player = self.check_player(event.player, rnd.number)
+        if not run.lenient:
+            self.ready_to_bid(rnd)
+            if player in rnd.bids:
+                raise OutOfTurn("turn", "already-bid", round=rnd.number, player=player)
+            expected = next(p for p in self.bidding_order(rnd) if p not in rnd.bids)
+            if player != expected:
+                raise OutOfTurn("turn", "bid-turn", round=rnd.number, player=player,
+                                expected=expected)
+        if not isinstance(event.bid, int) or isinstance(event.bid, bool):
+            raise IllegalEntry("bid-range", "bid-range", round=rnd.number, player=player,
+                               bid=event.bid, high=rnd.hand_size)
+        breach = self.bid_breach(rnd, player, event.bid)
+        if breach is not None:
+            run.flag(breach)
+        rnd.bids[player] = event.bid
+
+    def ready_to_bid(self, rnd: BlackoutRound) -> None:
+        if rnd.trump_colour is None and not self.whole_deck(rnd.number):
+            raise Missing("missing", "missing-trump-first", round=rnd.number)
+        if rnd.plays or rnd.tricks is not None:
+            raise OutOfTurn("turn", "not-now", what="A bid",
+                            expected="the bidding is over once play begins")
+
+    def ready_to_play(self, run: Run, rnd: RoundState) -> None:
+        assert isinstance(rnd, BlackoutRound)
+        if "trump-missing" not in rnd.flagged and rnd.trump_colour is None:
+            if not self.whole_deck(rnd.number):
+                rnd.flagged.add("trump-missing")
+                run.flag(IllegalEntry("trump", "trump-missing", round=rnd.number))
+        if not run.lenient:
+            for player in self.bidding_order(rnd):
+                if player not in rnd.bids:
+                    raise Missing("missing", "missing-bids-first", round=rnd.number)
+
+    # --- questions ---------------------------------------------------------------------------
+
+    def allowed_bids(self, state: State, player: str) -> list[tuple[int, Breach | None]]:
+        """Every bid 0…hand size for ``player`` in the round under way, with why one is not."""
+        rnd = self.upcoming(state)
+        assert isinstance(rnd, BlackoutRound)
+        return [(bid, self.bid_breach(rnd, player, bid)) for bid in range(rnd.hand_size + 1)]
+
+    def missing(self, state: State, rnd: RoundState, results: bool) -> list[Breach]:
+        assert isinstance(rnd, BlackoutRound)
+        found: list[Breach] = [
+            Missing("missing", "missing-bid", round=rnd.number, player=p)
+            for p in self.bidding_order(rnd)
+            if p not in rnd.bids
+        ]
+        if results and not self.results_in(rnd):
+            found.append(Missing("missing", "missing-tricks", round=rnd.number))
+        return found
+
+    def next_step(self, state: State) -> Step | None:
+        rnd = self.upcoming(state)
+        if rnd is None:
+            return None
+        assert isinstance(rnd, BlackoutRound)
+        if rnd.trump_colour is None and not self.whole_deck(rnd.number) and not rnd.bids:
+            return Step(rnd.number, "trump")
+        for player in self.bidding_order(rnd):
+            if player not in rnd.bids:
+                return Step(rnd.number, "bid", player)
+        return Step(rnd.number, "play", self.next_to_play(rnd))
+
+    def score_round(self, state: State, rnd: RoundState) -> dict[str, Score] | None:
+        assert isinstance(rnd, BlackoutRound)
+        tricks = rnd.tricks_won()
+        if not self.results_in(rnd) or tricks is None:
+            return None
+        if any(p not in rnd.bids or p not in tricks for p in self.players):
+            return None
+        ten_plus = self.options["scoring"] == "ten-plus-bid"
+        scores: dict[str, Score] = {}
+        for player in self.players:
+            bid, took = rnd.bids[player], tricks[player]
+            params = {"bid": bid, "tricks": took}
+            if bid != took:
+                scores[player] = Score(0, (Term("blacked-out", params, 0),))
+            else:
+                points = 10 + bid if ten_plus else prefix_one(bid)
+                code = "ten-plus-bid" if ten_plus else "prefix-one"
+                scores[player] = Score(points, (Term(code, params, points),))
+        return scores

@@ -1,0 +1,581 @@
+"""The game model all three games share: setup, rounds, state, and replaying events.
+
+A table is a ``Setup`` and a list of events; ``replay`` runs them through the game's rules and
+gives the ``State``. ``apply`` is one strict step: it returns a new state or raises a ``Breach``
+and leaves the old state untouched. A lenient replay (``replay(..., lenient=True)``) records
+each breach and goes on, as the command-line referee and a table with corrections need: entries
+that break a rule are still kept and scored where they can be.
+
+Each game (``Blackout``, ``AllesOderNichts``, ``Ebbes``) is a ``Game`` subclass that adds its
+deck, schedule, entries and scoring; trick play, revokes and round bookkeeping live here, once.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from referee.rules import events as ev
+from referee.rules.breaches import Breach, Caution, IllegalEntry, Missing, Miscount, OutOfTurn
+from referee.rules.breaches import Revoke
+from referee.rules.cards import Card, Deck
+from referee.rules.scores import Score
+from referee.rules.tricks import Trick, trick_winner
+
+
+class OptionError(ValueError):
+    """A game option that does not exist or has a value the game does not allow."""
+
+    def __init__(self, option: str, message: str) -> None:
+        self.option = option
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Who sits where (clockwise), the options, and who deals (ebbes: starts) round 1."""
+
+    game: str
+    players: tuple[str, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    first: str | None = None
+
+    @property
+    def first_player(self) -> str:
+        return self.first if self.first is not None else self.players[0]
+
+
+@dataclass(frozen=True)
+class Step:
+    """What the table enters next: an action (``bid``, ``play`` …), by whom, in which round."""
+
+    round: int
+    action: str
+    player: str | None = None
+
+
+@dataclass
+class RoundState:
+    """One round as entered so far. Games subclass it to add their own entries."""
+
+    number: int
+    hand_size: int
+    tricks_total: int
+    leader: str | None = None
+    dealer: str | None = None
+    trump_card: Card | None = None
+    trump_colour: str | None = None
+    plays: list[Trick] = field(default_factory=list)
+    seen: dict[Card, int] = field(default_factory=dict)
+    showouts: dict[tuple[str, str], int] = field(default_factory=dict)
+    revoked: set[tuple[str, str]] = field(default_factory=set)
+    tricks: dict[str, int] | None = None
+    flagged: set[str] = field(default_factory=set)
+
+    def copy(self) -> RoundState:
+        """A copy whose containers can change without touching this one."""
+        new = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, (dict, list, set)):
+                setattr(new, name, copy.copy(value))
+        return new
+
+    @property
+    def plays_complete(self) -> bool:
+        """All of the round's tricks are played card by card."""
+        return len(self.plays) == self.tricks_total and self.trick_complete(-1)
+
+    def trick_complete(self, index: int) -> bool:
+        return bool(self.plays) and self.plays[index].winner is not None
+
+    def tricks_won(self) -> dict[str, int] | None:
+        """Tricks per player: from the plays when all are played, else as entered."""
+        if self.plays_complete:
+            counts = Counter(trick.winner for trick in self.plays)
+            return {name: counts.get(name, 0) for name in self.players_in_plays()}
+        return self.tricks
+
+    def players_in_plays(self) -> list[str]:
+        return [player for player, _ in self.plays[0].cards] if self.plays else []
+
+
+@dataclass
+class State:
+    """A table's state: its setup, its rounds so far, and the breaches and warnings noted."""
+
+    setup: Setup
+    game: Game
+    rounds: list[RoundState]
+    violations: list[Breach] = field(default_factory=list)
+    warnings: list[Breach] = field(default_factory=list)
+    beyond_last: bool = False
+
+    def copy(self) -> State:
+        rounds = list(self.rounds)
+        if rounds:
+            rounds[-1] = rounds[-1].copy()
+        return State(
+            self.setup, self.game, rounds, list(self.violations), list(self.warnings),
+            self.beyond_last,
+        )
+
+    @property
+    def current(self) -> RoundState | None:
+        """The round being entered (the last one begun), or None before any is possible."""
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def complete(self) -> bool:
+        """All of the game's rounds are complete."""
+        return len(self.rounds) == self.game.round_count and self.game.round_complete(
+            self.rounds[-1]
+        )
+
+    def scores(self, number: int) -> dict[str, Score] | None:
+        """The scores of round ``number`` (None while it cannot be scored)."""
+        return self.game.score_round(self, self.rounds[number - 1])
+
+    def totals(self) -> dict[str, int]:
+        """Points per player over every scored round."""
+        totals = dict.fromkeys(self.setup.players, 0)
+        for rnd in self.rounds:
+            scores = self.game.score_round(self, rnd)
+            for player, score in (scores or {}).items():
+                totals[player] = totals.get(player, 0) + score.points
+        return totals
+
+    def winners(self) -> list[str]:
+        """The players with the highest total, in seat order, once the game is complete."""
+        if not self.complete:
+            return []
+        totals = self.totals()
+        best = max(totals.values())
+        return [name for name in self.setup.players if totals.get(name) == best]
+
+    def next_step(self) -> Step | None:
+        """What the table enters next, or None when the game is over."""
+        return self.game.next_step(self)
+
+    def missing(self) -> list[Breach]:
+        """What the current round still needs before it can be scored."""
+        rnd = self.current
+        return [] if rnd is None else self.game.missing(self, rnd, results=True)
+
+
+class Run:
+    """How one replay treats breaches: strict raises them, lenient records them and goes on."""
+
+    def __init__(self, state: State, lenient: bool) -> None:
+        self.state = state
+        self.lenient = lenient
+
+    def flag(self, breach: Breach) -> None:
+        """A breach the entry can still be kept with (in a lenient replay)."""
+        if not self.lenient:
+            raise breach
+        self.state.violations.append(breach)
+
+    def note(self, breach: Breach) -> None:
+        """A breach or warning that never stops an entry (a proven revoke, a warning)."""
+        if isinstance(breach, Caution):
+            self.state.warnings.append(breach)
+        else:
+            self.state.violations.append(breach)
+
+
+class Game:
+    """The rules one game adds to the shared model. Subclasses fill in the hooks below."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    #: Option name → allowed values (the first is the default), for forms and records.
+    option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {}
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.players = setup.players
+        self.options = self.normalise_options(setup.options)
+        self.schedule: list[int] = self.make_schedule()
+        self.deck: Deck = self.make_deck()
+
+    # --- options, deck, schedule -----------------------------------------------------------
+
+    def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options with defaults filled in; ``OptionError`` for unknown or bad ones."""
+        out: dict[str, Any] = {}
+        for key in options:
+            if key not in self.option_choices:
+                raise OptionError(key, f"{self.title} has no option {key!r}.")
+        for key, choices in self.option_choices.items():
+            value = options.get(key, choices[0])
+            if value not in choices or type(value) is not type(choices[0]):
+                allowed = ", ".join(repr(c) for c in choices)
+                raise OptionError(key, f"Option {key!r} must be one of {allowed}, not {value!r}.")
+            out[key] = value
+        return out
+
+    def make_schedule(self) -> list[int]:
+        """Hand sizes of the rounds in order."""
+        raise NotImplementedError
+
+    def make_deck(self) -> Deck:
+        raise NotImplementedError
+
+    @property
+    def round_count(self) -> int:
+        return len(self.schedule)
+
+    def tricks_in(self, number: int) -> int:
+        """How many tricks round ``number`` has (ebbes' discard variant: one less than cards)."""
+        return self.schedule[number - 1]
+
+    def seat(self, name: str) -> int:
+        return self.players.index(name)
+
+    def left_of(self, name: str, steps: int = 1) -> str:
+        return self.players[(self.seat(name) + steps) % len(self.players)]
+
+    def check_player(self, name: object, round: int | None = None) -> str:
+        """``name`` if it is a player here, else an ``IllegalEntry`` (rule ``players``)."""
+        if not isinstance(name, str) or name not in self.players:
+            raise IllegalEntry("players", "unknown-player", round=round, name=name)
+        return name
+
+    # --- rounds -----------------------------------------------------------------------------
+
+    def new_round(self, state: State, number: int) -> RoundState:
+        """Round ``number`` before anything is entered."""
+        raise NotImplementedError
+
+    def results_in(self, rnd: RoundState) -> bool:
+        """The round's results are in: tricks (or cards) won, entered or played."""
+        return rnd.plays_complete or rnd.tricks is not None
+
+    def round_complete(self, rnd: RoundState) -> bool:
+        """Everything the round needs is in, so the next round can begin."""
+        return self.results_in(rnd)
+
+    def missing(self, state: State, rnd: RoundState, results: bool) -> list[Breach]:
+        """What round ``rnd`` still lacks (``results``: count missing results too)."""
+        raise NotImplementedError
+
+    def score_round(self, state: State, rnd: RoundState) -> dict[str, Score] | None:
+        raise NotImplementedError
+
+    def next_step(self, state: State) -> Step | None:
+        raise NotImplementedError
+
+    def upcoming(self, state: State) -> RoundState | None:
+        """The round the next entry belongs to: the current one, or the next when it is done."""
+        rnd = state.current
+        if rnd is not None and not self.round_complete(rnd):
+            return rnd
+        number = len(state.rounds) + 1
+        return self.new_round(state, number) if number <= self.round_count else None
+
+    # --- applying events --------------------------------------------------------------------
+
+    def step(self, run: Run, event: ev.Event) -> None:
+        """Apply ``event`` to ``run.state`` in place (checks first, so a raise changes nothing)."""
+        state = run.state
+        if not isinstance(event.round, int) or isinstance(event.round, bool) or event.round < 1:
+            raise OutOfTurn("turn", "round-ahead", entry_round=event.round, current=1)
+        if event.round > self.round_count:
+            if run.lenient:
+                if not state.beyond_last:
+                    state.beyond_last = True
+                    state.violations.append(
+                        IllegalEntry("round-count", "round-count", round=event.round,
+                                     rounds=self.round_count)
+                    )
+                return
+            raise OutOfTurn("turn", "game-over", round=event.round, rounds=self.round_count)
+        current = state.current
+        if current is not None and event.round < current.number:
+            raise OutOfTurn("turn", "round-over", entry_round=event.round, current=current.number)
+        while current is None or event.round > current.number:
+            if current is not None:
+                if not self.round_complete(current):
+                    if not run.lenient:
+                        raise OutOfTurn(
+                            "turn", "round-ahead", entry_round=event.round, current=current.number
+                        )
+                    for breach in self.missing(state, current, results=True):
+                        state.violations.append(breach)
+                else:
+                    self.audit(run, current)
+            if current is not None and event.round > current.number + 1 and not run.lenient:
+                raise OutOfTurn("turn", "round-ahead", entry_round=event.round,
+                                current=current.number)
+            current = self.new_round(state, len(state.rounds) + 1)
+            state.rounds.append(current)
+        if isinstance(event, ev.BeginRound):
+            return
+        handler = getattr(self, "on_" + event.type.replace("-", "_"), None)
+        if handler is None:
+            raise OutOfTurn("turn", "not-now", what=event.type,
+                            expected=f"{self.title} has no such entry")
+        handler(run, current, event)
+
+    def audit(self, run: Run, rnd: RoundState) -> None:
+        """Lenient replays: note what a round that is over still lacks (not its results)."""
+        if run.lenient:
+            for breach in self.missing(run.state, rnd, results=False):
+                run.state.violations.append(breach)
+
+    def finish(self, run: Run) -> None:
+        """End of a lenient replay: audit the last round if its results are in."""
+        rnd = run.state.current
+        if rnd is not None and self.results_in(rnd):
+            self.audit(run, rnd)
+
+    # --- trick play, shared by every game ----------------------------------------------------
+
+    def ready_to_play(self, run: Run, rnd: RoundState) -> None:
+        """Raise (strict) or flag what must come before the first card or the tricks."""
+
+    def current_trump(self, rnd: RoundState) -> str | None:
+        """The trump colour in force now."""
+        return rnd.trump_colour
+
+    def settling_trump(self, rnd: RoundState, trick: Trick) -> str | None:
+        """The trump a complete trick is settled with."""
+        return self.current_trump(rnd)
+
+    def after_card(self, run: Run, rnd: RoundState, player: str, card: Card) -> None:
+        """A game's own reaction to a card (ebbes fixes designations)."""
+
+    def unavailable(self, rnd: RoundState, card: Card) -> str | None:
+        """Why ``card`` cannot be played this round (a message code), or None."""
+        if card not in self.deck:
+            return "card-not-in-deck"
+        if card in rnd.seen:
+            return "card-twice"
+        if card == rnd.trump_card:
+            return "card-turned"
+        return None
+
+    def next_to_play(self, rnd: RoundState) -> str | None:
+        """Who plays the next card (None when every trick is played or no leader is known)."""
+        if not rnd.plays or rnd.trick_complete(-1):
+            if len(rnd.plays) == rnd.tricks_total:
+                return None
+            return rnd.plays[-1].winner if rnd.plays else rnd.leader
+        return self.left_of(rnd.plays[-1].cards[-1][0])
+
+    def read_card(self, text: object, rnd: RoundState) -> Card:
+        card = self.deck.parse_card(text) if isinstance(text, str) else None
+        if card is None:
+            raise IllegalEntry("card", "card-unreadable", round=rnd.number, card=text)
+        return card
+
+    def on_play(self, run: Run, rnd: RoundState, event: ev.Play) -> None:
+        card = self.read_card(event.card, rnd)
+        expected = self.next_to_play(rnd)
+        if len(rnd.plays) == rnd.tricks_total and rnd.trick_complete(-1):
+            raise OutOfTurn("turn", "too-many-tricks", round=rnd.number, tricks=rnd.tricks_total)
+        if event.player is not None:
+            self.check_player(event.player, rnd.number)
+            if expected is not None and event.player != expected:
+                raise OutOfTurn("turn", "card-turn", round=rnd.number, trick=self._trick_no(rnd),
+                                player=event.player, expected=expected)
+        player = event.player if expected is None else expected
+        if player is None:
+            raise Missing("missing", "missing-starter", round=rnd.number)
+        self.ready_to_play(run, rnd)
+        self.play_card(run, rnd, player, card)
+
+    def on_trick(self, run: Run, rnd: RoundState, event: ev.Trick) -> None:
+        leader = self.check_player(event.leader, rnd.number)
+        cards = [self.read_card(text, rnd) for text in event.cards]
+        number = len(rnd.plays) + 1
+        if rnd.plays and not rnd.trick_complete(-1):
+            raise OutOfTurn("turn", "not-now", what="A whole trick",
+                            expected="the trick under way is not finished")
+        if number > rnd.tricks_total:
+            raise OutOfTurn("turn", "too-many-tricks", round=rnd.number, tricks=rnd.tricks_total)
+        if len(cards) != len(self.players):
+            raise OutOfTurn("turn", "trick-size", round=rnd.number, trick=number,
+                            count=len(cards), players=len(self.players))
+        expected = rnd.plays[-1].winner if rnd.plays else rnd.leader
+        if expected is not None and leader != expected:
+            run.flag(OutOfTurn("turn", "leader", round=rnd.number, trick=number, player=leader,
+                               expected=expected))
+        self.ready_to_play(run, rnd)
+        player = leader
+        for card in cards:
+            self.play_card(run, rnd, player, card)
+            player = self.left_of(player)
+
+    def _trick_no(self, rnd: RoundState) -> int:
+        return len(rnd.plays) + (0 if rnd.plays and not rnd.trick_complete(-1) else 1)
+
+    def play_card(self, run: Run, rnd: RoundState, player: str, card: Card) -> None:
+        """Play one card: check it, track show-outs and revokes, settle a full trick."""
+        number = self._trick_no(rnd)
+        why = self.unavailable(rnd, card)
+        if why is not None:
+            run.flag(IllegalEntry("card", why, round=rnd.number, trick=number, player=player,
+                                  card=str(card)))
+        key = (player, card.colour)
+        if key in rnd.showouts and key not in rnd.revoked:
+            rnd.revoked.add(key)
+            run.note(Revoke("follow-suit", "follow-suit", round=rnd.number,
+                            trick=rnd.showouts[key], player=player, colour=card.colour,
+                            card=str(card), later=number))
+        if number > len(rnd.plays):
+            rnd.plays.append(Trick(leader=player, trump_before=self.current_trump(rnd)))
+        trick = rnd.plays[-1]
+        led = trick.led
+        trick = Trick(trick.leader, trick.cards + ((player, card),), trick.trump_before)
+        rnd.plays[-1] = trick
+        rnd.seen.setdefault(card, number)
+        if led is not None and card.colour != led:
+            rnd.showouts.setdefault((player, led), number)
+        self.after_card(run, rnd, player, card)
+        if len(trick.cards) == len(self.players):
+            trump = self.settling_trump(rnd, trick)
+            index, why_won = trick_winner([c for _, c in trick.cards], trump)
+            rnd.plays[-1] = Trick(trick.leader, trick.cards, trick.trump_before,
+                                  trick.cards[index][0], why_won, trump)
+
+    # --- entering the tricks won ------------------------------------------------------------
+
+    def read_counts(
+        self, run: Run, rnd: RoundState, counts: Mapping[str, int], code: str
+    ) -> dict[str, int]:
+        """Check a player → count map: known players, whole numbers ≥ 0, everybody present."""
+        out: dict[str, int] = {}
+        for name, count in counts.items():
+            if name not in self.players:
+                run.flag(IllegalEntry("players", "unknown-player", round=rnd.number, name=name))
+                continue
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise IllegalEntry("trick-total", code, round=rnd.number, player=name,
+                                   count=count)
+            out[name] = count
+        for name in self.players:
+            if name not in out:
+                run.flag(Missing("missing", "missing-player-tricks", round=rnd.number,
+                                 player=name))
+        return out
+
+    def on_tricks(self, run: Run, rnd: RoundState, event: ev.Tricks) -> None:
+        if not isinstance(event.tricks, Mapping):
+            raise IllegalEntry("trick-total", "trick-negative", round=rnd.number,
+                               count=event.tricks)
+        if rnd.tricks is not None and not run.lenient:
+            raise OutOfTurn("turn", "not-now", what="The tricks",
+                            expected=f"round {rnd.number}'s tricks are already in")
+        self.ready_to_play(run, rnd)
+        tricks = self.read_counts(run, rnd, event.tricks, "trick-negative")
+        total = sum(tricks.values())
+        if total != rnd.tricks_total:
+            run.flag(Miscount("trick-total", "trick-total", round=rnd.number, total=total,
+                              tricks=rnd.tricks_total))
+        if rnd.plays:
+            derived = Counter(trick.winner for trick in rnd.plays if trick.winner)
+            for name in self.players:
+                given = tricks.get(name, 0)
+                got = derived.get(name, 0)
+                if (given != got) if rnd.plays_complete else (given < got):
+                    run.flag(Miscount("plays", "plays-tricks", round=rnd.number, player=name,
+                                      derived=got, given=given))
+        rnd.tricks = tricks
+
+
+GAMES: dict[str, type[Game]] = {}
+
+
+def register(cls: type[Game]) -> type[Game]:
+    """Class decorator: make a game known by its ``name``."""
+    GAMES[cls.name] = cls
+    return cls
+
+
+def check_players(setup: Setup, game_cls: type[Game]) -> list[Breach]:
+    """The ``players`` breaches of a setup: count, empty, long or duplicate names."""
+    found: list[Breach] = []
+    count = len(setup.players)
+    if not game_cls.min_players <= count <= game_cls.max_players:
+        found.append(IllegalEntry("players", "player-count", game=game_cls.title,
+                                  low=game_cls.min_players, high=game_cls.max_players,
+                                  count=count))
+    seen: set[str] = set()
+    for seat, name in enumerate(setup.players, start=1):
+        if not name.strip():
+            found.append(IllegalEntry("players", "empty-name", seat=seat))
+        elif len(name.strip()) > 40:
+            found.append(IllegalEntry("players", "long-name", name=name))
+        key = name.strip().casefold()
+        if key in seen and key:
+            found.append(IllegalEntry("players", "duplicate-name", name=name))
+        seen.add(key)
+    if setup.first is not None and setup.first not in setup.players:
+        found.append(IllegalEntry("players", "unknown-player", name=setup.first))
+    return found
+
+
+def start(setup: Setup, *, lenient: bool = False) -> State:
+    """The state of a new table. Strict: a ``players`` breach or ``OptionError`` is raised.
+
+    >>> state = start(Setup("blackout", ("Ann", "Ben", "Cho")))
+    >>> state.game.round_count, state.next_step()
+    (33, Step(round=1, action='trump', player=None))
+    """
+    if setup.game not in GAMES:
+        raise OptionError("game", f"There is no game {setup.game!r}.")
+    game_cls = GAMES[setup.game]
+    problems = check_players(setup, game_cls)
+    if problems and not lenient:
+        raise problems[0]
+    game = game_cls(setup)
+    return State(setup, game, [], violations=problems)
+
+
+def apply(state: State, event: ev.Event) -> State:
+    """The state after ``event``, or a ``Breach`` saying why the rules refuse it.
+
+    >>> state = start(Setup("blackout", ("Ann", "Ben", "Cho")))
+    >>> state = apply(state, ev.Trump(round=1, card="QH"))
+    >>> apply(state, ev.Bid(round=1, player="Ann", bid=0))
+    Traceback (most recent call last):
+    ...
+    referee.rules.breaches.OutOfTurn: It is Ben's turn to bid, not Ann's.
+    """
+    new = state.copy()
+    new.game.step(Run(new, lenient=False), event)
+    return new
+
+
+def replay(setup: Setup, events: Iterable[ev.Event], *, lenient: bool = False) -> State:
+    """The state after all ``events``; strict raises the first breach, lenient notes them all."""
+    state = start(setup, lenient=lenient)
+    run = Run(state, lenient)
+    for event in events:
+        try:
+            state.game.step(run, event)
+        except Breach as breach:
+            if not lenient:
+                raise
+            state.violations.append(breach)
+    if lenient:
+        state.game.finish(run)
+    return state
+
+
+def allowed(state: State, events: Sequence[ev.Event]) -> list[tuple[ev.Event, Breach | None]]:
+    """Each candidate event with the breach that would refuse it (None if it is allowed)."""
+    out: list[tuple[ev.Event, Breach | None]] = []
+    for event in events:
+        try:
+            apply(state, event)
+            out.append((event, None))
+        except Breach as breach:
+            out.append((event, breach))
+    return out

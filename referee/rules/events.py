@@ -1,0 +1,195 @@
+"""The typed events a table records, one per entry at the table.
+
+A table is its setup plus a list of these; its state is their replay (``referee.rules.replay``).
+Each event names its round (counted from 1), which lets the engine refuse an entry made on a stale
+page. Cards and colours are carried as the text the table entered; the engine reads and checks
+them. ``to_dict``/``from_dict`` give the plain form the app stores.
+
+>>> Bid(round=3, player="Ann", bid=2).to_dict()
+{'type': 'bid', 'round': 3, 'player': 'Ann', 'bid': 2}
+>>> event_from_dict({'type': 'bid', 'round': 3, 'player': 'Ann', 'bid': 2})
+Bid(round=3, player='Ann', bid=2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something the table recorded in round ``round``."""
+
+    type: ClassVar[str] = ""
+    round: int
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for key, value in data.items():
+            if isinstance(value, tuple):
+                data[key] = list(value)
+        return {"type": self.type, **data}
+
+
+@dataclass(frozen=True)
+class BeginRound(Event):
+    """A record's round begins (a no-op when the round is already the current one)."""
+
+    type: ClassVar[str] = "begin-round"
+
+
+@dataclass(frozen=True)
+class Dealer(Event):
+    """The record says who dealt: it must be the dealer the rotation gives."""
+
+    type: ClassVar[str] = "dealer"
+    player: str
+
+
+@dataclass(frozen=True)
+class Trump(Event):
+    """Blackout and Alles oder Nichts: the turned card (``"QH"``) or just its colour."""
+
+    type: ClassVar[str] = "trump"
+    card: str
+
+
+@dataclass(frozen=True)
+class Bid(Event):
+    """Blackout: a player's bid, in bidding order."""
+
+    type: ClassVar[str] = "bid"
+    player: str
+    bid: int
+
+
+@dataclass(frozen=True)
+class Declare(Event):
+    """Alles oder Nichts: open (bid shown) or secret; a secret bid may come sealed with it."""
+
+    type: ClassVar[str] = "declare"
+    player: str
+    open: bool
+    bid: int | None = None
+
+
+@dataclass(frozen=True)
+class Reveal(Event):
+    """Alles oder Nichts: a secret bid turned up at the end of the round."""
+
+    type: ClassVar[str] = "reveal"
+    player: str
+    bid: int
+
+
+@dataclass(frozen=True)
+class Starter(Event):
+    """ebbes: who leads the round's first trick, and optionally who chose them."""
+
+    type: ClassVar[str] = "starter"
+    player: str
+    chosen_by: str | None = None
+
+
+@dataclass(frozen=True)
+class Number(Event):
+    """ebbes: the number-designation card revealed (1–5)."""
+
+    type: ClassVar[str] = "number"
+    number: int
+
+
+@dataclass(frozen=True)
+class Designators(Event):
+    """ebbes ``placed-designators``: the five designator cards, one per colour."""
+
+    type: ClassVar[str] = "designators"
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Discard(Event):
+    """ebbes ``discard``: the card a player laid aside face down."""
+
+    type: ClassVar[str] = "discard"
+    player: str
+    card: str
+
+
+@dataclass(frozen=True)
+class Designate(Event):
+    """ebbes: the next role (trump, plus, ebbes, minus) went to this colour."""
+
+    type: ClassVar[str] = "designate"
+    colour: str
+
+
+@dataclass(frozen=True)
+class Play(Event):
+    """One card played; ``player`` (optional) guards against a stale page."""
+
+    type: ClassVar[str] = "play"
+    card: str
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class Trick(Event):
+    """A whole trick from a record: its leader and its cards in the order played."""
+
+    type: ClassVar[str] = "trick"
+    leader: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Tricks(Event):
+    """Blackout and Alles oder Nichts: tricks won per player at the end of the round."""
+
+    type: ClassVar[str] = "tricks"
+    tricks: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class Won(Event):
+    """ebbes: cards won per colour per player at the end of the round."""
+
+    type: ClassVar[str] = "won"
+    won: Mapping[str, Mapping[str, int]]
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (
+        BeginRound,
+        Dealer,
+        Trump,
+        Bid,
+        Declare,
+        Reveal,
+        Starter,
+        Number,
+        Designators,
+        Discard,
+        Designate,
+        Play,
+        Trick,
+        Tricks,
+        Won,
+    )
+}
+
+
+def event_from_dict(data: Mapping[str, Any]) -> Event:
+    """The event stored as ``data`` (the inverse of ``Event.to_dict``); KeyError/TypeError if not."""
+    cls = EVENT_TYPES[data["type"]]
+    names = {f.name for f in fields(cls)}
+    kwargs = {key: value for key, value in data.items() if key != "type"}
+    if set(kwargs) - names:
+        raise TypeError(f"unexpected fields for {cls.type}: {sorted(set(kwargs) - names)}")
+    for key in ("cards",):
+        if isinstance(kwargs.get(key), list):
+            kwargs[key] = tuple(kwargs[key])
+    return cls(**kwargs)
