@@ -41,10 +41,8 @@ class EbbesRound(RoundState):
     designators: tuple[Card, ...] | None = None
     #: Roles as entered by hand, in order (trump, plus, ebbes, minus).
     designations: list[str] = field(default_factory=list)
-    #: Roles as the played cards fix them, in order.
+    #: Roles as the played cards fix them, in order (they win over the hand-entered ones).
     derived: list[str] = field(default_factory=list)
-    #: How many hand-entered designations were compared with the plays.
-    designations_given: int = 0
     discards: dict[str, Card] = field(default_factory=dict)
     won: dict[str, dict[str, int]] | None = None
     chosen_by: str | None = None
@@ -249,12 +247,15 @@ class Ebbes(Game):
                                colour=event.colour)
         self.strict_order(run, rnd, "designate")
         if rnd.plays:
-            index = rnd.designations_given
+            if not run.lenient:
+                raise OutOfTurn("turn", "not-now", what="A designation",
+                                expected="the played cards fix the roles this round")
+            index = len(rnd.designations)
             expected = rnd.derived[index] if index < len(rnd.derived) else "no colour"
-            rnd.designations_given += 1
             if expected != colour:
                 run.flag(IllegalEntry("designation", "designation-plays", round=rnd.number,
                                       colour=colour, expected=expected, index=index + 1))
+            rnd.designations.append(colour)
             return
         if len(rnd.designations) >= 4:
             raise IllegalEntry("designation", "designation-too-many", round=rnd.number)

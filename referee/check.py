@@ -1,0 +1,123 @@
+"""The command-line referee's report on a record: as JSON data and as a table for people.
+
+``check_text`` is the whole of ``python -m referee check`` minus argument parsing: record text in,
+(exit status, output) out. Exit 0: the record keeps the rules (warnings allowed); 1: it breaks at
+least one; 2: it cannot be read.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from referee.records import Record, RecordError, load_record
+from referee.rules import Breach, State
+from referee.rules.ebbes import Ebbes, EbbesRound
+
+
+def _sort_key(breach: Breach) -> tuple[int, int]:
+    return (breach.round or 0, breach.trick or 0)
+
+
+def report(record: Record, state: State, record_rounds: int) -> dict[str, Any]:
+    """The ``--json`` document of record-format.md for a replayed record."""
+    game = state.game
+    rounds: list[dict[str, Any]] = []
+    for number in range(1, min(record_rounds, game.round_count) + 1):
+        rnd = state.rounds[number - 1] if number <= len(state.rounds) else None
+        rnd = rnd if rnd is not None else game.new_round(state, number)
+        entry: dict[str, Any] = {"number": number, "hand_size": rnd.tricks_total}
+        if isinstance(rnd, EbbesRound):
+            assert isinstance(game, Ebbes)
+            entry["starter"] = rnd.leader or (rnd.plays[0].leader if rnd.plays else None)
+            entry["roles"] = rnd.role_map()
+            entry["nix_majority"] = game.nix_majority(state, rnd) or []
+        else:
+            entry["dealer"] = rnd.dealer
+            trump = rnd.trump_card if rnd.trump_card is not None else rnd.trump_colour
+            entry["trump"] = None if trump is None else str(trump)
+        scores = game.score_round(state, rnd)
+        entry["scores"] = None if scores is None else {p: s.points for p, s in scores.items()}
+        rounds.append(entry)
+    return {
+        "game": state.setup.game,
+        "players": list(state.setup.players),
+        "complete": state.complete,
+        "rounds": rounds,
+        "totals": state.totals(),
+        "winners": state.winners(),
+        "violations": [b.to_dict() for b in sorted(state.violations, key=_sort_key)],
+        "warnings": [b.to_dict() for b in sorted(state.warnings, key=_sort_key)],
+    }
+
+
+def _where(item: dict[str, Any]) -> str:
+    parts = []
+    if item["round"] is not None:
+        parts.append(f"round {item['round']}")
+    if item["trick"] is not None:
+        parts.append(f"trick {item['trick']}")
+    if item["player"] is not None:
+        parts.append(str(item["player"]))
+    return ", ".join(parts) or "record"
+
+
+def render_table(doc: dict[str, Any]) -> str:
+    """The report as a plain-text score table with the breaches listed under it."""
+    players = doc["players"]
+    ebbes = doc["game"] == "ebbes"
+    width = max([5, *(len(p) for p in players)])
+    who = "Starter" if ebbes else "Dealer"
+    who_width = max([len(who), *(len(p) for p in players)])
+    extra = "Roles (trump plus ebbes minus nix)" if ebbes else "Trump"
+    head = f"{'Round':>5}  {'Cards':>5}  {who:<{who_width}}  "
+    head += "  ".join(f"{p:>{width}}" for p in players) + f"  {extra}"
+    lines = [f"{doc['game']}: {', '.join(players)}"
+             f" ({'complete' if doc['complete'] else 'in progress'})", "", head]
+    for rnd in doc["rounds"]:
+        scores = rnd["scores"]
+        cells = "  ".join(
+            f"{(scores[p] if scores and p in scores else '-'):>{width}}" for p in players
+        )
+        person = rnd.get("starter") if ebbes else rnd.get("dealer")
+        if ebbes:
+            roles = rnd["roles"]
+            tail = " ".join(str(roles[r] or "?") for r in ("trump", "plus", "ebbes", "minus",
+                                                             "nix"))
+        else:
+            tail = rnd["trump"] or "no trump"
+        lines.append(f"{rnd['number']:>5}  {rnd['hand_size']:>5}  {person or '?':<{who_width}}  "
+                     f"{cells}  {tail}")
+    totals = "  ".join(f"{doc['totals'].get(p, 0):>{width}}" for p in players)
+    lines.append(f"{'Total':>5}  {'':>5}  {'':<{who_width}}  {totals}")
+    if doc["winners"]:
+        label = "Winner" if len(doc["winners"]) == 1 else "Winners (shared)"
+        lines.append(f"\n{label}: {', '.join(doc['winners'])}")
+    for kind in ("violations", "warnings"):
+        items = doc[kind]
+        if items:
+            lines.append(f"\n{kind.capitalize()} ({len(items)}):")
+            lines += [f"  {_where(i)}: {i['message']} [{i['rule']}]" for i in items]
+    verdict = (
+        "The record keeps the rules." if not doc["violations"]
+        else f"The record breaks the rules ({len(doc['violations'])} breach(es))."
+    )
+    lines.append("\n" + verdict)
+    return "\n".join(lines) + "\n"
+
+
+def check_text(text: str | bytes, as_json: bool = False) -> tuple[int, str]:
+    """Check a record's text: (exit status, what to print on standard output)."""
+    try:
+        record = load_record(text)
+    except RecordError as exc:
+        if as_json:
+            return 2, json.dumps({"error": str(exc), "field": exc.field}, ensure_ascii=False)
+        return 2, f"This record cannot be read: {exc}\n"
+    state = record.replay()
+    rounds = sum(1 for e in record.events if e.type == "begin-round")
+    doc = report(record, state, rounds)
+    status = 1 if doc["violations"] else 0
+    if as_json:
+        return status, json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    return status, render_table(doc)
