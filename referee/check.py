@@ -72,8 +72,11 @@ def render_table(doc: dict[str, Any]) -> str:
     extra = "Roles (trump plus ebbes minus nix)" if ebbes else "Trump"
     head = f"{'Round':>5}  {'Cards':>5}  {who:<{who_width}}  "
     head += "  ".join(f"{p:>{width}}" for p in players) + f"  {extra}"
-    lines = [f"{doc['game']}: {', '.join(players)}"
-             f" ({'complete' if doc['complete'] else 'in progress'})", "", head]
+    lines = [
+        f"{doc['game']}: {', '.join(players)} ({'complete' if doc['complete'] else 'in progress'})",
+        "",
+        head,
+    ]
     for rnd in doc["rounds"]:
         scores = rnd["scores"]
         cells = "  ".join(
@@ -82,12 +85,15 @@ def render_table(doc: dict[str, Any]) -> str:
         person = rnd.get("starter") if ebbes else rnd.get("dealer")
         if ebbes:
             roles = rnd["roles"]
-            tail = " ".join(str(roles[r] or "?") for r in ("trump", "plus", "ebbes", "minus",
-                                                             "nix"))
+            tail = " ".join(
+                str(roles[r] or "?") for r in ("trump", "plus", "ebbes", "minus", "nix")
+            )
         else:
             tail = rnd["trump"] or "no trump"
-        lines.append(f"{rnd['number']:>5}  {rnd['hand_size']:>5}  {person or '?':<{who_width}}  "
-                     f"{cells}  {tail}")
+        lines.append(
+            f"{rnd['number']:>5}  {rnd['hand_size']:>5}  {person or '?':<{who_width}}  "
+            f"{cells}  {tail}"
+        )
     totals = "  ".join(f"{doc['totals'].get(p, 0):>{width}}" for p in players)
     lines.append(f"{'Total':>5}  {'':>5}  {'':<{who_width}}  {totals}")
     if doc["winners"]:
@@ -99,7 +105,8 @@ def render_table(doc: dict[str, Any]) -> str:
             lines.append(f"\n{kind.capitalize()} ({len(items)}):")
             lines += [f"  {_where(i)}: {i['message']} [{i['rule']}]" for i in items]
     verdict = (
-        "The record keeps the rules." if not doc["violations"]
+        "The record keeps the rules."
+        if not doc["violations"]
         else f"The record breaks the rules ({len(doc['violations'])} breach(es))."
     )
     lines.append("\n" + verdict)

@@ -34,8 +34,16 @@ _TOP_FIELDS = {"format", "game", "players", "options", "first_dealer", "first_st
 _ROUND_FIELDS = {
     "blackout": {"trump", "bids", "tricks", "dealer", "plays"},
     "alles-oder-nichts": {"trump", "bids", "tricks", "dealer", "plays"},
-    "ebbes": {"number", "designators", "starter", "chosen_by", "designations", "won",
-              "discards", "plays"},
+    "ebbes": {
+        "number",
+        "designators",
+        "starter",
+        "chosen_by",
+        "designations",
+        "won",
+        "discards",
+        "plays",
+    },
 }
 
 
@@ -108,8 +116,11 @@ def parse_record(data: object) -> Record:
         _need(key in _TOP_FIELDS, key, "is not a field of a table-referee/1 record")
     _need(data.get("format") == FORMAT, "format", f'must be "{FORMAT}"')
     game = data.get("game")
-    _need(isinstance(game, str) and game in GAMES, "game",
-          f"must be one of {', '.join(sorted(GAMES))}")
+    _need(
+        isinstance(game, str) and game in GAMES,
+        "game",
+        f"must be one of {', '.join(sorted(GAMES))}",
+    )
     assert isinstance(game, str)
     players = [name.strip() for name in _str_list(data.get("players"), "players")]
     _need(len(players) > 0, "players", "must name at least one player")
@@ -155,9 +166,7 @@ def _by_order(entries: Mapping[str, Any], order: list[str]) -> list[str]:
     return [p for p in order if p in entries] + [p for p in entries if p not in order]
 
 
-def _plays(
-    raw: dict[str, Any], number: int, field: str, last: bool, seats: int
-) -> list[ev.Event]:
+def _plays(raw: dict[str, Any], number: int, field: str, last: bool, seats: int) -> list[ev.Event]:
     if "plays" not in raw:
         return []
     plays = raw["plays"]
@@ -165,8 +174,11 @@ def _plays(
     out: list[ev.Event] = []
     for t, trick in enumerate(plays):
         where = f"{field}.plays[{t}]"
-        _need(isinstance(trick, dict) and set(trick) == {"leader", "cards"}, where,
-              'a trick is {"leader": name, "cards": [card, ...]}')
+        _need(
+            isinstance(trick, dict) and set(trick) == {"leader", "cards"},
+            where,
+            'a trick is {"leader": name, "cards": [card, ...]}',
+        )
         _need(isinstance(trick["leader"], str), f"{where}.leader", "must be a player's name")
         cards = _str_list(trick["cards"], f"{where}.cards")
         leader = trick["leader"].strip()
@@ -188,8 +200,11 @@ def _trick_game_round(
         _need(isinstance(raw["dealer"], str), f"{field}.dealer", "must be a player's name")
         out.append(ev.Dealer(number, raw["dealer"].strip()))
     trump = raw.get("trump")
-    _need(trump is None or isinstance(trump, str), f"{field}.trump", "must be a card, a "
-          "colour or null")
+    _need(
+        trump is None or isinstance(trump, str),
+        f"{field}.trump",
+        "must be a card, a colour or null",
+    )
     if trump is not None:
         out.append(ev.Trump(number, trump))
     if "bids" in raw:
@@ -201,11 +216,18 @@ def _trick_game_round(
             for p in _by_order(bids, order):
                 where = f"{field}.bids.{p}"
                 entry = bids[p]
-                _need(isinstance(entry, dict) and isinstance(entry.get("open"), bool)
-                      and set(entry) <= {"bid", "open"}, where,
-                      'must be {"bid": 0-6, "open": true or false}')
-                _need(_is_int(entry.get("bid")) or ("bid" not in entry and not entry["open"]),
-                      f"{where}.bid", "must be a whole number")
+                _need(
+                    isinstance(entry, dict)
+                    and isinstance(entry.get("open"), bool)
+                    and set(entry) <= {"bid", "open"},
+                    where,
+                    'must be {"bid": 0-6, "open": true or false}',
+                )
+                _need(
+                    _is_int(entry.get("bid")) or ("bid" not in entry and not entry["open"]),
+                    f"{where}.bid",
+                    "must be a whole number",
+                )
                 out.append(ev.Declare(number, p, entry["open"], entry.get("bid")))
     out += _plays(raw, number, field, last, seats)
     if "tricks" in raw:
@@ -220,16 +242,20 @@ def _ebbes_round(
     if "starter" in raw or "chosen_by" in raw:
         starter, chooser = raw.get("starter"), raw.get("chosen_by")
         _need(isinstance(starter, str), f"{field}.starter", "must be a player's name")
-        _need(chooser is None or isinstance(chooser, str), f"{field}.chosen_by",
-              "must be a player's name")
+        _need(
+            chooser is None or isinstance(chooser, str),
+            f"{field}.chosen_by",
+            "must be a player's name",
+        )
         assert isinstance(starter, str)
         out.append(ev.Starter(number, starter.strip(), chooser.strip() if chooser else None))
     if "number" in raw:
         _need(_is_int(raw["number"]), f"{field}.number", "must be a whole number")
         out.append(ev.Number(number, raw["number"]))
     if "designators" in raw:
-        out.append(ev.Designators(number, tuple(_str_list(raw["designators"],
-                                                          f"{field}.designators"))))
+        out.append(
+            ev.Designators(number, tuple(_str_list(raw["designators"], f"{field}.designators")))
+        )
     if "discards" in raw:
         discards = _name_map(raw["discards"], f"{field}.discards", "str")
         out += [ev.Discard(number, p, card) for p, card in discards.items()]
@@ -258,8 +284,9 @@ def export_record(state: State) -> dict[str, Any]:
         "game": state.setup.game,
         "players": list(state.setup.players),
         "options": dict(game.options),
-        ("first_starter" if state.setup.game == "ebbes" else "first_dealer"):
-            state.setup.first_player,
+        (
+            "first_starter" if state.setup.game == "ebbes" else "first_dealer"
+        ): state.setup.first_player,
         "rounds": [],
     }
     for rnd in state.rounds:
@@ -293,8 +320,7 @@ def export_record(state: State) -> dict[str, Any]:
                 out["tricks"] = dict(rnd.tricks)
         if rnd.plays:
             out["plays"] = [
-                {"leader": t.leader, "cards": [str(card) for _, card in t.cards]}
-                for t in rnd.plays
+                {"leader": t.leader, "cards": [str(card) for _, card in t.cards]} for t in rnd.plays
             ]
         doc["rounds"].append(out)
     return doc

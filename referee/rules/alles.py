@@ -65,16 +65,19 @@ class AllesOderNichts(Game):
             or not colours
             or not all(isinstance(c, str) and c.strip() and "-" not in c for c in colours)
         ):
-            raise OptionError("colours", "Option 'colours' must be a list of colour names "
-                                         "(no hyphens).")
+            raise OptionError(
+                "colours", "Option 'colours' must be a list of colour names (no hyphens)."
+            )
         names = tuple(c.strip().lower() for c in colours)
         if len(set(names)) != len(names):
             raise OptionError("colours", "Option 'colours' names a colour twice.")
         if not isinstance(values, int) or isinstance(values, bool) or values < 1:
             raise OptionError("values", "Option 'values' must be a whole number ≥ 1.")
         if len(names) * values != 48:
-            raise OptionError("values", f"{len(names)} colours × {values} values is "
-                                        f"{len(names) * values} cards, not 48.")
+            raise OptionError(
+                "values",
+                f"{len(names)} colours × {values} values is {len(names) * values} cards, not 48.",
+            )
         return {"colours": list(names), "values": values}
 
     def make_schedule(self) -> list[int]:
@@ -107,8 +110,9 @@ class AllesOderNichts(Game):
     def on_dealer(self, run: Run, rnd: RoundState, event: ev.Dealer) -> None:
         name = self.check_player(event.player, rnd.number)
         if name != rnd.dealer:
-            run.flag(OutOfTurn("dealer", "dealer", round=rnd.number, player=name,
-                               expected=rnd.dealer))
+            run.flag(
+                OutOfTurn("dealer", "dealer", round=rnd.number, player=name, expected=rnd.dealer)
+            )
 
     def on_trump(self, run: Run, rnd: RoundState, event: ev.Trump) -> None:
         text = event.card if isinstance(event.card, str) else ""
@@ -122,14 +126,31 @@ class AllesOderNichts(Game):
 
     def check_bid(self, run: Run, rnd: AllesRound, player: str, bid: object) -> int:
         if not isinstance(bid, int) or isinstance(bid, bool):
-            raise IllegalEntry("bid-range", "bid-range", round=rnd.number, player=player,
-                               bid=bid, high=HIGHEST_BID)
+            raise IllegalEntry(
+                "bid-range", "bid-range", round=rnd.number, player=player, bid=bid, high=HIGHEST_BID
+            )
         if not 0 <= bid <= HIGHEST_BID:
-            run.flag(IllegalEntry("bid-range", "bid-range", round=rnd.number, player=player,
-                                  bid=bid, high=HIGHEST_BID))
+            run.flag(
+                IllegalEntry(
+                    "bid-range",
+                    "bid-range",
+                    round=rnd.number,
+                    player=player,
+                    bid=bid,
+                    high=HIGHEST_BID,
+                )
+            )
         elif bid > rnd.hand_size:
-            run.note(Caution("bid-above-hand", "bid-above-hand", round=rnd.number,
-                             player=player, bid=bid, hand=rnd.hand_size))
+            run.note(
+                Caution(
+                    "bid-above-hand",
+                    "bid-above-hand",
+                    round=rnd.number,
+                    player=player,
+                    bid=bid,
+                    hand=rnd.hand_size,
+                )
+            )
         return bid
 
     def on_declare(self, run: Run, rnd: AllesRound, event: ev.Declare) -> None:
@@ -138,14 +159,19 @@ class AllesOderNichts(Game):
             if rnd.trump_colour is None:
                 raise Missing("missing", "missing-trump-first", round=rnd.number)
             if rnd.plays or rnd.tricks is not None:
-                raise OutOfTurn("turn", "not-now", what="A declaration",
-                                expected="the declarations are over once play begins")
+                raise OutOfTurn(
+                    "turn",
+                    "not-now",
+                    what="A declaration",
+                    expected="the declarations are over once play begins",
+                )
             if player in rnd.open:
                 raise OutOfTurn("turn", "already-declared", round=rnd.number, player=player)
             expected = next(p for p in self.declaring_order(rnd) if p not in rnd.open)
             if player != expected:
-                raise OutOfTurn("turn", "declare-turn", round=rnd.number, player=player,
-                                expected=expected)
+                raise OutOfTurn(
+                    "turn", "declare-turn", round=rnd.number, player=player, expected=expected
+                )
         if event.open and event.bid is None:
             raise Missing("missing", "open-needs-bid", round=rnd.number, player=player)
         bid = None if event.bid is None else self.check_bid(run, rnd, player, event.bid)
@@ -178,8 +204,7 @@ class AllesOderNichts(Game):
         found: list[Breach] = []
         for p in self.declaring_order(rnd):
             if p not in rnd.open:
-                found.append(Missing("missing", "missing-declaration", round=rnd.number,
-                                     player=p))
+                found.append(Missing("missing", "missing-declaration", round=rnd.number, player=p))
             elif p not in rnd.bids:
                 found.append(Missing("missing", "missing-secret", round=rnd.number, player=p))
         if results and not self.results_in(rnd):

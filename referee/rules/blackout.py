@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from referee.rules import events as ev
 from referee.rules.breaches import Breach, IllegalEntry, Missing, OutOfTurn
@@ -60,7 +60,7 @@ class Blackout(Game):
     title = "Blackout"
     min_players = 2
     max_players = 8
-    option_choices = {
+    option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {
         "sequence": SEQUENCES,
         "hook": (True, False),
         "scoring": ("prefix-one", "ten-plus-bid"),
@@ -118,8 +118,9 @@ class Blackout(Game):
     def on_dealer(self, run: Run, rnd: RoundState, event: ev.Dealer) -> None:
         name = self.check_player(event.player, rnd.number)
         if name != rnd.dealer:
-            run.flag(OutOfTurn("dealer", "dealer", round=rnd.number, player=name,
-                               expected=rnd.dealer))
+            run.flag(
+                OutOfTurn("dealer", "dealer", round=rnd.number, player=name, expected=rnd.dealer)
+            )
 
     def on_trump(self, run: Run, rnd: RoundState, event: ev.Trump) -> None:
         text = event.card if isinstance(event.card, str) else ""
@@ -132,8 +133,9 @@ class Blackout(Game):
         if rnd.trump_colour is not None and not run.lenient:
             raise OutOfTurn("turn", "trump-twice", round=rnd.number, trump=rnd.trump_colour)
         if rnd.plays or rnd.tricks is not None or (self.has_bids(rnd) and not run.lenient):
-            raise OutOfTurn("turn", "not-now", what="The trump",
-                            expected="it is turned up before the bids")
+            raise OutOfTurn(
+                "turn", "not-now", what="The trump", expected="it is turned up before the bids"
+            )
         rnd.trump_card, rnd.trump_colour = card, colour
 
     @staticmethod
@@ -143,8 +145,14 @@ class Blackout(Game):
     def bid_breach(self, rnd: BlackoutRound, player: str, bid: object) -> Breach | None:
         """Why ``player`` may not bid ``bid`` now (range or hook), or None if they may."""
         if not isinstance(bid, int) or isinstance(bid, bool) or not 0 <= bid <= rnd.hand_size:
-            return IllegalEntry("bid-range", "bid-range", round=rnd.number, player=player,
-                                bid=bid, high=rnd.hand_size)
+            return IllegalEntry(
+                "bid-range",
+                "bid-range",
+                round=rnd.number,
+                player=player,
+                bid=bid,
+                high=rnd.hand_size,
+            )
         others = [p for p in self.players if p != player]
         if (
             self.options["hook"]
@@ -152,8 +160,15 @@ class Blackout(Game):
             and all(p in rnd.bids for p in others)
             and sum(rnd.bids[p] for p in others) + bid == rnd.hand_size
         ):
-            return IllegalEntry("hook", "hook", round=rnd.number, player=player, bid=bid,
-                                total=rnd.hand_size, hand=rnd.hand_size)
+            return IllegalEntry(
+                "hook",
+                "hook",
+                round=rnd.number,
+                player=player,
+                bid=bid,
+                total=rnd.hand_size,
+                hand=rnd.hand_size,
+            )
         return None
 
     def on_bid(self, run: Run, rnd: BlackoutRound, event: ev.Bid) -> None:
@@ -164,11 +179,18 @@ class Blackout(Game):
                 raise OutOfTurn("turn", "already-bid", round=rnd.number, player=player)
             expected = next(p for p in self.bidding_order(rnd) if p not in rnd.bids)
             if player != expected:
-                raise OutOfTurn("turn", "bid-turn", round=rnd.number, player=player,
-                                expected=expected)
+                raise OutOfTurn(
+                    "turn", "bid-turn", round=rnd.number, player=player, expected=expected
+                )
         if not isinstance(event.bid, int) or isinstance(event.bid, bool):
-            raise IllegalEntry("bid-range", "bid-range", round=rnd.number, player=player,
-                               bid=event.bid, high=rnd.hand_size)
+            raise IllegalEntry(
+                "bid-range",
+                "bid-range",
+                round=rnd.number,
+                player=player,
+                bid=event.bid,
+                high=rnd.hand_size,
+            )
         breach = self.bid_breach(rnd, player, event.bid)
         if breach is not None:
             run.flag(breach)
@@ -178,15 +200,16 @@ class Blackout(Game):
         if rnd.trump_colour is None and not self.whole_deck(rnd.number):
             raise Missing("missing", "missing-trump-first", round=rnd.number)
         if rnd.plays or rnd.tricks is not None:
-            raise OutOfTurn("turn", "not-now", what="A bid",
-                            expected="the bidding is over once play begins")
+            raise OutOfTurn(
+                "turn", "not-now", what="A bid", expected="the bidding is over once play begins"
+            )
 
     def ready_to_play(self, run: Run, rnd: RoundState) -> None:
         assert isinstance(rnd, BlackoutRound)
-        if "trump-missing" not in rnd.flagged and rnd.trump_colour is None:
-            if not self.whole_deck(rnd.number):
-                rnd.flagged.add("trump-missing")
-                run.flag(IllegalEntry("trump", "trump-missing", round=rnd.number))
+        missing = rnd.trump_colour is None and not self.whole_deck(rnd.number)
+        if missing and "trump-missing" not in rnd.flagged:
+            rnd.flagged.add("trump-missing")
+            run.flag(IllegalEntry("trump", "trump-missing", round=rnd.number))
         if not run.lenient:
             for player in self.bidding_order(rnd):
                 if player not in rnd.bids:

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from referee.rules import events as ev
-from referee.rules.breaches import Breach, IllegalEntry, Missing, Miscount, OutOfTurn
+from referee.rules.breaches import Breach, IllegalEntry, Miscount, Missing, OutOfTurn
 from referee.rules.cards import EBBES_COLOURS, Card, Deck, coloured_deck
 from referee.rules.engine import Game, RoundState, Run, State, Step, register
 from referee.rules.scores import Score, Term
@@ -68,7 +69,7 @@ class Ebbes(Game):
     title = "ebbes"
     min_players = 3
     max_players = 5
-    option_choices = {
+    option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {
         "extended": (False, True),
         "variant": ("standard", "placed-designators"),
         "discard": (False, True),
@@ -92,8 +93,12 @@ class Ebbes(Game):
     def new_round(self, state: State, number: int) -> EbbesRound:
         first = self.setup.first_player
         first = first if first in self.players else self.players[0]
-        return EbbesRound(number, self.schedule[number - 1], self.tricks_in(number),
-                          leader=first if number == 1 else None)
+        return EbbesRound(
+            number,
+            self.schedule[number - 1],
+            self.tricks_in(number),
+            leader=first if number == 1 else None,
+        )
 
     @property
     def placed(self) -> bool:
@@ -161,18 +166,23 @@ class Ebbes(Game):
             if not self.placed and rnd.number_card is None:
                 raise Missing("missing", "missing-number", round=rnd.number)
         elif rnd.plays or rnd.won is not None:
-            raise OutOfTurn("turn", "not-now", what="This entry",
-                            expected="it comes before the first trick")
+            raise OutOfTurn(
+                "turn", "not-now", what="This entry", expected="it comes before the first trick"
+            )
 
     def on_starter(self, run: Run, rnd: EbbesRound, event: ev.Starter) -> None:
         player = self.check_player(event.player, rnd.number)
-        chooser = None if event.chosen_by is None else self.check_player(event.chosen_by,
-                                                                         rnd.number)
+        chooser = (
+            None if event.chosen_by is None else self.check_player(event.chosen_by, rnd.number)
+        )
         if rnd.number == 1:
             expected = rnd.leader
             if player != expected:
-                run.flag(IllegalEntry("starter", "starter-round-one", round=1, player=player,
-                                      expected=expected))
+                run.flag(
+                    IllegalEntry(
+                        "starter", "starter-round-one", round=1, player=player, expected=expected
+                    )
+                )
         else:
             if not run.lenient and rnd.leader is not None:
                 raise OutOfTurn("turn", "starter-twice", round=rnd.number)
@@ -180,12 +190,23 @@ class Ebbes(Game):
             assert isinstance(previous, EbbesRound)
             majority = self.nix_majority(run.state, previous)
             if chooser is not None and majority is not None and chooser not in majority:
-                run.flag(IllegalEntry("starter", "starter-chooser", round=rnd.number,
-                                      player=player, chosen_by=chooser,
-                                      majority=" and ".join(majority)))
+                run.flag(
+                    IllegalEntry(
+                        "starter",
+                        "starter-chooser",
+                        round=rnd.number,
+                        player=player,
+                        chosen_by=chooser,
+                        majority=" and ".join(majority),
+                    )
+                )
         if rnd.plays:
-            raise OutOfTurn("turn", "not-now", what="The start player",
-                            expected="it is chosen before the first trick")
+            raise OutOfTurn(
+                "turn",
+                "not-now",
+                what="The start player",
+                expected="it is chosen before the first trick",
+            )
         rnd.leader = player
         rnd.chosen_by = chooser
 
@@ -203,8 +224,15 @@ class Ebbes(Game):
         for earlier in run.state.rounds[: rnd.number - 1]:
             assert isinstance(earlier, EbbesRound)
             if earlier.number_card == number:
-                run.flag(IllegalEntry("number", "number-used", round=rnd.number, number=number,
-                                      used_in=earlier.number))
+                run.flag(
+                    IllegalEntry(
+                        "number",
+                        "number-used",
+                        round=rnd.number,
+                        number=number,
+                        used_in=earlier.number,
+                    )
+                )
                 break
         rnd.number_card = number
 
@@ -219,8 +247,7 @@ class Ebbes(Game):
             raise OutOfTurn("turn", "designators-twice", round=rnd.number)
         for card in cards:
             if card not in self.deck:
-                run.flag(IllegalEntry("card", "card-not-in-deck", round=rnd.number,
-                                      card=str(card)))
+                run.flag(IllegalEntry("card", "card-not-in-deck", round=rnd.number, card=str(card)))
         if sorted(card.colour for card in cards) != sorted(EBBES_COLOURS):
             run.flag(IllegalEntry("designation", "designators-shape", round=rnd.number))
         rnd.designators = cards
@@ -243,60 +270,100 @@ class Ebbes(Game):
     def on_designate(self, run: Run, rnd: EbbesRound, event: ev.Designate) -> None:
         colour = self.deck.parse_colour(event.colour) if isinstance(event.colour, str) else None
         if colour is None:
-            raise IllegalEntry("designation", "unknown-colour", round=rnd.number,
-                               colour=event.colour)
+            raise IllegalEntry(
+                "designation", "unknown-colour", round=rnd.number, colour=event.colour
+            )
         self.strict_order(run, rnd, "designate")
         if rnd.plays:
             if not run.lenient:
-                raise OutOfTurn("turn", "not-now", what="A designation",
-                                expected="the played cards fix the roles this round")
+                raise OutOfTurn(
+                    "turn",
+                    "not-now",
+                    what="A designation",
+                    expected="the played cards fix the roles this round",
+                )
             index = len(rnd.designations)
             expected = rnd.derived[index] if index < len(rnd.derived) else "no colour"
             if expected != colour:
-                run.flag(IllegalEntry("designation", "designation-plays", round=rnd.number,
-                                      colour=colour, expected=expected, index=index + 1))
+                run.flag(
+                    IllegalEntry(
+                        "designation",
+                        "designation-plays",
+                        round=rnd.number,
+                        colour=colour,
+                        expected=expected,
+                        index=index + 1,
+                    )
+                )
             rnd.designations.append(colour)
             return
         if len(rnd.designations) >= 4:
             raise IllegalEntry("designation", "designation-too-many", round=rnd.number)
         if colour in rnd.designations:
-            raise IllegalEntry("designation", "designation-repeat", round=rnd.number,
-                               colour=colour)
+            raise IllegalEntry("designation", "designation-repeat", round=rnd.number, colour=colour)
         rnd.designations.append(colour)
 
     def ready_to_play(self, run: Run, rnd: RoundState) -> None:
         assert isinstance(rnd, EbbesRound)
         self.strict_order(run, rnd, "play")
         if not run.lenient and rnd.designations:
-            raise OutOfTurn("turn", "not-now", what="A card",
-                            expected="designations were entered by hand this round")
+            raise OutOfTurn(
+                "turn",
+                "not-now",
+                what="A card",
+                expected="designations were entered by hand this round",
+            )
 
     def on_won(self, run: Run, rnd: EbbesRound, event: ev.Won) -> None:
         if not isinstance(event.won, Mapping):
-            raise IllegalEntry("trick-total", "won-negative", round=rnd.number,
-                               count=event.won, colour="")
+            raise IllegalEntry(
+                "trick-total", "won-negative", round=rnd.number, count=event.won, colour=""
+            )
         self.strict_order(run, rnd, "won")
         if not run.lenient and rnd.won is not None:
-            raise OutOfTurn("turn", "not-now", what="The cards won",
-                            expected=f"round {rnd.number}'s cards won are already in")
+            raise OutOfTurn(
+                "turn",
+                "not-now",
+                what="The cards won",
+                expected=f"round {rnd.number}'s cards won are already in",
+            )
         won: dict[str, dict[str, int]] = {}
         for name, per_colour in event.won.items():
             if name not in self.players:
                 run.flag(IllegalEntry("players", "unknown-player", round=rnd.number, name=name))
                 continue
             if not isinstance(per_colour, Mapping):
-                raise IllegalEntry("trick-total", "won-negative", round=rnd.number,
-                                   player=name, count=per_colour, colour="")
+                raise IllegalEntry(
+                    "trick-total",
+                    "won-negative",
+                    round=rnd.number,
+                    player=name,
+                    count=per_colour,
+                    colour="",
+                )
             counts: dict[str, int] = {}
             for text, count in per_colour.items():
                 colour = self.deck.parse_colour(text) if isinstance(text, str) else None
                 if colour is None:
-                    run.flag(IllegalEntry("colour-total", "unknown-colour", round=rnd.number,
-                                          player=name, colour=text))
+                    run.flag(
+                        IllegalEntry(
+                            "colour-total",
+                            "unknown-colour",
+                            round=rnd.number,
+                            player=name,
+                            colour=text,
+                        )
+                    )
                     continue
                 if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                    raise IllegalEntry("trick-total", "won-negative", round=rnd.number,
-                                       player=name, count=count, colour=colour)
+                    raise IllegalEntry(
+                        "trick-total",
+                        "won-negative",
+                        round=rnd.number,
+                        player=name,
+                        count=count,
+                        colour=colour,
+                    )
                 counts[colour] = count
             won[name] = counts
         self.check_won(run, rnd, won)
@@ -313,20 +380,42 @@ class Ebbes(Game):
                 continue
             for colour in needed:
                 if colour not in won[name]:
-                    run.flag(Missing("missing", "missing-won-colour", round=rnd.number,
-                                     player=name, colour=colour))
+                    run.flag(
+                        Missing(
+                            "missing",
+                            "missing-won-colour",
+                            round=rnd.number,
+                            player=name,
+                            colour=colour,
+                        )
+                    )
             if all(c in won[name] for c in EBBES_COLOURS):
                 total = sum(won[name].values())
                 if total % size:
-                    run.flag(Miscount("trick-total", "won-whole-tricks", round=rnd.number,
-                                      player=name, total=total, players=size))
+                    run.flag(
+                        Miscount(
+                            "trick-total",
+                            "won-whole-tricks",
+                            round=rnd.number,
+                            player=name,
+                            total=total,
+                            players=size,
+                        )
+                    )
         for colour in EBBES_COLOURS:
             if all(colour in won.get(name, {}) for name in self.players):
                 total = sum(won[name][colour] for name in self.players)
                 if total != self.deck.count(colour):
-                    run.flag(Miscount("colour-total", "colour-total", round=rnd.number,
-                                      colour=colour, total=total,
-                                      expected=self.deck.count(colour)))
+                    run.flag(
+                        Miscount(
+                            "colour-total",
+                            "colour-total",
+                            round=rnd.number,
+                            colour=colour,
+                            total=total,
+                            expected=self.deck.count(colour),
+                        )
+                    )
         if rnd.plays_complete:
             derived = self.derived_won(rnd)
             exact = not self.options["discard"] or len(rnd.discards) == size
@@ -336,11 +425,24 @@ class Ebbes(Game):
                     got = derived[name].get(colour, 0)
                     fits = given == got or (not exact and name == last and given > got)
                     if not fits:
-                        run.flag(Miscount("plays", "plays-won", round=rnd.number, player=name,
-                                          colour=colour, derived=got, given=given))
+                        run.flag(
+                            Miscount(
+                                "plays",
+                                "plays-won",
+                                round=rnd.number,
+                                player=name,
+                                colour=colour,
+                                derived=got,
+                                given=given,
+                            )
+                        )
         elif not run.lenient and rnd.plays:
-            raise OutOfTurn("turn", "not-now", what="The cards won",
-                            expected="finish the tricks being played card by card")
+            raise OutOfTurn(
+                "turn",
+                "not-now",
+                what="The cards won",
+                expected="finish the tricks being played card by card",
+            )
 
     # --- results and scores ------------------------------------------------------------------
 
@@ -363,8 +465,7 @@ class Ebbes(Game):
     def won_of(self, rnd: EbbesRound) -> dict[str, dict[str, int]] | None:
         """Cards won: from the plays when all are played (and discards known), else entered."""
         if rnd.plays_complete and (
-            not self.options["discard"] or len(rnd.discards) == len(self.players)
-            or rnd.won is None
+            not self.options["discard"] or len(rnd.discards) == len(self.players) or rnd.won is None
         ):
             return self.derived_won(rnd)
         return rnd.won
@@ -378,8 +479,15 @@ class Ebbes(Game):
             found.append(Missing("missing", "missing-number", round=rnd.number))
         expected = self.expected_designations(rnd)
         if expected is not None and len(rnd.roles()) < expected:
-            found.append(Missing("missing", "missing-designations", round=rnd.number,
-                                 count=len(rnd.roles()), expected=expected))
+            found.append(
+                Missing(
+                    "missing",
+                    "missing-designations",
+                    round=rnd.number,
+                    count=len(rnd.roles()),
+                    expected=expected,
+                )
+            )
         if results and not self.results_in(rnd):
             found.append(Missing("missing", "missing-results", round=rnd.number))
         return found
@@ -403,8 +511,9 @@ class Ebbes(Game):
         rnd = self.upcoming(state)
         if rnd is not None and isinstance(rnd, EbbesRound):
             used.discard(rnd.number_card)
-            used |= {r.number_card for r in state.rounds[: rnd.number - 1]
-                     if isinstance(r, EbbesRound)}
+            used |= {
+                r.number_card for r in state.rounds[: rnd.number - 1] if isinstance(r, EbbesRound)
+            }
         return [n for n in NUMBERS if n not in used]
 
     def score_round(self, state: State, rnd: RoundState) -> dict[str, Score] | None:
@@ -423,11 +532,6 @@ class Ebbes(Game):
                 n = won[p][roles["plus"]]
                 if n:
                     terms[p].append(Term("plus", {"count": n, "colour": roles["plus"]}, n))
-        if roles["minus"] is not None:
-            for p in self.players:
-                n = won[p][roles["minus"]]
-                if n:
-                    terms[p].append(Term("minus", {"count": n, "colour": roles["minus"]}, -n))
         if roles["ebbes"] is not None:
             colour = roles["ebbes"]
             counts = {p: won[p][colour] for p in self.players}
@@ -437,14 +541,26 @@ class Ebbes(Game):
                 if middle:
                     terms[p].append(Term("ebbes-middle", params, 3))
                 else:
-                    edge = "tied with everybody" if most == fewest else (
-                        "the most" if counts[p] == most else "the fewest")
+                    edge = (
+                        "tied with everybody"
+                        if most == fewest
+                        else ("the most" if counts[p] == most else "the fewest")
+                    )
                     terms[p].append(Term("ebbes-edge", {**params, "edge": edge}, 0))
+        if roles["minus"] is not None:
+            for p in self.players:
+                n = won[p][roles["minus"]]
+                if n:
+                    terms[p].append(Term("minus", {"count": n, "colour": roles["minus"]}, -n))
         return {
             p: Score(sum(t.points for t in ts), tuple(ts) or (Term("nothing", {}, 0),))
             for p, ts in terms.items()
         }
 
     def on_tricks(self, run: Run, rnd: RoundState, event: ev.Tricks) -> None:
-        raise OutOfTurn("turn", "not-now", what="Tricks per player",
-                        expected="ebbes records the cards won per colour")
+        raise OutOfTurn(
+            "turn",
+            "not-now",
+            what="Tricks per player",
+            expected="ebbes records the cards won per colour",
+        )

@@ -19,8 +19,15 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from referee.rules import events as ev
-from referee.rules.breaches import Breach, Caution, IllegalEntry, Missing, Miscount, OutOfTurn
-from referee.rules.breaches import Revoke
+from referee.rules.breaches import (
+    Breach,
+    Caution,
+    IllegalEntry,
+    Miscount,
+    Missing,
+    OutOfTurn,
+    Revoke,
+)
 from referee.rules.cards import Card, Deck
 from referee.rules.scores import Score
 from referee.rules.tricks import Trick, trick_winner
@@ -118,7 +125,11 @@ class State:
         if rounds:
             rounds[-1] = rounds[-1].copy()
         return State(
-            self.setup, self.game, rounds, list(self.violations), list(self.warnings),
+            self.setup,
+            self.game,
+            rounds,
+            list(self.violations),
+            list(self.warnings),
             self.beyond_last,
         )
 
@@ -290,8 +301,9 @@ class Game:
                 if not state.beyond_last:
                     state.beyond_last = True
                     state.violations.append(
-                        IllegalEntry("round-count", "round-count", round=event.round,
-                                     rounds=self.round_count)
+                        IllegalEntry(
+                            "round-count", "round-count", round=event.round, rounds=self.round_count
+                        )
                     )
                 return
             raise OutOfTurn("turn", "game-over", round=event.round, rounds=self.round_count)
@@ -310,16 +322,24 @@ class Game:
                 else:
                     self.audit(run, current)
             if current is not None and event.round > current.number + 1 and not run.lenient:
-                raise OutOfTurn("turn", "round-ahead", entry_round=event.round,
-                                current=current.number)
+                raise OutOfTurn(
+                    "turn", "round-ahead", entry_round=event.round, current=current.number
+                )
             current = self.new_round(state, len(state.rounds) + 1)
             state.rounds.append(current)
         if isinstance(event, ev.BeginRound):
             return
+        if not run.lenient and self.round_complete(current):
+            if current.number == self.round_count:
+                raise OutOfTurn("turn", "game-over", round=event.round, rounds=self.round_count)
+            raise OutOfTurn(
+                "turn", "round-over", entry_round=event.round, current=current.number + 1
+            )
         handler = getattr(self, "on_" + event.type.replace("-", "_"), None)
         if handler is None:
-            raise OutOfTurn("turn", "not-now", what=event.type,
-                            expected=f"{self.title} has no such entry")
+            raise OutOfTurn(
+                "turn", "not-now", what=event.type, expected=f"{self.title} has no such entry"
+            )
         handler(run, current, event)
 
     def audit(self, run: Run, rnd: RoundState) -> None:
@@ -382,8 +402,14 @@ class Game:
         if event.player is not None:
             self.check_player(event.player, rnd.number)
             if expected is not None and event.player != expected:
-                raise OutOfTurn("turn", "card-turn", round=rnd.number, trick=self._trick_no(rnd),
-                                player=event.player, expected=expected)
+                raise OutOfTurn(
+                    "turn",
+                    "card-turn",
+                    round=rnd.number,
+                    trick=self._trick_no(rnd),
+                    player=event.player,
+                    expected=expected,
+                )
         player = event.player if expected is None else expected
         if player is None:
             raise Missing("missing", "missing-starter", round=rnd.number)
@@ -395,17 +421,35 @@ class Game:
         cards = [self.read_card(text, rnd) for text in event.cards]
         number = len(rnd.plays) + 1
         if rnd.plays and not rnd.trick_complete(-1):
-            raise OutOfTurn("turn", "not-now", what="A whole trick",
-                            expected="the trick under way is not finished")
+            raise OutOfTurn(
+                "turn",
+                "not-now",
+                what="A whole trick",
+                expected="the trick under way is not finished",
+            )
         if number > rnd.tricks_total:
             raise OutOfTurn("turn", "too-many-tricks", round=rnd.number, tricks=rnd.tricks_total)
         if len(cards) != len(self.players):
-            raise OutOfTurn("turn", "trick-size", round=rnd.number, trick=number,
-                            count=len(cards), players=len(self.players))
+            raise OutOfTurn(
+                "turn",
+                "trick-size",
+                round=rnd.number,
+                trick=number,
+                count=len(cards),
+                players=len(self.players),
+            )
         expected = rnd.plays[-1].winner if rnd.plays else rnd.leader
         if expected is not None and leader != expected:
-            run.flag(OutOfTurn("turn", "leader", round=rnd.number, trick=number, player=leader,
-                               expected=expected))
+            run.flag(
+                OutOfTurn(
+                    "turn",
+                    "leader",
+                    round=rnd.number,
+                    trick=number,
+                    player=leader,
+                    expected=expected,
+                )
+            )
         self.ready_to_play(run, rnd)
         player = leader
         for card in cards:
@@ -420,19 +464,31 @@ class Game:
         number = self._trick_no(rnd)
         why = self.unavailable(rnd, card)
         if why is not None:
-            run.flag(IllegalEntry("card", why, round=rnd.number, trick=number, player=player,
-                                  card=str(card)))
+            run.flag(
+                IllegalEntry(
+                    "card", why, round=rnd.number, trick=number, player=player, card=str(card)
+                )
+            )
         key = (player, card.colour)
         if key in rnd.showouts and key not in rnd.revoked:
             rnd.revoked.add(key)
-            run.note(Revoke("follow-suit", "follow-suit", round=rnd.number,
-                            trick=rnd.showouts[key], player=player, colour=card.colour,
-                            card=str(card), later=number))
+            run.note(
+                Revoke(
+                    "follow-suit",
+                    "follow-suit",
+                    round=rnd.number,
+                    trick=rnd.showouts[key],
+                    player=player,
+                    colour=card.colour,
+                    card=str(card),
+                    later=number,
+                )
+            )
         if number > len(rnd.plays):
             rnd.plays.append(Trick(leader=player, trump_before=self.current_trump(rnd)))
         trick = rnd.plays[-1]
         led = trick.led
-        trick = Trick(trick.leader, trick.cards + ((player, card),), trick.trump_before)
+        trick = Trick(trick.leader, (*trick.cards, (player, card)), trick.trump_before)
         rnd.plays[-1] = trick
         rnd.seen.setdefault(card, number)
         if led is not None and card.colour != led:
@@ -441,8 +497,9 @@ class Game:
         if len(trick.cards) == len(self.players):
             trump = self.settling_trump(rnd, trick)
             index, why_won = trick_winner([c for _, c in trick.cards], trump)
-            rnd.plays[-1] = Trick(trick.leader, trick.cards, trick.trump_before,
-                                  trick.cards[index][0], why_won, trump)
+            rnd.plays[-1] = Trick(
+                trick.leader, trick.cards, trick.trump_before, trick.cards[index][0], why_won, trump
+            )
 
     # --- entering the tricks won ------------------------------------------------------------
 
@@ -456,36 +513,54 @@ class Game:
                 run.flag(IllegalEntry("players", "unknown-player", round=rnd.number, name=name))
                 continue
             if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                raise IllegalEntry("trick-total", code, round=rnd.number, player=name,
-                                   count=count)
+                raise IllegalEntry("trick-total", code, round=rnd.number, player=name, count=count)
             out[name] = count
         for name in self.players:
             if name not in out:
-                run.flag(Missing("missing", "missing-player-tricks", round=rnd.number,
-                                 player=name))
+                run.flag(Missing("missing", "missing-player-tricks", round=rnd.number, player=name))
         return out
 
     def on_tricks(self, run: Run, rnd: RoundState, event: ev.Tricks) -> None:
         if not isinstance(event.tricks, Mapping):
-            raise IllegalEntry("trick-total", "trick-negative", round=rnd.number,
-                               count=event.tricks)
+            raise IllegalEntry(
+                "trick-total", "trick-negative", round=rnd.number, count=event.tricks
+            )
         if rnd.tricks is not None and not run.lenient:
-            raise OutOfTurn("turn", "not-now", what="The tricks",
-                            expected=f"round {rnd.number}'s tricks are already in")
+            raise OutOfTurn(
+                "turn",
+                "not-now",
+                what="The tricks",
+                expected=f"round {rnd.number}'s tricks are already in",
+            )
         self.ready_to_play(run, rnd)
         tricks = self.read_counts(run, rnd, event.tricks, "trick-negative")
         total = sum(tricks.values())
         if total != rnd.tricks_total:
-            run.flag(Miscount("trick-total", "trick-total", round=rnd.number, total=total,
-                              tricks=rnd.tricks_total))
+            run.flag(
+                Miscount(
+                    "trick-total",
+                    "trick-total",
+                    round=rnd.number,
+                    total=total,
+                    tricks=rnd.tricks_total,
+                )
+            )
         if rnd.plays:
             derived = Counter(trick.winner for trick in rnd.plays if trick.winner)
             for name in self.players:
                 given = tricks.get(name, 0)
                 got = derived.get(name, 0)
                 if (given != got) if rnd.plays_complete else (given < got):
-                    run.flag(Miscount("plays", "plays-tricks", round=rnd.number, player=name,
-                                      derived=got, given=given))
+                    run.flag(
+                        Miscount(
+                            "plays",
+                            "plays-tricks",
+                            round=rnd.number,
+                            player=name,
+                            derived=got,
+                            given=given,
+                        )
+                    )
         rnd.tricks = tricks
 
 
@@ -503,9 +578,16 @@ def check_players(setup: Setup, game_cls: type[Game]) -> list[Breach]:
     found: list[Breach] = []
     count = len(setup.players)
     if not game_cls.min_players <= count <= game_cls.max_players:
-        found.append(IllegalEntry("players", "player-count", game=game_cls.title,
-                                  low=game_cls.min_players, high=game_cls.max_players,
-                                  count=count))
+        found.append(
+            IllegalEntry(
+                "players",
+                "player-count",
+                game=game_cls.title,
+                low=game_cls.min_players,
+                high=game_cls.max_players,
+                count=count,
+            )
+        )
     seen: set[str] = set()
     for seat, name in enumerate(setup.players, start=1):
         if not name.strip():

@@ -183,7 +183,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
 
 
 def event_from_dict(data: Mapping[str, Any]) -> Event:
-    """The event stored as ``data`` (the inverse of ``Event.to_dict``); KeyError/TypeError if not."""
+    """The event stored as ``data`` (inverse of ``Event.to_dict``); KeyError/TypeError if not."""
     cls = EVENT_TYPES[data["type"]]
     names = {f.name for f in fields(cls)}
     kwargs = {key: value for key, value in data.items() if key != "type"}
