@@ -119,6 +119,7 @@ class AllesOderNichts(Game):
         card = self.deck.parse_card(text)
         colour = card.colour if card is not None else self.deck.parse_colour(text)
         if colour is None or (card is not None and card not in self.deck):
+            rnd.flagged.add("trump-missing")  # one breach for a bad trump, not a second one
             raise IllegalEntry("trump", "trump-unknown", round=rnd.number, trump=event.card)
         if not run.lenient and rnd.trump_colour is not None:
             raise OutOfTurn("turn", "trump-twice", round=rnd.number, trump=rnd.trump_colour)

@@ -127,6 +127,7 @@ class Blackout(Game):
         card = self.deck.parse_card(text)
         colour = card.colour if card is not None else self.deck.parse_colour(text)
         if colour is None or (card is not None and card not in self.deck):
+            rnd.flagged.add("trump-missing")  # one breach for a bad trump, not a second one
             raise IllegalEntry("trump", "trump-unknown", round=rnd.number, trump=event.card)
         if self.whole_deck(rnd.number):
             raise IllegalEntry("trump", "trump-whole-deck", round=rnd.number)

@@ -195,7 +195,7 @@ class Ebbes(Game):
                         "starter",
                         "starter-chooser",
                         round=rnd.number,
-                        player=player,
+                        player=chooser,
                         chosen_by=chooser,
                         majority=" and ".join(majority),
                     )

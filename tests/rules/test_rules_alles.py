@@ -51,10 +51,12 @@ def test_three_to_six_players(count):
 
 @pytest.mark.parametrize(
     ("options", "ok"),
-    [({"colours": ["a", "b", "c", "d", "e", "f"], "values": 8}, True),
-     ({"colours": ["a", "b", "c"], "values": 12}, False),
-     ({"values": 11}, False),
-     ({"colour": ["a"]}, False)],
+    [
+        ({"colours": ["a", "b", "c", "d", "e", "f"], "values": 8}, True),
+        ({"colours": ["a", "b", "c"], "values": 12}, False),
+        ({"values": 11}, False),
+        ({"colour": ["a"]}, False),
+    ],
 )
 def test_colours_times_values_must_be_48(options, ok):
     if ok:

@@ -32,8 +32,9 @@ def refused(state, event) -> Breach:
 # --- players, deck and schedule -------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("count", "top", "rounds"), [(2, 26, 51), (3, 17, 33), (4, 13, 25),
-                                                      (5, 10, 19), (8, 6, 11)])
+@pytest.mark.parametrize(
+    ("count", "top", "rounds"), [(2, 26, 51), (3, 17, 33), (4, 13, 25), (5, 10, 19), (8, 6, 11)]
+)
 def test_max_is_52_divided_by_players_and_rounds_go_up_and_down(count, top, rounds):
     game = table(tuple(f"P{i}" for i in range(count))).game
     assert max(game.schedule) == top
@@ -74,8 +75,7 @@ def test_names_must_differ_and_not_be_empty(names):
 
 def test_deal_passes_left_and_bidding_starts_left_of_the_dealer():
     state = table()
-    assert [state.game.dealer_of(n) for n in (1, 2, 3, 4, 5)] == ["Ann", "Ben", "Cho", "Dee",
-                                                                   "Ann"]
+    assert [state.game.dealer_of(n) for n in (1, 2, 3, 4, 5)] == ["Ann", "Ben", "Cho", "Dee", "Ann"]
     state = run(state, ev.Trump(1, "H"))
     assert state.next_step().player == "Ben"
     state = run(state, *bids(1, Ben=0, Cho=0, Dee=0))
@@ -159,8 +159,9 @@ def test_hook_off_allows_the_even_bid():
 # --- tricks and scoring ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("bid", "score"), [(0, 10), (3, 13), (9, 19), (10, 110), (11, 111),
-                                            (26, 126)])
+@pytest.mark.parametrize(
+    ("bid", "score"), [(0, 10), (3, 13), (9, 19), (10, 110), (11, 111), (26, 126)]
+)
 def test_prefix_one(bid, score):
     assert prefix_one(bid) == score
 
@@ -171,8 +172,7 @@ def round_one(state, tricks, **bid_by_player):
 
 
 def test_exact_bids_score_with_a_one_in_front_and_misses_are_blacked_out():
-    state = round_one(table(), {"Ann": 1, "Ben": 0, "Cho": 0, "Dee": 0}, Ben=1, Cho=0, Dee=0,
-                      Ann=1)
+    state = round_one(table(), {"Ann": 1, "Ben": 0, "Cho": 0, "Dee": 0}, Ben=1, Cho=0, Dee=0, Ann=1)
     scores = state.scores(1)
     assert {p: s.points for p, s in scores.items()} == {"Ann": 11, "Ben": 0, "Cho": 10, "Dee": 10}
     assert scores["Ben"].explain() == "bid 1, took 0: blacked out → 0"
@@ -180,10 +180,19 @@ def test_exact_bids_score_with_a_one_in_front_and_misses_are_blacked_out():
 
 
 def test_ten_plus_bid_scoring():
-    state = round_one(table(scoring="ten-plus-bid"), {"Ann": 1, "Ben": 0, "Cho": 0, "Dee": 0},
-                      Ben=1, Cho=0, Dee=0, Ann=1)
+    state = round_one(
+        table(scoring="ten-plus-bid"),
+        {"Ann": 1, "Ben": 0, "Cho": 0, "Dee": 0},
+        Ben=1,
+        Cho=0,
+        Dee=0,
+        Ann=1,
+    )
     assert {p: s.points for p, s in state.scores(1).items()} == {
-        "Ann": 11, "Ben": 0, "Cho": 10, "Dee": 10
+        "Ann": 11,
+        "Ben": 0,
+        "Cho": 10,
+        "Dee": 10,
     }
     assert state.scores(1)["Cho"].explain() == "bid 0, took 0: 10 + 0 → 10"
 
@@ -205,8 +214,7 @@ def test_tricks_need_every_bid_first():
 
 
 def test_stale_entry_for_a_finished_round_is_refused():
-    state = round_one(table(), {"Ann": 1, "Ben": 0, "Cho": 0, "Dee": 0}, Ben=1, Cho=0, Dee=0,
-                      Ann=1)
+    state = round_one(table(), {"Ann": 1, "Ben": 0, "Cho": 0, "Dee": 0}, Ben=1, Cho=0, Dee=0, Ann=1)
     breach = refused(state, ev.Bid(1, "Ben", 0))
     assert breach.message == "Round 1 is over; the table is in round 2."
     assert state.next_step() == ev_step(2, "trump")
@@ -232,28 +240,34 @@ def two_player_game(rounds):
 
 
 def test_a_full_game_ends_with_the_highest_total_winning():
-    state = two_player_game([
-        ({"Ann": 0, "Ben": 0}, {"Ann": 0, "Ben": 1}),  # Ann 10, Ben 0
-        ({"Ann": 0, "Ben": 1}, {"Ann": 1, "Ben": 1}),  # Ann 0, Ben 11
-        ({"Ann": 0, "Ben": 0}, {"Ann": 0, "Ben": 1}),  # Ann 10, Ben 0
-    ])
+    state = two_player_game(
+        [
+            ({"Ann": 0, "Ben": 0}, {"Ann": 0, "Ben": 1}),  # Ann 10, Ben 0
+            ({"Ann": 0, "Ben": 1}, {"Ann": 1, "Ben": 1}),  # Ann 0, Ben 11
+            ({"Ann": 0, "Ben": 0}, {"Ann": 0, "Ben": 1}),  # Ann 10, Ben 0
+        ]
+    )
     assert state.complete and state.next_step() is None
     assert state.totals() == {"Ann": 20, "Ben": 11}
     assert state.winners() == ["Ann"]
 
 
 def test_a_tie_is_a_shared_win():
-    state = two_player_game([
-        ({"Ann": 0, "Ben": 0}, {"Ann": 0, "Ben": 1}),  # Ann 10, Ben 0
-        ({"Ann": 0, "Ben": 1}, {"Ann": 0, "Ben": 2}),  # Ann 10, Ben 0
-        ({"Ann": 0, "Ben": 0}, {"Ann": 1, "Ben": 0}),  # Ann 0, Ben 10
-    ])
+    state = two_player_game(
+        [
+            ({"Ann": 0, "Ben": 0}, {"Ann": 0, "Ben": 1}),  # Ann 10, Ben 0
+            ({"Ann": 0, "Ben": 1}, {"Ann": 0, "Ben": 2}),  # Ann 10, Ben 0
+            ({"Ann": 0, "Ben": 0}, {"Ann": 1, "Ben": 0}),  # Ann 0, Ben 10
+        ]
+    )
     assert state.totals() == {"Ann": 20, "Ben": 10}
-    state = two_player_game([
-        ({"Ann": 0, "Ben": 0}, {"Ann": 0, "Ben": 1}),  # Ann 10, Ben 0
-        ({"Ann": 1, "Ben": 0}, {"Ann": 0, "Ben": 2}),  # Ann 0, Ben 0
-        ({"Ann": 0, "Ben": 0}, {"Ann": 1, "Ben": 0}),  # Ann 0, Ben 10
-    ])
+    state = two_player_game(
+        [
+            ({"Ann": 0, "Ben": 0}, {"Ann": 0, "Ben": 1}),  # Ann 10, Ben 0
+            ({"Ann": 1, "Ben": 0}, {"Ann": 0, "Ben": 2}),  # Ann 0, Ben 0
+            ({"Ann": 0, "Ben": 0}, {"Ann": 1, "Ben": 0}),  # Ann 0, Ben 10
+        ]
+    )
     assert state.totals() == {"Ann": 10, "Ben": 10}
     assert state.winners() == ["Ann", "Ben"]
 

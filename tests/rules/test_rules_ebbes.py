@@ -54,9 +54,17 @@ def test_ebbes_bonus_goes_to_neither_most_nor_fewest(counts, scorers):
     assert [i for i, name in enumerate(names) if bonus[name]] == scorers
 
 
-@pytest.mark.parametrize(("players", "extended", "cards", "per_colour"),
-                         [(3, False, 10, 6), (4, False, 10, 8), (5, False, 10, 10),
-                          (3, True, 15, 9), (4, True, 15, 12), (5, True, 15, 15)])
+@pytest.mark.parametrize(
+    ("players", "extended", "cards", "per_colour"),
+    [
+        (3, False, 10, 6),
+        (4, False, 10, 8),
+        (5, False, 10, 10),
+        (3, True, 15, 9),
+        (4, True, 15, 12),
+        (5, True, 15, 15),
+    ],
+)
 def test_deck_and_hand_sizes(players, extended, cards, per_colour):
     game = table(tuple(f"P{i}" for i in range(players)), extended=extended).game
     assert game.schedule == [cards] * 5
@@ -72,8 +80,13 @@ def test_scores_plus_minus_ebbes_and_nix():
         "2 green card(s), the ebbes colour: neither the most (3) nor the fewest (1) → +3; "
         "2 blue card(s), the minus colour: −1 each → -2"
     )
-    assert state.current.role_map() == {"trump": "red", "plus": "yellow", "ebbes": "green",
-                                        "minus": "blue", "nix": "purple"}
+    assert state.current.role_map() == {
+        "trump": "red",
+        "plus": "yellow",
+        "ebbes": "green",
+        "minus": "blue",
+        "nix": "purple",
+    }
     assert state.game.nix_majority(state, state.current) == ["Ann"]
 
 
@@ -82,7 +95,8 @@ def test_nix_majority_chooses_the_next_starter():
     assert state.next_step().action == "starter"
     breach = refused(state, ev.Starter(2, "Cho", chosen_by="Ben"))
     assert (breach.rule, breach.message) == (
-        "starter", "Ben could not choose the starter: only Ann had the most nix cards."
+        "starter",
+        "Ben could not choose the starter: only Ann had the most nix cards.",
     )
     state = run(state, ev.Starter(2, "Cho", chosen_by="Ann"))
     assert state.current.leader == "Cho" and state.next_step().action == "number"

@@ -21,12 +21,17 @@ def plays(number, *cards):
 def blackout_round_two():
     """4 players, max 3 (Q K A only), round 2: Ben deals, trump hearts, bids all in."""
     state = start(Setup("blackout", FOUR, {"max_cards": 3}))
-    state = run(state, ev.Trump(1, "AH"), *[ev.Bid(1, p, 0) for p in ("Ben", "Cho", "Dee")],
-                ev.Bid(1, "Ann", 0))
+    state = run(
+        state,
+        ev.Trump(1, "AH"),
+        *[ev.Bid(1, p, 0) for p in ("Ben", "Cho", "Dee")],
+        ev.Bid(1, "Ann", 0),
+    )
     state = run(state, ev.Tricks(1, {"Ann": 0, "Ben": 1, "Cho": 0, "Dee": 0}))
     state = run(state, ev.Trump(2, "KH"))
-    return run(state, *[ev.Bid(2, p, b) for p, b in (("Cho", 1), ("Dee", 0), ("Ann", 0),
-                                                      ("Ben", 0))])
+    return run(
+        state, *[ev.Bid(2, p, b) for p, b in (("Cho", 1), ("Dee", 0), ("Ann", 0), ("Ben", 0))]
+    )
 
 
 def test_the_winner_leads_and_tricks_come_from_the_plays():
@@ -40,7 +45,10 @@ def test_the_winner_leads_and_tricks_come_from_the_plays():
     assert state.current.plays[1].winner == "Ann"
     assert state.current.tricks_won() == {"Cho": 0, "Dee": 1, "Ann": 1, "Ben": 0}
     assert {p: s.points for p, s in state.scores(2).items()} == {
-        "Ann": 0, "Ben": 10, "Cho": 0, "Dee": 0
+        "Ann": 0,
+        "Ben": 10,
+        "Cho": 0,
+        "Dee": 0,
     }
 
 
@@ -79,18 +87,18 @@ def test_a_revoke_is_flagged_on_the_trick_where_the_player_showed_out():
     # Dee leads ♦A; Ann plays ♠K: she had a spade after all, a proven revoke.
     state = run(state, *plays(2, "AD", "KS", "AC", "QC"))
     [revoke] = state.violations
-    assert (revoke.rule, revoke.round, revoke.trick, revoke.player) == ("follow-suit", 2, 1,
-                                                                         "Ann")
-    assert revoke.message == (
-        "Ann showed out of S in trick 1 but played KS in trick 2: a revoke."
-    )
+    assert (revoke.rule, revoke.round, revoke.trick, revoke.player) == ("follow-suit", 2, 1, "Ann")
+    assert revoke.message == ("Ann showed out of S in trick 1 but played KS in trick 2: a revoke.")
     assert state.current.plays_complete  # the card stands; the table decides what to do
 
 
 def test_a_record_trick_led_by_the_wrong_player_is_reported():
     setup = Setup("blackout", FOUR, {"max_cards": 3})
-    events = [ev.Trump(1, "AH"), *[ev.Bid(1, p, 0) for p in ("Ben", "Cho", "Dee", "Ann")],
-              ev.Trick(1, "Cho", ("QS", "KS", "AS", "QD"))]
+    events = [
+        ev.Trump(1, "AH"),
+        *[ev.Bid(1, p, 0) for p in ("Ben", "Cho", "Dee", "Ann")],
+        ev.Trick(1, "Cho", ("QS", "KS", "AS", "QD")),
+    ]
     state = replay(setup, events, lenient=True)
     assert [(b.rule, b.trick, b.player) for b in state.violations] == [("turn", 1, "Cho")]
     with pytest.raises(Breach):
@@ -125,8 +133,13 @@ def test_the_cards_of_the_number_fix_the_roles_in_order():
     state = run(state, *plays(1, "green-3", "yellow-3", "purple-3"))  # Ben leads
     state = run(state, *plays(1, "red-3"))
     roles = state.current.role_map()
-    assert roles == {"trump": "blue", "plus": "green", "ebbes": "yellow", "minus": "purple",
-                     "nix": "red"}
+    assert roles == {
+        "trump": "blue",
+        "plus": "green",
+        "ebbes": "yellow",
+        "minus": "purple",
+        "nix": "red",
+    }
 
 
 def test_discards_are_out_of_play_and_go_to_the_last_trick():

@@ -1,0 +1,93 @@
+"""``python -m referee check`` as record-format.md specifies: output, --json, stdin, exit codes."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORDS = Path(__file__).parent / "records"
+VALID = RECORDS / "blackout" / "default-4p.json"
+BROKEN = RECORDS / "blackout" / "breach-hook.json"
+
+
+def referee(*args, stdin=None):
+    return subprocess.run(
+        [sys.executable, "-m", "referee", *args], input=stdin, capture_output=True, cwd=ROOT
+    )
+
+
+def test_a_valid_record_prints_a_score_table_and_exits_0():
+    done = referee("check", str(VALID))
+    assert done.returncode == 0, done.stderr
+    text = done.stdout.decode()
+    assert "Round" in text and "Total" in text and "The record keeps the rules." in text
+
+
+def test_a_broken_record_lists_its_breaches_and_exits_1():
+    done = referee("check", str(BROKEN))
+    assert done.returncode == 1
+    assert "[hook]" in done.stdout.decode()
+
+
+def test_json_output_has_the_documented_keys():
+    done = referee("check", str(BROKEN), "--json")
+    doc = json.loads(done.stdout)
+    assert set(doc) == {
+        "game",
+        "players",
+        "complete",
+        "rounds",
+        "totals",
+        "winners",
+        "violations",
+        "warnings",
+    }
+    assert doc["violations"][0]["rule"] == "hook"
+    assert set(doc["violations"][0]) == {"round", "trick", "player", "rule", "message"}
+
+
+def test_standard_input():
+    done = referee("check", "-", "--json", stdin=VALID.read_bytes())
+    assert done.returncode == 0 and json.loads(done.stdout)["complete"] is True
+
+
+@pytest.mark.parametrize(
+    ("stdin", "field"),
+    [
+        (b"{not json", ""),
+        (b'{"format": "table-referee/2", "game": "blackout", "players": ["A", "B"]}', "format"),
+        (b'{"format": "table-referee/1", "game": "skat", "players": ["A", "B"]}', "game"),
+        (
+            b'{"format": "table-referee/1", "game": "blackout", "players": ["A", "B"],'
+            b' "rounds": [{"bids": {"A": "two"}}]}',
+            "rounds[0].bids.A",
+        ),
+        (
+            b'{"format": "table-referee/1", "game": "blackout", "players": ["A", "B"],'
+            b' "options": {"max_cards": 27}}',
+            "options.max_cards",
+        ),
+        (b"\xff\xfe garbage", ""),
+        (b"[]", ""),
+    ],
+)
+def test_unreadable_records_exit_2_naming_the_field(stdin, field):
+    done = referee("check", "-", stdin=stdin)
+    assert done.returncode == 2
+    assert b"Traceback" not in done.stderr
+    assert "cannot be read" in done.stderr.decode()
+    as_json = json.loads(referee("check", "-", "--json", stdin=stdin).stdout)
+    assert as_json["field"] == field
+
+
+def test_a_missing_file_exits_2_without_a_traceback():
+    done = referee("check", "/nonexistent/record.json")
+    assert done.returncode == 2 and b"Traceback" not in done.stderr
+
+
+def test_usage_errors_exit_2():
+    assert referee().returncode == 2
+    assert referee("check").returncode == 2
