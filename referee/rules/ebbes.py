@@ -24,7 +24,7 @@ from referee.rules.breaches import Breach, IllegalEntry, Miscount, Missing, OutO
 from referee.rules.cards import EBBES_COLOURS, Card, Deck, coloured_deck
 from referee.rules.engine import Game, RoundState, Run, State, Step, register
 from referee.rules.scores import Score, Term
-from referee.rules.tricks import Trick
+from referee.rules.tricks import PlayedTrick
 
 ROLES = ("trump", "plus", "ebbes", "minus", "nix")
 NUMBERS = range(1, 6)
@@ -111,7 +111,7 @@ class Ebbes(Game):
         roles = rnd.roles()
         return roles[0] if roles else None
 
-    def settling_trump(self, rnd: RoundState, trick: Trick) -> str | None:
+    def settling_trump(self, rnd: RoundState, trick: PlayedTrick) -> str | None:
         if self.options["trump_from"] == "next-trick":
             return trick.trump_before
         return self.current_trump(rnd)

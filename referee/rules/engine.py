@@ -30,7 +30,7 @@ from referee.rules.breaches import (
 )
 from referee.rules.cards import Card, Deck
 from referee.rules.scores import Score
-from referee.rules.tricks import Trick, trick_winner
+from referee.rules.tricks import PlayedTrick, trick_winner
 
 
 class OptionError(ValueError):
@@ -75,7 +75,7 @@ class RoundState:
     dealer: str | None = None
     trump_card: Card | None = None
     trump_colour: str | None = None
-    plays: list[Trick] = field(default_factory=list)
+    plays: list[PlayedTrick] = field(default_factory=list)
     seen: dict[Card, int] = field(default_factory=dict)
     showouts: dict[tuple[str, str], int] = field(default_factory=dict)
     revoked: set[tuple[str, str]] = field(default_factory=set)
@@ -363,7 +363,7 @@ class Game:
         """The trump colour in force now."""
         return rnd.trump_colour
 
-    def settling_trump(self, rnd: RoundState, trick: Trick) -> str | None:
+    def settling_trump(self, rnd: RoundState, trick: PlayedTrick) -> str | None:
         """The trump a complete trick is settled with."""
         return self.current_trump(rnd)
 
@@ -485,10 +485,10 @@ class Game:
                 )
             )
         if number > len(rnd.plays):
-            rnd.plays.append(Trick(leader=player, trump_before=self.current_trump(rnd)))
+            rnd.plays.append(PlayedTrick(leader=player, trump_before=self.current_trump(rnd)))
         trick = rnd.plays[-1]
         led = trick.led
-        trick = Trick(trick.leader, (*trick.cards, (player, card)), trick.trump_before)
+        trick = PlayedTrick(trick.leader, (*trick.cards, (player, card)), trick.trump_before)
         rnd.plays[-1] = trick
         rnd.seen.setdefault(card, number)
         if led is not None and card.colour != led:
@@ -497,7 +497,7 @@ class Game:
         if len(trick.cards) == len(self.players):
             trump = self.settling_trump(rnd, trick)
             index, why_won = trick_winner([c for _, c in trick.cards], trump)
-            rnd.plays[-1] = Trick(
+            rnd.plays[-1] = PlayedTrick(
                 trick.leader, trick.cards, trick.trump_before, trick.cards[index][0], why_won, trump
             )
 

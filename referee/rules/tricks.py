@@ -1,4 +1,4 @@
-"""Trick mechanics shared by all three games: who wins a trick, and proof of a revoke.
+"""Trick mechanics shared by all three games: who wins a trick, and a trick as played.
 
 The leader plays any card; the others must follow the led colour if they can. The highest trump
 wins; without trump in the trick the highest card of the led colour wins. A card that neither
@@ -34,7 +34,7 @@ def trick_winner(cards: Sequence[Card], trump: str | None) -> tuple[int, str]:
 
 
 @dataclass(frozen=True, slots=True)
-class Trick:
+class PlayedTrick:
     """One trick as played: its leader and the cards in the order played (seat order).
 
     ``trump_before`` is the trump in force when its first card was played (ebbes can fix trump
@@ -51,22 +51,3 @@ class Trick:
     @property
     def led(self) -> str | None:
         return self.cards[0][1].colour if self.cards else None
-
-
-@dataclass(frozen=True, slots=True)
-class ShowOut:
-    """A player played another colour while ``colour`` was led, in trick ``trick``."""
-
-    player: str
-    colour: str
-    trick: int
-
-
-def showed_out(trick: Trick, number: int) -> list[ShowOut]:
-    """The show-outs a complete or partial trick proves (a player off the led colour)."""
-    led = trick.led
-    return [
-        ShowOut(player, led, number)
-        for player, card in trick.cards[1:]
-        if led is not None and card.colour != led
-    ]
