@@ -506,14 +506,10 @@ class Ebbes(Game):
         return Step(rnd.number, "play", self.next_to_play(rnd))
 
     def open_numbers(self, state: State) -> list[int]:
-        """Number cards not yet revealed in an earlier round."""
-        used = {r.number_card for r in state.rounds if isinstance(r, EbbesRound)}
+        """Number cards not revealed in a round before the one being entered."""
         rnd = self.upcoming(state)
-        if rnd is not None and isinstance(rnd, EbbesRound):
-            used.discard(rnd.number_card)
-            used |= {
-                r.number_card for r in state.rounds[: rnd.number - 1] if isinstance(r, EbbesRound)
-            }
+        before = state.rounds[: (rnd.number if rnd else len(state.rounds) + 1) - 1]
+        used = {r.number_card for r in before if isinstance(r, EbbesRound)}
         return [n for n in NUMBERS if n not in used]
 
     def score_round(self, state: State, rnd: RoundState) -> dict[str, Score] | None:
