@@ -1,0 +1,102 @@
+"""The database handle, its configuration, and what every SQLite connection needs.
+
+``db`` (Flask-SQLAlchemy) and ``migrate`` (Flask-Migrate) are attached to the app in
+``create_app``. SQLite is the embedded default: ``prepare_database`` switches on WAL, foreign keys
+and a busy timeout on every connection and brings the file's schema to the newest migration by
+itself, so a first start needs no init step. PostgreSQL is migrated by the deployment
+(``flask --app app db upgrade``), never by a starting server: many servers start at once.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from typing import Any
+
+from alembic import command
+from flask import Flask
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import MetaData, event
+from sqlalchemy.orm import DeclarativeBase
+
+#: Named constraints, so migrations can refer to them on SQLite (batch mode) and PostgreSQL alike.
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+#: The SQLite file in the instance folder when ``DATABASE_URL`` is not set.
+SQLITE_FILE = "table-referee.sqlite3"
+
+#: How long (ms) an SQLite writer waits for another one before giving up.
+SQLITE_BUSY_TIMEOUT_MS = 5000
+
+
+class Base(DeclarativeBase):
+    """The declarative base of every model, with the naming convention above."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+db = SQLAlchemy(model_class=Base)
+migrate = Migrate()
+
+
+def database_uri(url: str | None, instance_path: str) -> str:
+    """The SQLAlchemy URI for ``DATABASE_URL`` (``url``), or the SQLite file in the instance folder.
+
+    ``postgres://`` (as hosts hand it out) and ``postgresql://`` are sent to psycopg 3, the driver
+    in requirements.txt; SQLAlchemy would otherwise look for psycopg2.
+
+    >>> database_uri("postgres://u:p@db/referee", "/srv/instance")
+    'postgresql+psycopg://u:p@db/referee'
+    >>> database_uri(None, "/srv/instance")
+    'sqlite:////srv/instance/table-referee.sqlite3'
+    """
+    if not url:
+        return "sqlite:///" + os.path.join(instance_path, SQLITE_FILE)
+    for scheme in ("postgres://", "postgresql://"):
+        if url.startswith(scheme):
+            return "postgresql+psycopg://" + url.removeprefix(scheme)
+    return url
+
+
+def set_sqlite_pragmas(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+    """WAL (readers never wait for the writer), foreign keys checked, writers wait their turn.
+
+    The ``connect`` event runs once per new DB-API connection, before SQLAlchemy uses it.
+    """
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.close()
+
+
+def upgrade_to_head() -> None:
+    """Run the Alembic migrations up to the newest one (inside an app context).
+
+    Unlike ``flask_migrate.upgrade``, errors are raised, not turned into ``sys.exit``, and the
+    app's logging is left alone (``migrations/env.py`` reads ``configure_logger``).
+    """
+    config = migrate.get_config()
+    config.attributes["configure_logger"] = False
+    command.upgrade(config, "head")
+
+
+def prepare_database(app: Flask) -> None:
+    """SQLite only: set the pragmas on every connection and migrate the file to the newest schema.
+
+    Creates the file and its tables on first start; after an update that brings a migration it
+    applies it, and otherwise it is a no-op. Call after ``db.init_app`` and ``migrate.init_app``.
+    """
+    with app.app_context():
+        engine = db.engine
+        if engine.dialect.name != "sqlite":
+            return
+        event.listen(engine, "connect", set_sqlite_pragmas)
+        upgrade_to_head()

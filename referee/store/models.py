@@ -1,0 +1,68 @@
+"""The two tables: a table at which a game is played, and its append-only log of entries.
+
+A game table is its setup plus its entries; everything else (state, scores, sheets) is computed
+by replaying them. Entries are only ever inserted: a correction or an undo is a new entry that
+names the one it changes (see ``referee.store.tables.effective_events``).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Mapped, mapped_column
+
+from referee.store.db import db
+
+#: The kinds of entry: an event, the undo of an earlier entry, an amendment of an earlier event.
+ENTRY_KINDS = ("event", "undo", "amend")
+
+
+def utcnow() -> datetime:
+    """Now, in UTC, with its time zone."""
+    return datetime.now(UTC)
+
+
+class Table(db.Model):  # type: ignore[name-defined,misc]
+    """A game table: who plays what, with which options.
+
+    ``id`` is the table's address and its only key: an unguessable token, so knowing the link is
+    what lets someone in. ``last_seq`` is the ``seq`` of the newest entry (0 before any): it lets
+    a page ask "has anything changed?" cheaply, and ``append_entry`` advances it with a
+    conditional UPDATE so two writers on the same step cannot both land.
+    """
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(sa.String(32))
+    players: Mapped[list[str]] = mapped_column(sa.JSON)
+    options: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    first_player: Mapped[str | None] = mapped_column(sa.String(64))
+    last_seq: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class Entry(db.Model):  # type: ignore[name-defined,misc]
+    """One entry of a table's log, numbered 1, 2, 3 … per table by ``seq``, never changed.
+
+    ``payload`` is ``Event.to_dict()`` for an ``event``, ``{"target": seq}`` for an ``undo`` and
+    ``{"target": seq, "event": {...}}`` for an ``amend``. The UNIQUE (table_id, seq) constraint
+    is the last guard against two writers taking the same number, and its index (on both SQLite
+    and PostgreSQL) is the one that reading a table's log in order uses.
+    """
+
+    __tablename__ = "entries"
+    __table_args__ = (
+        sa.UniqueConstraint("table_id", "seq"),
+        sa.CheckConstraint(f"kind IN {ENTRY_KINDS!r}", name="kind"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[str] = mapped_column(sa.ForeignKey(Table.id))
+    seq: Mapped[int]
+    kind: Mapped[str] = mapped_column(sa.String(8))
+    payload: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)

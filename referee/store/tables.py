@@ -1,0 +1,227 @@
+"""Game tables in the database: create one, read it back, append to its log, replay it.
+
+They work on ``db.session`` and need an app context; the ones that write commit their own
+transaction. They hand out plain frozen records (``TableRecord``, ``LogEntry``), not ORM
+objects, so callers never depend on the session's state. The log is append-only:
+``append_entry`` only inserts, and an undo or an amendment is itself an entry that
+``effective_events`` folds over the ones it names.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from sqlalchemy import CursorResult, select, update
+from sqlalchemy.exc import IntegrityError
+
+from referee.rules import Setup, State, replay, start
+from referee.rules.events import Event, event_from_dict
+from referee.store.db import db
+from referee.store.models import Entry, Table, utcnow
+
+#: Random bytes in a table id: 128 bits, 22 URL-safe characters. Knowing the link is the key.
+TABLE_ID_BYTES = 16
+
+#: The keys of an undo's and an amendment's payload (an event's are the event's own).
+PAYLOAD_KEYS = {"undo": {"target"}, "amend": {"target", "event"}}
+
+
+class StaleTable(Exception):
+    """The table moved on since the caller saw it at ``expected_seq``; nothing was written.
+
+    ``current_seq`` is where the table is now, so the page can reload and show what changed.
+    """
+
+    def __init__(self, table_id: str, expected_seq: int, current_seq: int) -> None:
+        self.table_id = table_id
+        self.expected_seq = expected_seq
+        self.current_seq = current_seq
+        super().__init__(f"table {table_id} is at entry {current_seq}, not {expected_seq}")
+
+
+class UnknownTable(LookupError):
+    """No table has this id."""
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One entry of a table's log (see ``referee.store.models.Entry`` for the payloads)."""
+
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    """A table as stored: its setup and its whole log in order. ``last_seq`` is 0 before any."""
+
+    id: str
+    setup: Setup
+    entries: tuple[LogEntry, ...]
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def last_seq(self) -> int:
+        return self.entries[-1].seq if self.entries else 0
+
+
+def create_table(setup: Setup) -> str:
+    """Store a new table and return its id. A setup the rules refuse raises (Breach, OptionError).
+
+    The options are stored with the game's defaults filled in, so a later change of a default
+    never changes a table already being played.
+    """
+    game = start(setup).game
+    table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
+    db.session.add(
+        Table(
+            id=table_id,
+            game=setup.game,
+            players=list(setup.players),
+            options=game.options,
+            first_player=setup.first,
+        )
+    )
+    db.session.commit()
+    return table_id
+
+
+def get_table(table_id: str) -> TableRecord | None:
+    """The table with its log, or None when no table has this id."""
+    table = db.session.get(Table, table_id)
+    if table is None:
+        return None
+    rows = db.session.scalars(
+        select(Entry).where(Entry.table_id == table_id).order_by(Entry.seq)
+    ).all()
+    record = TableRecord(
+        id=table.id,
+        setup=Setup(table.game, tuple(table.players), table.options, table.first_player),
+        entries=tuple(LogEntry(r.seq, r.kind, r.payload, as_utc(r.created_at)) for r in rows),
+        created_at=as_utc(table.created_at),
+        updated_at=as_utc(table.updated_at),
+    )
+    return record
+
+
+def current_seq(table_id: str) -> int | None:
+    """The seq of the table's newest entry (0 before any), or None for an unknown table.
+
+    One indexed read of one row: the cheap "has anything changed?" a page can poll.
+    """
+    return db.session.scalar(select(Table.last_seq).where(Table.id == table_id))
+
+
+def append_entry(table_id: str, expected_seq: int, kind: str, payload: Mapping[str, Any]) -> int:
+    """Append an entry after ``expected_seq``, the last one the caller saw; return its seq.
+
+    Optimistic concurrency, the same on SQLite and PostgreSQL: a conditional UPDATE moves
+    ``tables.last_seq`` from ``expected_seq`` to ``expected_seq + 1`` and the entry is inserted
+    with that seq, in one transaction. Of two writers on the same step, the second one's UPDATE
+    waits for the first to commit (row lock on PostgreSQL, write lock on SQLite), then matches no
+    row: it gets ``StaleTable`` and writes nothing. UNIQUE (table_id, seq) backs this up against
+    any writer that bypasses ``last_seq``. ``ValueError`` for a payload that does not fit
+    ``kind`` (the log is forever, so nothing unreadable goes in); ``UnknownTable`` for a bad id.
+    """
+    stored = checked_payload(kind, payload, expected_seq)
+    seq = expected_seq + 1
+    try:
+        result = cast(
+            CursorResult[Any],
+            db.session.execute(
+                update(Table)
+                .where(Table.id == table_id, Table.last_seq == expected_seq)
+                .values(last_seq=seq, updated_at=utcnow())
+            ),
+        )
+        if result.rowcount == 1:
+            db.session.add(Entry(table_id=table_id, seq=seq, kind=kind, payload=stored))
+            db.session.commit()
+            return seq
+    except IntegrityError:
+        pass  # the UNIQUE constraint: an entry with this seq is already there
+    except BaseException:
+        db.session.rollback()  # never leave last_seq moved without its entry
+        raise
+    db.session.rollback()
+    current = current_seq(table_id)
+    if current is None:
+        raise UnknownTable(table_id)
+    raise StaleTable(table_id, expected_seq, current)
+
+
+def checked_payload(kind: str, payload: Mapping[str, Any], expected_seq: int) -> dict[str, Any]:
+    """``payload`` as it will be stored and read back (through JSON), if it fits ``kind``.
+
+    ``ValueError`` unless it is plain JSON (no NaN: PostgreSQL refuses it) and has the shape
+    ``kind`` needs: an event ``event_from_dict`` reads, or a target that is an earlier entry.
+
+    >>> checked_payload("undo", {"target": 3}, expected_seq=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: not a valid undo entry after entry 2: {'target': 3}
+    """
+    try:
+        stored: dict[str, Any] = json.loads(json.dumps(payload, allow_nan=False))
+        if kind == "event":
+            event_from_dict(stored)
+            return stored
+        if set(stored) != PAYLOAD_KEYS.get(kind):
+            raise ValueError
+        target = stored["target"]
+        if type(target) is not int or not 1 <= target <= expected_seq:
+            raise ValueError
+        if kind == "amend":
+            event_from_dict(stored["event"])
+        return stored
+    except (KeyError, TypeError, ValueError) as exc:
+        message = f"not a valid {kind} entry after entry {expected_seq}: {payload!r}"
+        raise ValueError(message) from exc
+
+
+def effective_events(entries: Sequence[LogEntry]) -> list[Event]:
+    """The events to replay: the log's events with its undos and amendments applied.
+
+    An undo cancels the entry it targets: an event is then gone, an amendment no longer applies,
+    an undone undo brings its target back (redo). An amendment replaces the event of the
+    ``event`` entry it targets, in that event's place; the latest one in force wins. An entry
+    whose target is not of the kind it expects changes nothing.
+    """
+    cancelled: set[int] = set()
+    for entry in reversed(entries):  # an entry can only be undone by a later one
+        if entry.kind == "undo" and entry.seq not in cancelled:
+            cancelled.add(entry.payload["target"])
+    events: dict[int, Mapping[str, Any]] = {}
+    for entry in entries:
+        if entry.seq in cancelled:
+            continue
+        if entry.kind == "event":
+            events[entry.seq] = entry.payload
+        elif entry.kind == "amend" and entry.payload["target"] in events:
+            events[entry.payload["target"]] = entry.payload["event"]
+    return [event_from_dict(payload) for payload in events.values()]
+
+
+def table_state(table_id: str) -> State | None:
+    """The table's state by replaying its effective events, or None for an unknown table.
+
+    The replay is lenient: an amendment that makes a later entry break a rule shows that breach
+    in ``state.violations`` instead of hiding the table.
+    """
+    record = get_table(table_id)
+    if record is None:
+        return None
+    return replay(record.setup, effective_events(record.entries), lenient=True)
+
+
+def as_utc(moment: datetime) -> datetime:
+    """``moment`` in UTC with its time zone (SQLite hands back the stored UTC time without one)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)

@@ -1,0 +1,46 @@
+"""The web layer: Flask blueprints, forms and view helpers, and the extensions only it uses.
+
+``create_app`` attaches ``csrf`` and ``babel`` and calls ``register_blueprints``; a new blueprint
+is registered there.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import tempfile
+from pathlib import Path
+
+from flask import Flask
+from flask_babel import Babel
+from flask_wtf import CSRFProtect
+
+csrf = CSRFProtect()
+babel = Babel()
+
+
+def register_blueprints(app: Flask) -> None:
+    """Register every blueprint of the app."""
+    from referee.web import home
+
+    app.register_blueprint(home.bp)
+
+
+def instance_secret_key(instance_path: str) -> str:
+    """The secret key kept in ``<instance>/secret_key``, generated there on first use.
+
+    Sessions and CSRF tokens stay valid across restarts, and several worker processes starting
+    at once agree on one key: the key is written to a temporary file and linked into place, which
+    fails for all but the first.
+    """
+    path = Path(instance_path, "secret_key")
+    if not path.exists():
+        with tempfile.NamedTemporaryFile("w", dir=instance_path, delete=False) as new:
+            new.write(secrets.token_hex(32))
+        try:
+            os.link(new.name, path)
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(new.name)
+    return path.read_text().strip()
