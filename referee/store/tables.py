@@ -187,8 +187,8 @@ def checked_payload(kind: str, payload: Mapping[str, Any], expected_seq: int) ->
         raise ValueError(message) from exc
 
 
-def effective_events(entries: Sequence[LogEntry]) -> list[Event]:
-    """The events to replay: the log's events with its undos and amendments applied.
+def in_force(entries: Sequence[LogEntry]) -> dict[int, Mapping[str, Any]]:
+    """The log's events with its undos and amendments applied, by the seq of their entry.
 
     An undo cancels the entry it targets: an event is then gone, an amendment no longer applies,
     an undone undo brings its target back (redo). An amendment replaces the event of the
@@ -207,7 +207,12 @@ def effective_events(entries: Sequence[LogEntry]) -> list[Event]:
             events[entry.seq] = entry.payload
         elif entry.kind == "amend" and entry.payload["target"] in events:
             events[entry.payload["target"]] = entry.payload["event"]
-    return [event_from_dict(payload) for payload in events.values()]
+    return events
+
+
+def effective_events(entries: Sequence[LogEntry]) -> list[Event]:
+    """The events to replay, in order (see ``in_force``)."""
+    return [event_from_dict(payload) for payload in in_force(entries).values()]
 
 
 def table_state(table_id: str) -> State | None:

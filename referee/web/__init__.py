@@ -21,9 +21,10 @@ babel = Babel()
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint of the app."""
-    from referee.web import home
+    from referee.web import home, tables
 
     app.register_blueprint(home.bp)
+    app.register_blueprint(tables.bp)
 
 
 def instance_secret_key(instance_path: str) -> str:

@@ -1,0 +1,147 @@
+"""Turn a posted entry form into an engine event, refusing malformed input with a sentence.
+
+The form says which ``action`` it is (the step the page showed) and carries that action's
+fields. Players are posted by seat number and colours by name, so nothing the browser sends is
+trusted: a seat that does not exist, a number that is not one, or a missing field gives an
+``EntryError`` naming what is wrong. Whether the entry keeps the rules is the engine's call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from flask_babel import gettext as _
+
+from referee.rules import State
+from referee.rules import events as ev
+from referee.rules.cards import EBBES_COLOURS
+
+#: Counts and bids above this are refused as input before the rules see them.
+LARGEST = 999
+
+
+class EntryError(ValueError):
+    """Input that is not even an entry: a missing field, a word where a number goes."""
+
+
+def whole_number(form: Mapping[str, str], name: str, label: str) -> int:
+    """The field ``name`` as a whole number 0…LARGEST, or an EntryError naming ``label``."""
+    text = (form.get(name) or "").strip()
+    if not text:
+        raise EntryError(_("Enter %(label)s.", label=label))
+    if not (text.isascii() and text.isdigit()) or int(text) > LARGEST:
+        raise EntryError(
+            _(
+                "%(label)s must be a whole number from 0 to %(n)s, not “%(text)s”.",
+                label=label,
+                n=LARGEST,
+                text=text[:20],
+            )
+        )
+    return int(text)
+
+
+def seat(state: State, form: Mapping[str, str], name: str = "player") -> str:
+    """The player whose seat number (1-based) was posted in ``name``."""
+    players = state.setup.players
+    text = (form.get(name) or "").strip()
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= len(players):
+        raise EntryError(_("Choose a player."))
+    return players[int(text) - 1]
+
+
+def build_event(state: State, action: str, number: int, form: Mapping[str, str]) -> ev.Event:
+    """The event the ``action`` form posted for round ``number``."""
+    builder = BUILDERS.get(action)
+    if builder is None:
+        raise EntryError(_("This page is out of date; here is the table as it is now."))
+    return builder(state, number, form)
+
+
+def trump(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    card = (form.get("trump") or "").strip()
+    if not card:
+        raise EntryError(_("Choose the trump."))
+    return ev.Trump(number, card[:20])
+
+
+def bid(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    player = seat(state, form)
+    return ev.Bid(number, player, whole_number(form, "bid", _("%(p)s's bid", p=player)))
+
+
+def declare(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    player = seat(state, form)
+    choice = form.get("choice", "")
+    if choice == "secret":
+        return ev.Declare(number, player, False, None)
+    if choice.startswith("open-"):
+        return ev.Declare(
+            number, player, True, whole_number({"b": choice[5:]}, "b", _("%(p)s's bid", p=player))
+        )
+    raise EntryError(_("Choose open with a bid, or secret."))
+
+
+def reveal(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    player = seat(state, form)
+    return ev.Reveal(number, player, whole_number(form, "bid", _("%(p)s's secret bid", p=player)))
+
+
+def tricks(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    counts = {
+        player: whole_number(form, f"tricks-{i}", _("%(p)s's tricks", p=player))
+        for i, player in enumerate(state.setup.players, start=1)
+    }
+    return ev.Tricks(number, counts)
+
+
+def starter(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    player = seat(state, form)
+    chooser = seat(state, form, "chosen_by") if form.get("chosen_by") else None
+    return ev.Starter(number, player, chooser)
+
+
+def number_card(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    return ev.Number(number, whole_number(form, "number", _("the number card")))
+
+
+def designators(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    cards = tuple(
+        f"{colour}-{whole_number(form, f'designator-{colour}', _('the %(c)s number', c=colour))}"
+        for colour in EBBES_COLOURS
+    )
+    return ev.Designators(number, cards)
+
+
+def designate(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    colour = (form.get("colour") or "").strip()
+    if colour not in EBBES_COLOURS:
+        raise EntryError(_("Choose a colour."))
+    return ev.Designate(number, colour)
+
+
+def won(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    counts = {
+        player: {
+            colour: whole_number(
+                form, f"won-{i}-{colour}", _("%(p)s's %(c)s cards", p=player, c=colour)
+            )
+            for colour in EBBES_COLOURS
+        }
+        for i, player in enumerate(state.setup.players, start=1)
+    }
+    return ev.Won(number, counts)
+
+
+BUILDERS = {
+    "trump": trump,
+    "bid": bid,
+    "declare": declare,
+    "reveal": reveal,
+    "tricks": tricks,
+    "starter": starter,
+    "number": number_card,
+    "designators": designators,
+    "designate": designate,
+    "won": won,
+}

@@ -1,0 +1,19 @@
+"""The tables this browser created or opened, kept in its session cookie for the home page."""
+
+from __future__ import annotations
+
+from flask import session
+
+#: How many tables the home page remembers.
+KEEP = 12
+
+
+def remember(table_id: str) -> None:
+    """Put ``table_id`` first in this browser's list of tables."""
+    ids = [t for t in session.get("tables", []) if isinstance(t, str) and t != table_id]
+    session["tables"] = [table_id, *ids][:KEEP]
+
+
+def remembered() -> list[str]:
+    """Table ids this browser created or opened, most recent first."""
+    return [t for t in session.get("tables", []) if isinstance(t, str)][:KEEP]

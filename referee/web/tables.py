@@ -1,0 +1,277 @@
+"""A table's pages: the round screen, entries, the score sheet, undo, corrections, history.
+
+Every state change is a POST of an ``EntryForm`` carrying the log's sequence number the page
+showed; the entry is checked by the rules engine (strict ``apply``) and appended to the log only
+if the table has not moved on meanwhile (optimistic concurrency), then the browser is redirected
+(POST/redirect/GET). A refused entry re-renders the page with the reason and the input kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response
+from wtforms import HiddenField, IntegerField
+from wtforms.validators import InputRequired, NumberRange
+
+from referee.rules import Breach, State, apply, replay
+from referee.rules import events as ev
+from referee.rules.breaches import MESSAGES
+from referee.rules.events import event_from_dict
+from referee.store.tables import (
+    StaleTable,
+    TableRecord,
+    append_entry,
+    effective_events,
+    get_table,
+    in_force,
+)
+from referee.web import view
+from referee.web.entries import EntryError, build_event
+from referee.web.recent import remember
+
+bp = Blueprint("tables", __name__, url_prefix="/t")
+
+
+class EntryForm(FlaskForm):
+    """What every entry posts besides its own fields: where the page was when it was shown."""
+
+    seq = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    round = IntegerField(validators=[InputRequired(), NumberRange(min=1, max=99)])
+    action = HiddenField(validators=[InputRequired()])
+
+
+class SeqForm(FlaskForm):
+    """Undo: only the sequence number the page showed."""
+
+    seq = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+
+
+def breach_text(breach: Breach) -> str:
+    """The breach's sentence, translated."""
+    return _(MESSAGES[breach.code]).format(
+        player=breach.player, round=breach.round, trick=breach.trick, **breach.params
+    )
+
+
+def load(table_id: str) -> tuple[TableRecord, State]:
+    """The stored table and its replayed state, or a 404 page."""
+    record = get_table(table_id) if len(table_id) <= 64 else None
+    if record is None:
+        abort(404)
+    return record, replay(record.setup, effective_events(record.entries), lenient=True)
+
+
+def render_table(
+    record: TableRecord,
+    state: State,
+    error: str | None = None,
+    kept: Mapping[str, Any] | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
+    rnd = state.game.upcoming(state)
+    step = state.next_step()
+    return render_template(
+        "tables/show.html",
+        record=record,
+        state=state,
+        step=step,
+        rnd=rnd,
+        header=None if rnd is None else view.round_header(state, rnd),
+        what_next=view.describe_step(step),
+        totals=state.totals(),
+        leaders=view.leaders(state),
+        error=error,
+        kept=kept or {},
+        seq=record.last_seq,
+        form=EntryForm(),
+        undo=SeqForm(),
+        breach_text=breach_text,
+        colour_label=view.colour_label,
+        title=view.GAME_TITLES[state.setup.game],
+    ), status
+
+
+@bp.get("/<table_id>")
+def show(table_id: str) -> tuple[str, int]:
+    record, state = load(table_id)
+    remember(table_id)
+    return render_table(record, state)
+
+
+@bp.post("/<table_id>/entry")
+def enter(table_id: str) -> Response | tuple[str, int]:
+    record, state = load(table_id)
+    form = EntryForm()
+    kept = request.form.to_dict()
+    if not form.validate():
+        return render_table(
+            record, state, _("This page is out of date; here is the table as it is now."), kept, 400
+        )
+    assert form.seq.data is not None and form.round.data is not None
+    try:
+        event = build_event(state, form.action.data or "", form.round.data, request.form)
+    except EntryError as exc:
+        return render_table(record, state, str(exc), kept, 422)
+    if form.seq.data != record.last_seq:
+        return stale(record, state, event, form.seq.data, kept)
+    try:
+        after = apply(state, event)
+    except Breach as breach:
+        return render_table(record, state, breach_text(breach), kept, 422)
+    try:
+        append_entry(table_id, form.seq.data, "event", event.to_dict())
+    except StaleTable:
+        record, state = load(table_id)
+        return stale(record, state, event, form.seq.data, kept)
+    for note in [
+        *after.warnings[len(state.warnings) :],
+        *after.violations[len(state.violations) :],
+    ]:
+        flash(breach_text(note), "warning")
+    return redirect(url_for("tables.show", table_id=table_id), 303)
+
+
+def stale(
+    record: TableRecord, state: State, event: ev.Event, seen: int, kept: Mapping[str, Any]
+) -> Response | tuple[str, int]:
+    """The table moved on since the page was shown: a double tap, or another phone."""
+    newer = [e for e in record.entries if e.seq > seen and e.kind == "event"]
+    if any(event_from_dict(e.payload) == event for e in newer):
+        flash(_("That entry was already recorded."), "info")
+        return redirect(url_for("tables.show", table_id=record.id), 303)
+    return render_table(
+        record,
+        state,
+        _(
+            "The table changed on another phone since this page was shown. Here it is as it is "
+            "now; check your entry and enter it again."
+        ),
+        kept,
+        409,
+    )
+
+
+@bp.post("/<table_id>/undo")
+def undo(table_id: str) -> Response:
+    record, _state = load(table_id)
+    form = SeqForm()
+    if not form.validate() or form.seq.data != record.last_seq:
+        flash(_("The table changed since this page was shown; nothing was undone."), "error")
+        return redirect(url_for("tables.show", table_id=table_id), 303)
+    events = in_force(record.entries)
+    if not events:
+        flash(_("There is nothing to undo."), "error")
+        return redirect(url_for("tables.show", table_id=table_id), 303)
+    target = max(events)
+    try:
+        append_entry(table_id, record.last_seq, "undo", {"target": target})
+    except StaleTable:
+        flash(_("The table changed since this page was shown; nothing was undone."), "error")
+        return redirect(url_for("tables.show", table_id=table_id), 303)
+    flash(_("Undone: %(what)s", what=view.describe_event(event_from_dict(events[target]))), "info")
+    return redirect(url_for("tables.show", table_id=table_id), 303)
+
+
+@bp.get("/<table_id>/sheet")
+def sheet(table_id: str) -> str:
+    record, state = load(table_id)
+    return render_template(
+        "tables/sheet.html",
+        record=record,
+        state=state,
+        rows=view.sheet(state),
+        totals=state.totals(),
+        leaders=view.leaders(state) if any(state.totals().values()) else [],
+        winners=state.winners(),
+        title=view.GAME_TITLES[state.setup.game],
+        breach_text=breach_text,
+    )
+
+
+@bp.get("/<table_id>/history")
+def history(table_id: str) -> str:
+    record, state = load(table_id)
+    force = in_force(record.entries)
+    lines = []
+    for entry in record.entries:
+        if entry.kind == "event":
+            what = view.describe_event(event_from_dict(entry.payload))
+        elif entry.kind == "undo":
+            what = _("Undo of entry %(n)s", n=entry.payload["target"])
+        else:
+            what = _(
+                "Correction of entry %(n)s: %(what)s",
+                n=entry.payload["target"],
+                what=view.describe_event(event_from_dict(entry.payload["event"])),
+            )
+        lines.append(
+            {
+                "entry": entry,
+                "what": what,
+                "in_force": entry.seq in force,
+                "correctable": entry.kind == "event" and entry.seq in force,
+            }
+        )
+    return render_template(
+        "tables/history.html",
+        record=record,
+        state=state,
+        lines=lines,
+        title=view.GAME_TITLES[state.setup.game],
+    )
+
+
+@bp.route("/<table_id>/amend/<int:target>", methods=["GET", "POST"])
+def amend(table_id: str, target: int) -> Response | tuple[str, int]:
+    record, state = load(table_id)
+    events = in_force(record.entries)
+    if target not in events:
+        abort(404)
+    old = event_from_dict(events[target])
+    form = EntryForm()
+    error = None
+    kept: dict[str, Any] = view.form_values(state, old)
+    if request.method == "POST":
+        kept = request.form.to_dict()
+        if not form.validate() or form.seq.data != record.last_seq:
+            error = _(
+                "The table changed since this page was shown. Check the entry and correct it again."
+            )
+        else:
+            try:
+                new = build_event(state, old.type, old.round, request.form)
+                before = [event_from_dict(p) for seq, p in events.items() if seq < target]
+                apply(replay(record.setup, before, lenient=True), new)
+                append_entry(
+                    table_id, record.last_seq, "amend", {"target": target, "event": new.to_dict()}
+                )
+                flash(_("Corrected: %(what)s", what=view.describe_event(new)), "info")
+                return redirect(url_for("tables.show", table_id=table_id), 303)
+            except EntryError as exc:
+                error = str(exc)
+            except Breach as breach:
+                error = breach_text(breach)
+            except StaleTable:
+                error = _(
+                    "The table changed since this page was shown. Check the entry and "
+                    "correct it again."
+                )
+    return render_template(
+        "tables/amend.html",
+        record=record,
+        state=state,
+        old=old,
+        target=target,
+        what=view.describe_event(old),
+        form=form,
+        kept=kept,
+        error=error,
+        seq=record.last_seq,
+        title=view.GAME_TITLES[state.setup.game],
+        colour_label=view.colour_label,
+    ), (422 if error else 200)

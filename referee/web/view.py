@@ -1,0 +1,252 @@
+"""What the pages show, computed from a table's state: the round header, the sheet, totals.
+
+Plain data for the templates, so the templates stay free of rules logic. Everything comes from
+the engine's state (``referee.rules``); nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.rules import RoundState, State, Step
+from referee.rules import events as ev
+from referee.rules.alles import AllesRound
+from referee.rules.blackout import Blackout, BlackoutRound
+from referee.rules.cards import SUIT_NAMES, SUIT_SYMBOLS
+from referee.rules.ebbes import Ebbes, EbbesRound
+
+GAME_TITLES = {"blackout": "Blackout", "alles-oder-nichts": "Alles oder Nichts", "ebbes": "ebbes"}
+
+
+def colour_label(colour: str | None) -> str:
+    """A suit as ♥ hearts, a colour as its name; '—' for none."""
+    if colour is None:
+        return "—"
+    if colour in SUIT_SYMBOLS:
+        return f"{SUIT_SYMBOLS[colour]} {SUIT_NAMES[colour]}"
+    return colour
+
+
+def colour_short(colour: str | None) -> str:
+    """A suit as its symbol (♥), a colour as its name; '—' for none (for narrow sheet cells)."""
+    if colour is None:
+        return "—"
+    return SUIT_SYMBOLS.get(colour, colour)
+
+
+@dataclass
+class RoundHeader:
+    """Round n of N and who does what in it."""
+
+    number: int
+    of: int
+    hand_size: int
+    tricks: int
+    dealer: str | None
+    first_bidder: str | None
+    leader: str | None
+    trump: str
+    roles: dict[str, str | None] = field(default_factory=dict)
+    number_card: int | None = None
+
+
+def round_header(state: State, rnd: RoundState) -> RoundHeader:
+    game = state.game
+    trump = "no trump"
+    if isinstance(rnd, EbbesRound):
+        roles = rnd.role_map()
+        trump = colour_label(roles["trump"]) if roles["trump"] else "not fixed yet"
+        return RoundHeader(
+            rnd.number,
+            game.round_count,
+            rnd.hand_size,
+            rnd.tricks_total,
+            None,
+            None,
+            rnd.leader,
+            trump,
+            roles,
+            rnd.number_card,
+        )
+    whole_deck = isinstance(game, Blackout) and game.whole_deck(rnd.number)
+    if rnd.trump_colour is not None:
+        trump = colour_label(rnd.trump_colour)
+        if rnd.trump_card is not None:
+            trump += f" ({rnd.trump_card.label()})"
+    elif not whole_deck:
+        trump = "to be turned up"
+    return RoundHeader(
+        rnd.number,
+        game.round_count,
+        rnd.hand_size,
+        rnd.tricks_total,
+        rnd.dealer,
+        rnd.leader,
+        rnd.leader,
+        trump,
+    )
+
+
+@dataclass
+class Cell:
+    """One player's cell in one round of the sheet."""
+
+    bid: int | None = None
+    open: bool | None = None
+    tricks: int | None = None
+    score: int | None = None
+    missed: bool = False
+    explain: str = ""
+    won: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class SheetRow:
+    number: int
+    hand_size: int
+    who: str | None
+    trump: str
+    cells: dict[str, Cell]
+    running: dict[str, int]
+    complete: bool
+    roles: dict[str, str | None] = field(default_factory=dict)
+
+
+def sheet(state: State) -> list[SheetRow]:
+    """One row per round begun: entries, scores with their explanations, running totals."""
+    rows: list[SheetRow] = []
+    running = dict.fromkeys(state.setup.players, 0)
+    for rnd in state.rounds:
+        scores = state.game.score_round(state, rnd)
+        tricks = rnd.tricks_won()
+        cells: dict[str, Cell] = {}
+        for player in state.setup.players:
+            cell = Cell()
+            if isinstance(rnd, (BlackoutRound, AllesRound)):
+                cell.bid = rnd.bids.get(player)
+                if isinstance(rnd, AllesRound):
+                    cell.open = rnd.open.get(player)
+                cell.tricks = None if tricks is None else tricks.get(player)
+            if isinstance(rnd, EbbesRound):
+                won = state.game.won_of(rnd) if isinstance(state.game, Ebbes) else None
+                cell.won = dict((won or {}).get(player, {}))
+            if scores is not None and player in scores:
+                cell.score = scores[player].points
+                cell.explain = scores[player].explain()
+                running[player] += cell.score
+                cell.missed = (
+                    cell.bid is not None and cell.tricks is not None and (cell.bid != cell.tricks)
+                )
+            cells[player] = cell
+        header = round_header(state, rnd)
+        who = rnd.leader if isinstance(rnd, EbbesRound) else rnd.dealer
+        trump = "" if isinstance(rnd, EbbesRound) else colour_short(rnd.trump_colour)
+        rows.append(
+            SheetRow(
+                rnd.number,
+                rnd.tricks_total,
+                who,
+                trump,
+                cells,
+                dict(running),
+                scores is not None,
+                header.roles,
+            )
+        )
+    return rows
+
+
+def leaders(state: State) -> list[str]:
+    """The players with the highest total so far (everyone while nothing is scored)."""
+    totals = state.totals()
+    best = max(totals.values())
+    return [p for p in state.setup.players if totals[p] == best]
+
+
+def describe_step(step: Step | None) -> str:
+    """One line saying what the table enters next."""
+    if step is None:
+        return "The game is over."
+    what = {
+        "trump": "Turn up the trump",
+        "bid": "{player} bids",
+        "declare": "{player} declares open or secret",
+        "play": "Play the round, then enter the tricks won",
+        "reveal": "Turn up {player}'s secret bid",
+        "starter": "Who starts this round?",
+        "number": "Reveal the number card",
+        "designators": "Place the designators",
+    }[step.action]
+    return what.format(player=step.player)
+
+
+def describe_event(event: ev.Event) -> str:
+    """An entry in a short sentence, for the history and the undo message."""
+    at = f"Round {event.round}: "
+    if isinstance(event, ev.Trump):
+        return at + f"trump {event.card}"
+    if isinstance(event, ev.Bid):
+        return at + f"{event.player} bid {event.bid}"
+    if isinstance(event, ev.Declare):
+        if event.open:
+            return at + f"{event.player} declared open, bid {event.bid}"
+        return at + f"{event.player} declared secret"
+    if isinstance(event, ev.Reveal):
+        return at + f"{event.player}'s secret bid was {event.bid}"
+    if isinstance(event, ev.Tricks):
+        return at + "tricks " + ", ".join(f"{p} {n}" for p, n in event.tricks.items())
+    if isinstance(event, ev.Starter):
+        chosen = f" (chosen by {event.chosen_by})" if event.chosen_by else ""
+        return at + f"{event.player} starts{chosen}"
+    if isinstance(event, ev.Number):
+        return at + f"number card {event.number}"
+    if isinstance(event, ev.Designators):
+        return at + "designators " + ", ".join(event.cards)
+    if isinstance(event, ev.Designate):
+        return at + f"next role to {event.colour}"
+    if isinstance(event, ev.Won):
+        return (
+            at
+            + "cards won "
+            + "; ".join(
+                f"{p}: " + " ".join(f"{c} {n}" for c, n in counts.items())
+                for p, counts in event.won.items()
+            )
+        )
+    if isinstance(event, ev.Play):
+        return at + f"{event.player or 'next player'} played {event.card}"
+    return at + event.type
+
+
+def form_values(state: State, event: ev.Event) -> dict[str, Any]:
+    """The form fields that would post ``event`` again (to prefill a correction)."""
+    seat = {p: str(i) for i, p in enumerate(state.setup.players, start=1)}
+    if isinstance(event, ev.Trump):
+        return {"trump": event.card}
+    if isinstance(event, (ev.Bid, ev.Reveal)):
+        return {"player": seat.get(event.player, ""), "bid": str(event.bid)}
+    if isinstance(event, ev.Declare):
+        choice = f"open-{event.bid}" if event.open else "secret"
+        return {"player": seat.get(event.player, ""), "choice": choice}
+    if isinstance(event, ev.Tricks):
+        return {f"tricks-{seat[p]}": str(n) for p, n in event.tricks.items() if p in seat}
+    if isinstance(event, ev.Starter):
+        return {
+            "player": seat.get(event.player, ""),
+            "chosen_by": seat.get(event.chosen_by or "", ""),
+        }
+    if isinstance(event, ev.Number):
+        return {"number": str(event.number)}
+    if isinstance(event, ev.Designators):
+        return {f"designator-{c.split('-')[0]}": c.split("-")[-1] for c in event.cards}
+    if isinstance(event, ev.Designate):
+        return {"colour": event.colour}
+    if isinstance(event, ev.Won):
+        return {
+            f"won-{seat[p]}-{c}": str(n)
+            for p, counts in event.won.items()
+            if p in seat
+            for c, n in counts.items()
+        }
+    return {}

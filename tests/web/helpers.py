@@ -1,0 +1,45 @@
+"""Playing a table through the web client as a phone would: read the page, post its form."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from flask.testing import FlaskClient
+
+from referee.rules import Setup
+from referee.store.tables import create_table
+
+
+def new_table(app, game: str, players: tuple[str, ...], options=None, first=None) -> str:
+    with app.app_context():
+        return create_table(Setup(game, players, options or {}, first))
+
+
+def hidden(page: str, name: str) -> str:
+    match = re.search(rf'name="{name}"[^>]*? value="([^"]*)"', page)
+    assert match, f"no {name} on the page"
+    return match.group(1)
+
+
+def post(client: FlaskClient, table_id: str, action: str, **fields: str):
+    """Post an entry from the page as it is now (its seq and round), like a tap on a button."""
+    page = client.get(f"/t/{table_id}").get_data(as_text=True)
+    data = {"seq": hidden(page, "seq"), "round": hidden(page, "round"), "action": action}
+    data.update(
+        {
+            k.replace("_", "-") if k.startswith(("tricks", "won")) else k: str(v)
+            for k, v in fields.items()
+        }
+    )
+    return client.post(f"/t/{table_id}/entry", data=data)
+
+
+def ok(response) -> None:
+    assert response.status_code == 303, response.get_data(as_text=True)[-1500:]
+
+
+def error_of(response) -> str:
+    match = re.search(r'class="error-box"[^>]*>([^<]*)<', response.get_data(as_text=True))
+    assert match, "no error on the page"
+    return html.unescape(match.group(1).strip())
