@@ -82,7 +82,7 @@ def render_table(
         step=step,
         rnd=rnd,
         header=None if rnd is None else view.round_header(state, rnd),
-        what_next=view.describe_step(step),
+        what_next=view.describe_step(step, state.setup.game),
         totals=state.totals(),
         leaders=view.leaders(state),
         error=error,

@@ -127,6 +127,8 @@ def sheet(state: State) -> list[SheetRow]:
                 cell.bid = rnd.bids.get(player)
                 if isinstance(rnd, AllesRound):
                     cell.open = rnd.open.get(player)
+                    if cell.open is False and not state.game.results_in(rnd):
+                        cell.bid = None  # a secret bid stays hidden until the round is over
                 cell.tricks = None if tricks is None else tricks.get(player)
             if isinstance(rnd, EbbesRound):
                 won = state.game.won_of(rnd) if isinstance(state.game, Ebbes) else None
@@ -164,10 +166,12 @@ def leaders(state: State) -> list[str]:
     return [p for p in state.setup.players if totals[p] == best]
 
 
-def describe_step(step: Step | None) -> str:
+def describe_step(step: Step | None, game: str = "") -> str:
     """One line saying what the table enters next."""
     if step is None:
         return "The game is over."
+    if step.action == "play" and game == "ebbes":
+        return "Play the round: tap each colour as it gets its role, then count the cards won"
     what = {
         "trump": "Turn up the trump",
         "bid": "{player} bids",

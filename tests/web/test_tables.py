@@ -298,3 +298,16 @@ def test_ebbes_cards_won_that_do_not_add_up_are_refused_and_kept(app, client):
     assert response.status_code == 422
     assert "whole number of tricks" in error_of(response)
     assert re.search(r'id="won-1-red"[^>]*value="3"', response.get_data(as_text=True))
+
+
+def test_a_sealed_secret_bid_stays_hidden_until_the_round_is_over(app, client):
+    from referee.rules import events as ev
+    from referee.store.tables import append_entry
+
+    table = new_table(app, "alles-oder-nichts", ("Ann", "Ben", "Cho"))
+    with app.app_context():
+        append_entry(table, 0, "event", ev.Trump(1, "red").to_dict())
+        append_entry(table, 1, "event", ev.Declare(1, "Ben", False, 4).to_dict())
+    for page in (f"/t/{table}", f"/t/{table}/sheet"):
+        text = client.get(page).get_data(as_text=True)
+        assert "Ben: 4" not in text and ">4<" not in text.replace(" ", "")
