@@ -26,11 +26,10 @@ from referee.store.tables import (
     StaleTable,
     TableRecord,
     append_entry,
-    effective_events,
-    get_table,
     in_force,
 )
 from referee.web import view
+from referee.web.cache import load, pages, seq_or_404
 from referee.web.entries import EntryError, build_event
 from referee.web.recent import remember
 
@@ -56,14 +55,6 @@ def breach_text(breach: Breach) -> str:
     return _(MESSAGES[breach.code]).format(
         player=breach.player, round=breach.round, trick=breach.trick, **breach.params
     )
-
-
-def load(table_id: str) -> tuple[TableRecord, State]:
-    """The stored table and its replayed state, or a 404 page."""
-    record = get_table(table_id) if len(table_id) <= 64 else None
-    if record is None:
-        abort(404)
-    return record, replay(record.setup, effective_events(record.entries), lenient=True)
 
 
 def render_table(
@@ -178,19 +169,30 @@ def undo(table_id: str) -> Response:
 
 
 @bp.get("/<table_id>/sheet")
-def sheet(table_id: str) -> str:
-    record, state = load(table_id)
-    return render_template(
-        "tables/sheet.html",
-        record=record,
-        state=state,
-        rows=view.sheet(state),
-        totals=state.totals(),
-        leaders=view.leaders(state) if any(state.totals().values()) else [],
-        winners=state.winners(),
-        title=view.GAME_TITLES[state.setup.game],
-        breach_text=breach_text,
-    )
+def sheet(table_id: str) -> Response:
+    """The score sheet: rendered once per change of the table, then served from memory."""
+    seq = seq_or_404(table_id)
+    etag = f"sheet-{seq}"
+    if etag in request.if_none_match:
+        return Response(status=304, headers={"ETag": f'"{etag}"'})
+
+    def render() -> str:
+        record, state = load(table_id)
+        totals = state.totals()
+        return render_template(
+            "tables/sheet.html",
+            record=record,
+            state=state,
+            rows=view.sheet(state),
+            totals=totals,
+            leaders=view.leaders(state) if any(totals.values()) else [],
+            winners=state.winners(),
+            title=view.GAME_TITLES[state.setup.game],
+            breach_text=breach_text,
+        )
+
+    html = pages.get_or_make(("sheet", table_id, seq), render)
+    return Response(html, headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"})
 
 
 @bp.get("/<table_id>/history")
