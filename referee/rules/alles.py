@@ -69,7 +69,7 @@ class AllesOderNichts(Game):
                 "colours", "Option 'colours' must be a list of colour names (no hyphens)."
             )
         names = tuple(c.strip().lower() for c in colours)
-        if len(set(names)) != len(names):
+        if len({name.casefold() for name in names}) != len(names):
             raise OptionError("colours", "Option 'colours' names a colour twice.")
         if not isinstance(values, int) or isinstance(values, bool) or values < 1:
             raise OptionError("values", "Option 'values' must be a whole number ≥ 1.")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 #: Suits from the lowest to the highest when trimming a Blackout deck (♣, ♦, ♥, ♠).
 SUITS = ("C", "D", "H", "S")
@@ -72,11 +73,16 @@ class Deck:
         """How many cards of ``colour`` the deck holds."""
         return sum(1 for card in self.cards if card.colour == colour)
 
+    @cached_property
+    def _colour_keys(self) -> dict[str, str]:
+        return {colour.casefold(): colour for colour in self.colours}
+
     def parse_colour(self, text: str) -> str | None:
-        """The canonical colour (or suit letter) for ``text``, or None if it is not one."""
-        word = text.strip()
-        word = word.upper() if self.french else word.lower()
-        return word if word in self.colours else None
+        """The canonical colour (or suit letter) for ``text``, or None if it is not one.
+
+        Case-insensitive beyond ASCII too: ``"WEISS"`` reads as the colour ``"weiß"``.
+        """
+        return self._colour_keys.get(text.strip().casefold())
 
     def parse_card(self, text: str) -> Card | None:
         """The card spelled by ``text`` (in this deck or not), or None if it spells no card."""
@@ -91,10 +97,10 @@ class Deck:
             if rank.isdigit() and rank.isascii() and 2 <= int(rank) <= 10 and rank[0] != "0":
                 return Card(suit, int(rank))
             return None
-        colour, sep, value = word.lower().rpartition("-")
-        colour = colour.strip()
+        name, sep, value = word.rpartition("-")
+        colour = self.parse_colour(name)
         value = value.strip()
-        if not sep or colour not in self.colours or not (value.isdigit() and value.isascii()):
+        if not sep or colour is None or not (value.isdigit() and value.isascii()):
             return None
         if value[0] == "0" or len(value) > 3:
             return None

@@ -274,14 +274,7 @@ class Ebbes(Game):
                 "designation", "unknown-colour", round=rnd.number, colour=event.colour
             )
         self.strict_order(run, rnd, "designate")
-        if rnd.plays:
-            if not run.lenient:
-                raise OutOfTurn(
-                    "turn",
-                    "not-now",
-                    what="A designation",
-                    expected="the played cards fix the roles this round",
-                )
+        if rnd.plays:  # the cards fixed the roles: a designation must agree with them
             index = len(rnd.designations)
             expected = rnd.derived[index] if index < len(rnd.derived) else "no colour"
             if expected != colour:
@@ -306,7 +299,7 @@ class Ebbes(Game):
     def ready_to_play(self, run: Run, rnd: RoundState) -> None:
         assert isinstance(rnd, EbbesRound)
         self.strict_order(run, rnd, "play")
-        if not run.lenient and rnd.designations:
+        if not run.lenient and rnd.designations and not rnd.plays:
             raise OutOfTurn(
                 "turn",
                 "not-now",

@@ -329,7 +329,8 @@ class Game:
             state.rounds.append(current)
         if isinstance(event, ev.BeginRound):
             return
-        if not run.lenient and self.round_complete(current):
+        confirms = bool(current.plays) and isinstance(event, (ev.Tricks, ev.Won, ev.Designate))
+        if not run.lenient and self.round_complete(current) and not confirms:
             if current.number == self.round_count:
                 raise OutOfTurn("turn", "game-over", round=event.round, rounds=self.round_count)
             raise OutOfTurn(

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 RULES = Path(__file__).resolve().parents[2] / "referee" / "rules"
-ALLOWED_STDLIB = {"__future__", "collections", "copy", "dataclasses", "typing"}
+ALLOWED_STDLIB = {"__future__", "collections", "copy", "dataclasses", "functools", "typing"}
 FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval", "__import__"}
 
 
