@@ -22,3 +22,15 @@ document.addEventListener("input", (event) => {
   if (form) updateSums(form);
 });
 document.querySelectorAll("form").forEach(updateSums);
+
+// New table: show only the chosen game's options fieldset (the server reads only those anyway).
+document.querySelectorAll("form[data-new-table]").forEach((form) => {
+  const showChosen = () => {
+    const chosen = form.querySelector('input[name="game"]:checked');
+    form.querySelectorAll("fieldset[data-game]").forEach((fieldset) => {
+      fieldset.hidden = chosen !== null && fieldset.dataset.game !== chosen.value;
+    });
+  };
+  form.addEventListener("change", showChosen);
+  showChosen();
+});

@@ -21,9 +21,12 @@ babel = Babel()
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint of the app."""
-    from referee.web import home, tables
+    from referee.web import errors, home, newtable, records, tables
 
+    app.register_blueprint(errors.bp)
     app.register_blueprint(home.bp)
+    app.register_blueprint(newtable.bp)
+    app.register_blueprint(records.bp)
     app.register_blueprint(tables.bp)
 
 

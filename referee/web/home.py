@@ -1,10 +1,88 @@
-"""The front page. A placeholder for the blueprint that starts and finds tables."""
+"""The front page: start a table of each game, find the tables this browser knows, load a record."""
 
-from flask import Blueprint, render_template
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, current_app, render_template, url_for
+from flask_babel import gettext
+
+from referee.rules import GAMES
+from referee.store.tables import table_state
+from referee.web.newtable import GAME_ORDER
+from referee.web.recent import remembered
 
 bp = Blueprint("home", __name__)
 
 
+@dataclass(frozen=True)
+class TableSummary:
+    """One line of the home page's list of tables."""
+
+    url: str
+    record_url: str
+    game: str
+    players: tuple[str, ...]
+    progress: str
+
+
+def summary(table_id: str) -> TableSummary | None:
+    """What the home page shows of a table, or None when it no longer exists."""
+    try:
+        state = table_state(table_id)
+    except (ValueError, KeyError, TypeError):  # a stored log this version cannot replay
+        current_app.logger.exception("table %s cannot be replayed", table_id)
+        return None
+    if state is None:
+        return None
+    game = state.game
+    upcoming = game.upcoming(state)
+    if state.complete or upcoming is None:
+        winners = state.winners()
+        progress = (
+            gettext("Finished · won by %(names)s", names=", ".join(winners))
+            if winners
+            else gettext("Finished")
+        )
+    else:
+        progress = gettext(
+            "Round %(number)d of %(rounds)d", number=upcoming.number, rounds=game.round_count
+        )
+    return TableSummary(
+        url=url_for("tables.show", table_id=table_id),
+        record_url=url_for("records.download", table_id=table_id),
+        game=game.title,
+        players=state.setup.players,
+        progress=progress,
+    )
+
+
+def render_home(
+    upload_form: Any = None,
+    upload_errors: Sequence[str] = (),
+    breaches: Sequence[dict[str, Any]] = (),
+    status: int = 200,
+) -> tuple[str, int]:
+    """The home page; after a refused upload, with its errors by the upload form."""
+    from referee.web.records import UPLOAD_LIMIT, UploadForm  # records renders this page
+
+    tables = [s for s in (summary(t) for t in remembered()) if s is not None]
+    return (
+        render_template(
+            "home/index.html",
+            games=[(name, GAMES[name]) for name in GAME_ORDER],
+            tables=tables,
+            upload_form=upload_form if upload_form is not None else UploadForm(formdata=None),
+            upload_errors=upload_errors,
+            breaches=breaches,
+            upload_limit_mb=UPLOAD_LIMIT // (1024 * 1024),
+        ),
+        status,
+    )
+
+
 @bp.get("/")
-def index() -> str:
-    return render_template("home/index.html")
+def index() -> tuple[str, int]:
+    return render_home()

@@ -20,7 +20,6 @@ from wtforms.validators import InputRequired, NumberRange
 
 from referee.rules import Breach, State, apply, replay
 from referee.rules import events as ev
-from referee.rules.breaches import MESSAGES
 from referee.rules.events import event_from_dict
 from referee.store.tables import (
     StaleTable,
@@ -31,6 +30,7 @@ from referee.store.tables import (
 from referee.web import view
 from referee.web.cache import load, pages, seq_or_404
 from referee.web.entries import EntryError, build_event
+from referee.web.errors import breach_text
 from referee.web.recent import remember
 
 bp = Blueprint("tables", __name__, url_prefix="/t")
@@ -48,13 +48,6 @@ class SeqForm(FlaskForm):
     """Undo: only the sequence number the page showed."""
 
     seq = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
-
-
-def breach_text(breach: Breach) -> str:
-    """The breach's sentence, translated."""
-    return _(MESSAGES[breach.code]).format(
-        player=breach.player, round=breach.round, trick=breach.trick, **breach.params
-    )
 
 
 def render_table(

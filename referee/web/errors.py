@@ -1,0 +1,88 @@
+"""Friendly error pages: an unknown page or table (404), a stale page (CSRF, 400), too much (413).
+
+Never a stack trace. A stale form is the common case at a card table (a phone left on the page
+all evening, the server restarted): the page a form came from can register a renderer with
+``on_stale(endpoint)`` that shows the form again with the user's input kept and a fresh token;
+any other stale POST gets a short page with a way back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from flask import Blueprint, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import NotFound, RequestEntityTooLarge
+
+from referee.rules import Breach
+from referee.rules.breaches import MESSAGES
+
+bp = Blueprint("errors", __name__)
+
+#: A page shown for a stale POST; it gets the sentence to show.
+StaleView = Callable[[str], ResponseReturnValue]
+
+#: Endpoint → what to show when a POST to it fails the CSRF check (see ``on_stale``).
+STALE_VIEWS: dict[str, StaleView] = {}
+
+
+def on_stale(endpoint: str) -> Callable[[StaleView], StaleView]:
+    """Register what a stale POST to ``endpoint`` shows; it gets the sentence to show."""
+
+    def register(view: StaleView) -> StaleView:
+        STALE_VIEWS[endpoint] = view
+        return view
+
+    return register
+
+
+def breach_text(breach: Breach) -> str:
+    """A breach's sentence for people, translated (built from its code and parameters)."""
+    return gettext(MESSAGES[breach.code]).format(
+        player=breach.player, round=breach.round, trick=breach.trick, **breach.params
+    )
+
+
+def stale_message() -> str:
+    return gettext(
+        "This page was stale: it was opened too long ago or before the app restarted, "
+        "so nothing was saved. Please try again."
+    )
+
+
+def back_url() -> str:
+    """Where "go back" leads: the page the request came from if it is ours, else home."""
+    referrer = request.referrer
+    if referrer:
+        parts = urlsplit(referrer)
+        if parts.netloc == request.host and parts.scheme in ("http", "https"):
+            return parts.path + (f"?{parts.query}" if parts.query else "")
+    return url_for("home.index")
+
+
+@bp.app_errorhandler(404)
+def not_found(error: NotFound) -> ResponseReturnValue:
+    message = error.description if error.description != NotFound.description else None
+    if message is None and request.path.startswith("/t/"):
+        message = gettext(
+            "There is no table at this address. If someone shared its link with you, "
+            "check that it was copied whole."
+        )
+    return render_template("errors/404.html", message=message), 404
+
+
+@bp.app_errorhandler(CSRFError)
+def stale(error: CSRFError) -> ResponseReturnValue:
+    message = stale_message()
+    view = STALE_VIEWS.get(request.endpoint or "")
+    if view is not None:
+        return view(message)
+    return render_template("errors/stale.html", message=message, back=back_url()), 400
+
+
+@bp.app_errorhandler(RequestEntityTooLarge)
+def too_large(error: RequestEntityTooLarge) -> ResponseReturnValue:
+    return render_template("errors/413.html", back=back_url()), 413

@@ -1,0 +1,172 @@
+"""Game records on the web: download a table as a ``table-referee/1`` record, load one as a table.
+
+A loaded record becomes a table whose log is the record's events, so it is replayed like any
+other table. Only a record the referee accepts (``python -m referee check`` exit 0, warnings
+allowed) is loaded; otherwise the page shows why, as the command-line referee would.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    request,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext, lazy_gettext, ngettext
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from referee.records import Record, RecordError, export_record, load_record
+from referee.rules import Breach, OptionError
+from referee.store.tables import append_entry, checked_payload, create_table, get_table, table_state
+from referee.web import csrf
+from referee.web.errors import breach_text, on_stale
+from referee.web.recent import remember
+
+bp = Blueprint("records", __name__)
+
+#: The largest record the upload form takes. A whole card-by-card game is far below it.
+UPLOAD_LIMIT = 1024 * 1024
+
+#: How many of a loaded record's warnings are shown after loading it.
+WARNINGS_SHOWN = 5
+
+
+class UploadForm(FlaskForm):
+    record = FileField(
+        lazy_gettext("Game record (.json)"),
+        validators=[FileRequired(lazy_gettext("Choose a record file to load."))],
+    )
+
+
+def download_name(game: str, day: str, table_id: str) -> str:
+    """A file name made only of safe characters: game, date and the start of the table id."""
+    name = f"{game}-{day}-{table_id[:8]}.json"
+    return re.sub(r"[^A-Za-z0-9._-]", "-", name)
+
+
+@bp.get("/t/<table_id>/record.json")
+def download(table_id: str) -> ResponseReturnValue:
+    table = get_table(table_id)
+    state = table_state(table_id) if table is not None else None
+    if table is None or state is None:
+        abort(404, description=gettext("There is no table at this address."))
+    body = json.dumps(export_record(state), ensure_ascii=False, indent=2) + "\n"
+    name = download_name(table.setup.game, table.created_at.strftime("%Y-%m-%d"), table_id)
+    response = Response(body, mimetype="application/json")
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/records")
+def upload_page() -> ResponseReturnValue:
+    """The upload form lives on the home page (a reload after a refused upload lands here)."""
+    return redirect(url_for("home.index") + "#load-record")
+
+
+def refuse(
+    form: UploadForm | None,
+    errors: list[str],
+    breaches: list[dict[str, Any]] | None = None,
+    status: int = 422,
+) -> ResponseReturnValue:
+    from referee.web.home import render_home  # home shows this blueprint's form
+
+    return render_home(form, errors, breaches or [], status)
+
+
+@bp.post("/records")
+@csrf.exempt  # checked below, once the size limit is set (CSRFProtect would read the body first)
+def upload() -> ResponseReturnValue:
+    request.max_content_length = UPLOAD_LIMIT
+    try:
+        if current_app.config.get("WTF_CSRF_ENABLED", True):
+            csrf.protect()
+        form = UploadForm()
+        valid = form.validate()
+    except RequestEntityTooLarge:
+        return refuse(
+            None,
+            [
+                gettext(
+                    "The file is larger than %(limit)d MB, far more than any game record. "
+                    "Choose the record file.",
+                    limit=UPLOAD_LIMIT // (1024 * 1024),
+                )
+            ],
+            status=413,
+        )
+    if not valid:
+        return refuse(form, [str(e) for e in form.record.errors])
+    data = form.record.data.read(UPLOAD_LIMIT + 1)
+    if not data.strip():
+        return refuse(form, [gettext("The file is empty: it holds no game record.")])
+    try:
+        record = load_record(data)
+    except RecordError as error:
+        return refuse(form, [gettext("This record cannot be read: %(reason)s", reason=str(error))])
+    state = record.replay()
+    if state.violations:
+        count = len(state.violations)
+        message = ngettext(
+            "This record breaks the rules (%(num)d breach), so it was not loaded:",
+            "This record breaks the rules (%(num)d breaches), so it was not loaded:",
+            count,
+        )
+        breaches = sorted(state.violations, key=lambda b: (b.round or 0, b.trick or 0))
+        return refuse(form, [message], [located(breach) for breach in breaches])
+    try:
+        table_id = load_table(record)
+    except (Breach, OptionError, ValueError) as error:
+        return refuse(form, [gettext("This record cannot be loaded: %(reason)s", reason=error)])
+    remember(table_id)
+    flash(gettext("The record is loaded as a new table."), "info")
+    for warning in state.warnings[:WARNINGS_SHOWN]:
+        flash(breach_text(warning), "warning")
+    return redirect(url_for("tables.show", table_id=table_id), 303)
+
+
+def located(breach: Breach) -> dict[str, Any]:
+    """A breach as the page lists it: where (round, trick, player), the sentence, the rule."""
+    parts = []
+    if breach.round is not None:
+        parts.append(gettext("Round %(number)s", number=breach.round))
+    if breach.trick is not None:
+        parts.append(gettext("trick %(number)s", number=breach.trick))
+    if breach.player is not None:
+        parts.append(breach.player)
+    return {"where": ", ".join(parts), "message": breach_text(breach), "rule": breach.rule}
+
+
+def load_table(record: Record) -> str:
+    """A new table whose log holds the record's events (not its round markers); its id.
+
+    Every payload is checked before the table is created, so a record is loaded whole or not
+    at all (``ValueError``).
+    """
+    payloads = [e.to_dict() for e in record.events if e.type != "begin-round"]
+    for seq, payload in enumerate(payloads):
+        checked_payload("event", payload, seq)
+    table_id = create_table(record.setup)
+    seq = 0
+    for payload in payloads:
+        seq = append_entry(table_id, seq, "event", payload)
+    return table_id
+
+
+@on_stale("records.upload")
+def stale(message: str) -> ResponseReturnValue:
+    return refuse(None, [message + " " + gettext("Choose the file again.")], status=400)

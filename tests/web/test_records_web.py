@@ -1,0 +1,324 @@
+"""Records on the web: download a table's record, load a record as a new table, refuse bad ones."""
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from markupsafe import escape
+from sqlalchemy import func, select
+
+from referee.check import check_text
+from referee.records import load_record
+from referee.store import db
+from referee.store.models import Table
+from referee.store.tables import get_table, table_state
+
+RECORDS = Path(__file__).resolve().parents[1] / "records"
+GOLDEN = RECORDS / "blackout" / "default-4p.json"
+LOCATION = re.compile(r"^/t/([A-Za-z0-9_-]{22})$")
+
+
+def expected(path: Path) -> dict:
+    return json.loads(path.with_name(path.name[: -len(".json")] + ".expect.json").read_text())
+
+
+def cases(exit_status: int) -> list[Path]:
+    paths = sorted(p for p in RECORDS.rglob("*.json") if not p.name.endswith(".expect.json"))
+    return [p for p in paths if expected(p)["exit"] == exit_status]
+
+
+def ids(paths: list[Path]) -> list[str]:
+    return [str(p.relative_to(RECORDS)) for p in paths]
+
+
+def upload(client: FlaskClient, content: bytes, name: str = "game.json", **extra):
+    data = {"record": (io.BytesIO(content), name), **extra}
+    return client.post("/records", data=data, content_type="multipart/form-data")
+
+
+def upload_bytes(client: FlaskClient, content: bytes, **extra: str):
+    """``upload`` with the multipart body built here: the test client would spool a body this
+    big to a temporary file that it never closes (a ResourceWarning)."""
+    parts = [
+        f'--b\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'.encode()
+        for key, value in extra.items()
+    ]
+    parts.append(
+        b'--b\r\nContent-Disposition: form-data; name="record"; filename="game.json"\r\n'
+        b"Content-Type: application/json\r\n\r\n" + content + b"\r\n"
+    )
+    body = b"".join(parts) + b"--b--\r\n"
+    return client.post("/records", data=body, content_type="multipart/form-data; boundary=b")
+
+
+def loaded_id(response) -> str:
+    assert response.status_code == 303, response.text
+    found = LOCATION.match(response.headers["Location"])
+    assert found, response.headers["Location"]
+    return found.group(1)
+
+
+def table_count(app: Flask) -> int:
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(Table))
+
+
+# --- loading a valid record -----------------------------------------------------------------------
+
+
+def test_a_golden_record_becomes_a_table_with_the_referees_totals(
+    app: Flask, client: FlaskClient
+) -> None:
+    text = GOLDEN.read_bytes()
+    table_id = loaded_id(upload(client, text))
+    status, output = check_text(text, as_json=True)  # python -m referee check --json
+    assert status == 0
+    verdict = json.loads(output)
+    with app.app_context():
+        state = table_state(table_id)
+        table = get_table(table_id)
+    assert state is not None and table is not None
+    assert state.totals() == verdict["totals"]
+    assert state.winners() == verdict["winners"]
+    assert state.complete
+    assert table.setup.first_player == "Dee"
+    events = [e for e in load_record(text).events if e.type != "begin-round"]
+    assert [(e.seq, e.kind) for e in table.entries] == [
+        (n, "event") for n in range(1, len(events) + 1)
+    ]
+    assert [e.payload for e in table.entries] == [e.to_dict() for e in events]
+    with client.session_transaction() as session:
+        assert session["tables"][0] == table_id
+
+
+def test_a_game_in_progress_loads(app: Flask, client: FlaskClient) -> None:
+    table_id = loaded_id(upload(client, (RECORDS / "blackout" / "in-progress.json").read_bytes()))
+    with app.app_context():
+        state = table_state(table_id)
+    assert state is not None and not state.complete
+
+
+def test_warnings_do_not_stop_a_record_and_are_shown(client: FlaskClient) -> None:
+    path = RECORDS / "alles-oder-nichts" / "breach-bid-above-hand.json"
+    assert expected(path)["exit"] == 0
+    response = upload(client, path.read_bytes())
+    loaded_id(response)
+    with client.session_transaction() as session:
+        flashes = session["_flashes"]
+    assert ("info", "The record is loaded as a new table.") in flashes
+    assert any(kind == "warning" and "can never be made exactly" in text for kind, text in flashes)
+
+
+@pytest.mark.parametrize("path", cases(0), ids=ids(cases(0)))
+def test_download_upload_download_gives_the_same_document(
+    app: Flask, client: FlaskClient, path: Path
+) -> None:
+    first_id = loaded_id(upload(client, path.read_bytes()))
+    first = client.get(f"/t/{first_id}/record.json")
+    assert first.status_code == 200
+    second_id = loaded_id(upload(client, first.data, name="downloaded.json"))
+    assert second_id != first_id
+    second = client.get(f"/t/{second_id}/record.json")
+    assert second.json == first.json
+    assert second.json["format"] == "table-referee/1"
+    status, output = check_text(first.data, as_json=True)  # the download is a valid record
+    assert status == 0
+    assert json.loads(output)["totals"] == expected(path)["totals"]
+
+
+# --- downloading ----------------------------------------------------------------------------------
+
+
+def test_the_download_is_an_attachment_with_a_safe_name(app: Flask, client: FlaskClient) -> None:
+    record = json.loads(GOLDEN.read_text())
+    record["players"] = ['../../etc/"x"\r\nSet-Cookie: a=b', "Ben", "Cho", "Dee"]
+    record["rounds"] = []
+    record["first_dealer"] = "Dee"
+    table_id = loaded_id(upload(client, json.dumps(record).encode(), name='evil"\r\n.json'))
+    response = client.get(f"/t/{table_id}/record.json")
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    disposition = response.headers["Content-Disposition"]
+    found = re.fullmatch(r'attachment; filename="([^"]+)"', disposition)
+    assert found, disposition
+    assert re.fullmatch(r"blackout-\d{4}-\d{2}-\d{2}-[A-Za-z0-9_-]{8}\.json", found.group(1))
+    assert "Set-Cookie" not in response.headers
+    assert response.json["players"][0] == record["players"][0]
+
+
+def test_a_new_table_downloads_as_a_record_without_rounds(client: FlaskClient) -> None:
+    response = client.post(
+        "/new",
+        data={
+            "game": "ebbes",
+            "player_1": "Ann",
+            "player_2": "Ben",
+            "player_3": "Cho",
+            "first": "2",
+            "ebbes_variant": "standard",
+            "ebbes_trump_from": "now",
+        },
+    )
+    table_id = loaded_id(response)
+    record = client.get(f"/t/{table_id}/record.json").json
+    assert record == {
+        "format": "table-referee/1",
+        "game": "ebbes",
+        "players": ["Ann", "Ben", "Cho"],
+        "options": {
+            "extended": False,
+            "variant": "standard",
+            "discard": False,
+            "trump_from": "now",
+        },
+        "first_starter": "Ben",
+        "rounds": [],
+    }
+
+
+@pytest.mark.parametrize("table_id", ["nope", "A" * 22, "x" * 300])
+def test_an_unknown_table_has_no_record(client: FlaskClient, table_id: str) -> None:
+    response = client.get(f"/t/{table_id}/record.json")
+    assert response.status_code == 404
+    assert "There is no table at this address." in response.text
+    assert response.mimetype == "text/html"
+
+
+# --- refusing what cannot be loaded ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", cases(1), ids=ids(cases(1)))
+def test_a_record_that_breaks_the_rules_is_refused_with_the_breaches(
+    app: Flask, client: FlaskClient, path: Path
+) -> None:
+    response = upload(client, path.read_bytes())
+    assert response.status_code == 422
+    html = response.text
+    assert "This record breaks the rules" in html
+    assert "so it was not loaded" in html
+    _, output = check_text(path.read_bytes(), as_json=True)
+    for breach in json.loads(output)["violations"]:
+        assert str(escape(breach["message"])) in html
+        assert f'<span class="mark">{breach["rule"]}</span>' in html
+        if breach["round"] is not None:
+            assert f"Round {breach['round']}" in html
+        if breach["player"] is not None:
+            assert str(escape(breach["player"])) in html
+    assert table_count(app) == 0
+
+
+def test_the_breach_list_says_round_and_player(client: FlaskClient) -> None:
+    html = upload(client, (RECORDS / "blackout" / "breach-hook.json").read_bytes()).text
+    assert re.search(r"<strong>Round 3, Dee:</strong> Dee \(the dealer\) cannot bid", html)
+
+
+@pytest.mark.parametrize("path", cases(2), ids=ids(cases(2)))
+def test_an_unreadable_record_is_refused_naming_the_field(
+    app: Flask, client: FlaskClient, path: Path
+) -> None:
+    response = upload(client, path.read_bytes())
+    assert response.status_code == 422
+    _, output = check_text(path.read_bytes(), as_json=True)
+    error = json.loads(output)
+    assert "This record cannot be read:" in response.text
+    assert str(escape(error["error"])) in response.text
+    assert str(escape(error["field"])) in response.text
+    assert table_count(app) == 0
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "The file is empty: it holds no game record."),
+        (b"  \n", "The file is empty: it holds no game record."),
+        (b"Ann 13, Ben 0", "This record cannot be read: not JSON"),
+        (b"\xff\xfe\x00garbage", "This record cannot be read: not JSON"),
+        (b"[1, 2, 3]", "This record cannot be read: a record is a JSON object"),
+        (b"[" * 100_000, "This record cannot be read: not JSON"),
+    ],
+    ids=["empty", "blank", "text", "binary", "array", "deeply-nested"],
+)
+def test_a_file_that_is_no_record_is_refused(
+    app: Flask, client: FlaskClient, content: bytes, message: str
+) -> None:
+    response = upload(client, content)
+    assert response.status_code == 422
+    assert message in response.text
+    assert 'id="load-record"' in response.text  # back on the home page, by the upload form
+    assert table_count(app) == 0
+
+
+def test_no_file_chosen_is_refused(client: FlaskClient) -> None:
+    response = client.post("/records", data={}, content_type="multipart/form-data")
+    assert response.status_code == 422
+    assert "Choose a record file to load." in response.text
+
+
+def test_a_huge_file_is_refused_with_a_page(app: Flask, client: FlaskClient) -> None:
+    assert loaded_id(upload_bytes(client, b" " * 1000_000 + GOLDEN.read_bytes()))  # just fits
+    body = b" " * (1024 * 1024) + GOLDEN.read_bytes()
+    response = upload_bytes(client, body)
+    assert response.status_code == 413
+    assert "The file is larger than 1 MB" in response.text
+    assert 'id="load-record"' in response.text
+    assert table_count(app) == 1  # only the one that fits
+
+
+def test_a_reload_of_the_upload_address_leads_home(client: FlaskClient) -> None:
+    response = client.get("/records")
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/#load-record"
+
+
+# --- untrusted names in records -------------------------------------------------------------------
+
+XSS = '<img src=x onerror="alert(1)">'
+
+
+def test_a_name_with_markup_from_a_record_is_shown_escaped(client: FlaskClient) -> None:
+    record = json.loads(GOLDEN.read_text())
+    record["players"] = [XSS, "Ben", "Cho", "Dee"]
+    record["rounds"] = record["rounds"][:1]
+    for key in ("bids", "tricks"):
+        record["rounds"][0][key][XSS] = record["rounds"][0][key].pop("Ann")
+    loaded_id(upload(client, json.dumps(record).encode()))
+    home = client.get("/").text
+    assert XSS not in home
+    assert str(escape(XSS)) in home
+
+    record["rounds"][0]["bids"][XSS] = 5  # a bid out of range, by the marked-up player
+    refused = upload(client, json.dumps(record).encode()).text
+    assert "This record breaks the rules" in refused
+    assert XSS not in refused
+    assert str(escape(XSS)) in refused
+
+
+# --- CSRF -----------------------------------------------------------------------------------------
+
+
+def csrf_token(html: str) -> str:
+    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+
+
+@pytest.mark.csrf
+def test_an_upload_without_the_token_is_refused_and_works_with_it(
+    app: Flask, client: FlaskClient
+) -> None:
+    refused = upload(client, GOLDEN.read_bytes())
+    assert refused.status_code == 400
+    assert "This page was stale" in refused.text
+    assert "Choose the file again." in refused.text
+    assert table_count(app) == 0
+    token = csrf_token(client.get("/").text)
+    loaded_id(upload(client, GOLDEN.read_bytes(), csrf_token=token))
+
+
+@pytest.mark.csrf
+def test_a_huge_upload_is_refused_before_its_token_is_read(client: FlaskClient) -> None:
+    response = upload_bytes(client, b" " * (2 * 1024 * 1024))
+    assert response.status_code == 413
+    assert "The file is larger than 1 MB" in response.text
