@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import gettext as _
+
 from referee.rules import RoundState, State, Step
 from referee.rules import events as ev
 from referee.rules.alles import AllesRound
@@ -53,10 +55,10 @@ class RoundHeader:
 
 def round_header(state: State, rnd: RoundState) -> RoundHeader:
     game = state.game
-    trump = "no trump"
+    trump = _("no trump")
     if isinstance(rnd, EbbesRound):
         roles = rnd.role_map()
-        trump = colour_label(roles["trump"]) if roles["trump"] else "not fixed yet"
+        trump = colour_label(roles["trump"]) if roles["trump"] else _("not fixed yet")
         return RoundHeader(
             rnd.number,
             game.round_count,
@@ -75,7 +77,7 @@ def round_header(state: State, rnd: RoundState) -> RoundHeader:
         if rnd.trump_card is not None:
             trump += f" ({rnd.trump_card.label()})"
     elif not whole_deck:
-        trump = "to be turned up"
+        trump = _("to be turned up")
     return RoundHeader(
         rnd.number,
         game.round_count,
@@ -169,20 +171,20 @@ def leaders(state: State) -> list[str]:
 def describe_step(step: Step | None, game: str = "") -> str:
     """One line saying what the table enters next."""
     if step is None:
-        return "The game is over."
+        return _("The game is over.")
     if step.action == "play" and game == "ebbes":
-        return "Play the round: tap each colour as it gets its role, then count the cards won"
+        return _("Play the round: tap each colour as it gets its role, then count the cards won")
     what = {
-        "trump": "Turn up the trump",
-        "bid": "{player} bids",
-        "declare": "{player} declares open or secret",
-        "play": "Play the round, then enter the tricks won",
-        "reveal": "Turn up {player}'s secret bid",
-        "starter": "Who starts this round?",
-        "number": "Reveal the number card",
-        "designators": "Place the designators",
-    }[step.action]
-    return what.format(player=step.player)
+        "trump": _("Turn up the trump"),
+        "bid": _("%(player)s bids", player=step.player),
+        "declare": _("%(player)s declares open or secret", player=step.player),
+        "play": _("Play the round, then enter the tricks won"),
+        "reveal": _("Turn up %(player)s's secret bid", player=step.player),
+        "starter": _("Who starts this round?"),
+        "number": _("Reveal the number card"),
+        "designators": _("Place the designators"),
+    }
+    return what[step.action]
 
 
 def describe_event(event: ev.Event) -> str:

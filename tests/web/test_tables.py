@@ -311,3 +311,56 @@ def test_a_sealed_secret_bid_stays_hidden_until_the_round_is_over(app, client):
     for page in (f"/t/{table}", f"/t/{table}/sheet"):
         text = client.get(page).get_data(as_text=True)
         assert "Ben: 4" not in text and ">4<" not in text.replace(" ", "")
+
+
+def test_ebbes_placed_designators_round(app, client):
+    table = new_table(app, "ebbes", ("Ann", "Ben", "Cho"), {"variant": "placed-designators"})
+    assert "Place the designators" in client.get(f"/t/{table}").get_data(as_text=True)
+    numbers = {"red": 1, "yellow": 2, "green": 2, "blue": 4, "purple": 5}
+    ok(post(client, table, "designators", **{f"designator-{c}": n for c, n in numbers.items()}))
+    page = client.get(f"/t/{table}").get_data(as_text=True)
+    assert "When a designator card is played, tap its colour: it becomes trump." in page
+    for colour in ("blue", "red", "green", "purple"):
+        ok(post(client, table, "designate", colour=colour))
+    ok(post(client, table, "won", **won_fields()))
+    state = state_of(app, table)
+    assert state.current.role_map()["nix"] == "yellow"
+    assert state.scores(1) is not None
+
+
+def test_the_table_links_its_record(app, client):
+    table = new_table(app, "blackout", ("Ann", "Ben"))
+    page = client.get(f"/t/{table}").get_data(as_text=True)
+    assert f"/t/{table}/record.json" in page
+
+
+def test_every_page_string_is_marked_for_translation(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    pot = tmp_path / "messages.pot"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "babel.messages.frontend",
+            "extract",
+            "-F",
+            "babel.cfg",
+            "-k",
+            "_",
+            "-k",
+            "lazy_gettext",
+            "-o",
+            str(pot),
+            ".",
+        ],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    )
+    text = pot.read_text()
+    for sentence in ("Undo the last entry", "Enter the tricks", "Score sheet", "New table"):
+        assert f'msgid "{sentence}"' in text
