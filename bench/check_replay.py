@@ -35,8 +35,12 @@ def main() -> int:
     check = [sys.executable, "-m", "referee", "check", str(RECORD)]
     bare = [sys.executable, "-c", "import json"]
     # Compile once, as an installed package would be: later runs read the bytecode.
-    subprocess.run([sys.executable, "-m", "compileall", "-q", "referee"], cwd=HERE.parent,
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", "referee"],
+        cwd=HERE.parent,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     status = subprocess.run(check, cwd=HERE.parent, capture_output=True).returncode
     if status != 0:
         print(f"the benchmark record does not check clean (exit {status})")
@@ -47,9 +51,11 @@ def main() -> int:
         bares.append(timed(bare))
     ratio = statistics.median(checks) / statistics.median(bares)
     cards = RECORD.read_text().count('"cards"')
-    print(f"check of 33-round card-by-card Blackout ({cards} tricks): "
-          f"median {1000 * statistics.median(checks):.1f} ms; bare interpreter "
-          f"{1000 * statistics.median(bares):.1f} ms; ratio {ratio:.2f} (budget ≤ {BUDGET})")
+    print(
+        f"check of 33-round card-by-card Blackout ({cards} tricks): "
+        f"median {1000 * statistics.median(checks):.1f} ms; bare interpreter "
+        f"{1000 * statistics.median(bares):.1f} ms; ratio {ratio:.2f} (budget ≤ {BUDGET})"
+    )
     return 0 if ratio <= BUDGET else 1
 
 

@@ -18,6 +18,7 @@ game used to time the referee.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -26,8 +27,10 @@ from typing import Any, Protocol
 FORMAT = "table-referee/1"
 
 #: Player names to draw from: plain ones and a few that test spelling (accents, spaces, quotes).
+# fmt: off
 NAMES = ("Ann", "Ben", "Cho", "Dee", "Eve", "Fay", "Gus", "Hal", "Zoë", "Jean-Luc", "O'Neil",
          "Li Wei")
+# fmt: on
 
 #: Blackout suits from the lowest to the highest when trimming the deck (♣, ♦, ♥, ♠).
 SUITS_LOW_FIRST = ("C", "D", "H", "S")
@@ -38,12 +41,14 @@ ALLES_COLOURS = ("red", "yellow", "green", "blue")
 ALLES_SCHEDULE = (6, 5, 4, 3, 4, 5, 6)
 ALLES_HIGHEST_BID = 6
 #: Colour names for custom Alles oder Nichts decks (colours × values must make 48).
+# fmt: off
 COLOUR_WORDS = ("red", "yellow", "green", "blue", "black", "white", "orange", "pink", "grey",
                 "brown", "gold", "silver", "teal", "lime", "navy", "olive", "rose", "ivory",
                 "cyan", "plum", "sand", "mint", "ruby", "jade", "dark red", "grün", "bleu",
                 "rot", "gelb", "blau", "weiß", "violet", "coral", "amber", "azure", "beige",
                 "khaki", "lilac", "mauve", "ochre", "peach", "sepia", "slate", "umber", "wine",
                 "smoke", "steel", "straw")
+# fmt: on
 
 EBBES_COLOURS = ("red", "yellow", "green", "blue", "purple")
 EBBES_ROLES = ("trump", "plus", "ebbes", "minus")
@@ -60,7 +65,8 @@ class Card:
 
 @dataclass
 class Trick:
-    """A trick as played: the leader, the cards in seat order from the leader, the winner."""
+    """A trick as played: the leader, the cards in seat order from the leader, the winner and
+    the trump it was settled with."""
 
     leader: str
     cards: list[Card]
@@ -145,13 +151,14 @@ def left_of(players: tuple[str, ...], name: str, steps: int = 1) -> str:
     return players[(players.index(name) + steps) % len(players)]
 
 
-def deal(rng: random.Random, deck: list[Card], players: tuple[str, ...], size: int
-         ) -> tuple[dict[str, list[Card]], list[Card]]:
+def deal(
+    rng: random.Random, deck: list[Card], players: tuple[str, ...], size: int
+) -> tuple[dict[str, list[Card]], list[Card]]:
     """Shuffle and deal ``size`` cards to each player; the rest is the stock (top card first)."""
     cards = list(deck)
     rng.shuffle(cards)
-    hands = {p: cards[i * size:(i + 1) * size] for i, p in enumerate(players)}
-    return hands, cards[len(players) * size:]
+    hands = {p: cards[i * size : (i + 1) * size] for i, p in enumerate(players)}
+    return hands, cards[len(players) * size :]
 
 
 def legal_cards(hand: list[Card], led: str | None) -> list[Card]:
@@ -161,7 +168,12 @@ def legal_cards(hand: list[Card], led: str | None) -> list[Card]:
 
 
 def trick_winner(cards: list[Card], trump: str | None) -> int:
-    """Index of the winning card: the highest trump, else the highest card of the led colour."""
+    """Index of the winning card: the highest trump, else the highest card of the led colour.
+
+    >>> trick = [Card("H", 10), Card("H", 12), Card("S", 2), Card("C", 14)]
+    >>> trick_winner(trick, "S"), trick_winner(trick, None), trick_winner(trick, "D")
+    (2, 1, 1)
+    """
     led = cards[0].colour
 
     def strength(card: Card) -> tuple[int, int]:
@@ -174,8 +186,14 @@ def trick_winner(cards: list[Card], trump: str | None) -> int:
     return max(range(len(cards)), key=lambda i: strength(cards[i]))
 
 
-def play_tricks(rng: random.Random, players: tuple[str, ...], hands: dict[str, list[Card]],
-                leader: str, count: int, keeper: TrumpKeeper) -> list[Trick]:
+def play_tricks(
+    rng: random.Random,
+    players: tuple[str, ...],
+    hands: dict[str, list[Card]],
+    leader: str,
+    count: int,
+    keeper: TrumpKeeper,
+) -> list[Trick]:
     """Play ``count`` tricks of random legal cards; each trick's winner leads the next."""
     tricks: list[Trick] = []
     for _ in range(count):
@@ -206,13 +224,24 @@ def bid_near(rng: random.Random, took: int, high: int) -> int:
 
 def blackout_deck(players: int, max_cards: int) -> list[Card]:
     """``players × max_cards`` cards: the 52-card deck with the lowest removed first (all 2s,
-    then 3s …; within a rank ♣, ♦, ♥, ♠)."""
+    then 3s …; within a rank ♣, ♦, ♥, ♠).
+
+    >>> deck = blackout_deck(players=7, max_cards=7)
+    >>> len(deck), Card("C", 2) in deck, Card("H", 2) in deck, Card("S", 2) in deck
+    (49, False, False, True)
+    """
     lowest_first = [Card(suit, value) for value in range(2, 15) for suit in SUITS_LOW_FIRST]
-    return lowest_first[len(lowest_first) - players * max_cards:]
+    return lowest_first[len(lowest_first) - players * max_cards :]
 
 
 def blackout_schedule(sequence: str, top: int) -> list[int]:
-    """Hand sizes of the rounds: up-down is 1…top…1 with top once, and so on."""
+    """Hand sizes of the rounds: up-down is 1…top…1 with top once, and so on.
+
+    >>> blackout_schedule("up-down", 3), blackout_schedule("down-up", 3)
+    ([1, 2, 3, 2, 1], [3, 2, 1, 2, 3])
+    >>> blackout_schedule("up-down-double", 2), len(blackout_schedule("up-down", 17))
+    ([1, 2, 2, 1], 33)
+    """
     up = list(range(1, top + 1))
     down = up[::-1]
     return {
@@ -225,14 +254,21 @@ def blackout_schedule(sequence: str, top: int) -> list[int]:
 
 
 def blackout_score(bid: int, took: int, scoring: str) -> int:
-    """Exact: the bid with a 1 written in front (``ten-plus-bid``: 10 + bid); missed: 0."""
+    """Exact: the bid with a 1 written in front (``ten-plus-bid``: 10 + bid); missed: 0.
+
+    >>> [blackout_score(bid, bid, "prefix-one") for bid in (0, 3, 9, 10, 11, 26)]
+    [10, 13, 19, 110, 111, 126]
+    >>> blackout_score(11, 11, "ten-plus-bid"), blackout_score(3, 2, "prefix-one")
+    (21, 0)
+    """
     if bid != took:
         return 0
     return 10 + bid if scoring == "ten-plus-bid" else int("1" + str(bid))
 
 
-def blackout_bids(rng: random.Random, order: list[str], took: dict[str, int], size: int,
-                  hook: bool) -> dict[str, int]:
+def blackout_bids(
+    rng: random.Random, order: list[str], took: dict[str, int], size: int, hook: bool
+) -> dict[str, int]:
     """Random legal bids in bidding order; with the hook the dealer (last) avoids the one bid
     that would make the bids add up to the hand size."""
     bids = {p: bid_near(rng, took[p], size) for p in order[:-1]}
@@ -245,8 +281,9 @@ def blackout_bids(rng: random.Random, order: list[str], took: dict[str, int], si
     return bids
 
 
-def play_blackout(rng: random.Random, players: tuple[str, ...], options: dict[str, Any],
-                  first: str) -> Game:
+def play_blackout(
+    rng: random.Random, players: tuple[str, ...], options: dict[str, Any], first: str
+) -> Game:
     top = options.get("max_cards", 52 // len(players))
     scoring = options.get("scoring", "prefix-one")
     deck = blackout_deck(len(players), top)
@@ -272,21 +309,25 @@ def play_blackout(rng: random.Random, players: tuple[str, ...], options: dict[st
 
 
 def alles_score(open_: bool, bid: int, took: int) -> int:
-    """Secret: 1 a trick, +3 if exact. Open: 2 a trick +3 if exact, else nothing."""
+    """Secret: 1 a trick, +3 if exact. Open: 2 a trick +3 if exact, else nothing.
+
+    >>> alles_score(False, 2, 3), alles_score(True, 2, 2), alles_score(True, 0, 0)
+    (3, 7, 3)
+    """
     exact = bid == took
     if open_:
         return 2 * took + 3 if exact else 0
     return took + 3 * exact
 
 
-def random_alles_colours(rng: random.Random) -> tuple[list[str], int]:
-    """A custom deck: a number of colours that divides 48, with random names."""
-    count = rng.choice([n for n in range(1, 49) if 48 % n == 0])
-    return rng.sample(COLOUR_WORDS, count), 48 // count
+def alles_options(rng: random.Random, colours: int) -> dict[str, Any]:
+    """A custom deck: ``colours`` random colour names (a divisor of 48) × 48/colours values."""
+    return {"colours": rng.sample(COLOUR_WORDS, colours), "values": 48 // colours}
 
 
-def play_alles(rng: random.Random, players: tuple[str, ...], options: dict[str, Any],
-               first: str) -> Game:
+def play_alles(
+    rng: random.Random, players: tuple[str, ...], options: dict[str, Any], first: str
+) -> Game:
     colours = options.get("colours", list(ALLES_COLOURS))
     deck = [Card(c, v) for c in colours for v in range(1, options.get("values", 12) + 1)]
     rounds = []
@@ -336,8 +377,9 @@ def nix_colour(roles: list[str]) -> str | None:
     return rest[0] if len(roles) == len(EBBES_ROLES) else None
 
 
-def ebbes_won(players: tuple[str, ...], tricks: list[Trick], discards: list[Card]
-              ) -> dict[str, dict[str, int]]:
+def ebbes_won(
+    players: tuple[str, ...], tricks: list[Trick], discards: list[Card]
+) -> dict[str, dict[str, int]]:
     """Cards per colour in each player's won tricks; the last trick's winner takes the discards."""
     won = {p: dict.fromkeys(EBBES_COLOURS, 0) for p in players}
     for trick in tricks:
@@ -348,11 +390,12 @@ def ebbes_won(players: tuple[str, ...], tricks: list[Trick], discards: list[Card
     return won
 
 
-def ebbes_scores(players: tuple[str, ...], roles: list[str], won: dict[str, dict[str, int]]
-                 ) -> dict[str, int]:
+def ebbes_scores(
+    players: tuple[str, ...], roles: list[str], won: dict[str, dict[str, int]]
+) -> dict[str, int]:
     """Plus +1 a card, minus −1 a card, +3 to whoever has neither the most nor the fewest of the
     ebbes colour; trump, nix and a role never fixed score nothing."""
-    role = dict(zip(EBBES_ROLES, roles))
+    role = dict(zip(EBBES_ROLES, roles, strict=False))
     scores = dict.fromkeys(players, 0)
     for p in players:
         if "plus" in role:
@@ -360,16 +403,26 @@ def ebbes_scores(players: tuple[str, ...], roles: list[str], won: dict[str, dict
         if "minus" in role:
             scores[p] -= won[p][role["minus"]]
     if "ebbes" in role:
-        counts = {p: won[p][role["ebbes"]] for p in players}
-        most, fewest = max(counts.values()), min(counts.values())
-        for p in players:
-            if fewest < counts[p] < most:
-                scores[p] += 3
+        for p in ebbes_middle({p: won[p][role["ebbes"]] for p in players}):
+            scores[p] += 3
     return scores
 
 
-def nix_majority(players: tuple[str, ...], roles: list[str], won: dict[str, dict[str, int]]
-                 ) -> list[str]:
+def ebbes_middle(counts: dict[str, int]) -> list[str]:
+    """Who has neither the most nor the fewest cards of the ebbes colour (none counts).
+
+    >>> ebbes_middle({"A": 3, "B": 2, "C": 1}), ebbes_middle({"A": 3, "B": 3, "C": 0})
+    (['B'], [])
+    >>> ebbes_middle({"A": 2, "B": 2, "C": 2}), ebbes_middle({"A": 4, "B": 2, "C": 2, "D": 0})
+    ([], ['B', 'C'])
+    """
+    most, fewest = max(counts.values()), min(counts.values())
+    return [p for p, count in counts.items() if fewest < count < most]
+
+
+def nix_majority(
+    players: tuple[str, ...], roles: list[str], won: dict[str, dict[str, int]]
+) -> list[str]:
     """Who won the most nix cards (ties: all of them); empty when the round had no nix."""
     nix = nix_colour(roles)
     if nix is None:
@@ -383,8 +436,9 @@ def random_designators(rng: random.Random) -> list[Card]:
     return [Card(colour, rng.randint(1, 5)) for colour in EBBES_COLOURS]
 
 
-def play_ebbes(rng: random.Random, players: tuple[str, ...], options: dict[str, Any],
-               first: str) -> Game:
+def play_ebbes(
+    rng: random.Random, players: tuple[str, ...], options: dict[str, Any], first: str
+) -> Game:
     values = len(players) * (3 if options.get("extended", False) else 2)
     deck = [Card(c, v) for c in EBBES_COLOURS for v in range(1, values + 1)]
     size = len(deck) // len(players)
@@ -405,11 +459,23 @@ def play_ebbes(rng: random.Random, players: tuple[str, ...], options: dict[str, 
         count = size - 1 if discard else size
         tricks = play_tricks(rng, players, hands, starter, count, keeper)
         won = ebbes_won(players, tricks, list(discards.values()))
-        rnd = Round(number, size, starter, tricks, ebbes_scores(players, keeper.roles, won),
-                    number_card=number_card, designators=designators if placed else [],
-                    designations=keeper.roles, discards=discards, won=won, chosen_by=chooser,
-                    nix_majority=nix_majority(players, keeper.roles, won))
+        rnd = Round(
+            number,
+            size,
+            starter,
+            tricks,
+            ebbes_scores(players, keeper.roles, won),
+            number_card=number_card,
+            designators=designators if placed else [],
+            designations=keeper.roles,
+            discards=discards,
+            won=won,
+            chosen_by=chooser,
+            nix_majority=nix_majority(players, keeper.roles, won),
+        )
         rounds.append(rnd)
+        # Whoever won the most nix cards (one of them when tied; anyone after a round without
+        # nix) chooses the next start player, who may be anybody.
         chooser = rng.choice(rnd.nix_majority or list(players))
         starter = rng.choice(players)
     return Game("ebbes", players, options, first, rounds)
@@ -421,8 +487,13 @@ PLAYER_RANGE = {"blackout": (2, 8), "alles-oder-nichts": (3, 6), "ebbes": (3, 5)
 PLAYERS = {"blackout": play_blackout, "alles-oder-nichts": play_alles, "ebbes": play_ebbes}
 
 
-def simulate(rng: random.Random, game: str, players: int | tuple[str, ...],
-             options: dict[str, Any] | None = None, first: str | None = None) -> Game:
+def simulate(
+    rng: random.Random,
+    game: str,
+    players: int | tuple[str, ...],
+    options: dict[str, Any] | None = None,
+    first: str | None = None,
+) -> Game:
     """A random legal game of ``game``: ``players`` is a count (random names) or the names.
     ``options`` are the record's options (missing ones take their defaults); the first dealer
     (ebbes: starter) is random unless given."""
@@ -434,6 +505,13 @@ def simulate(rng: random.Random, game: str, players: int | tuple[str, ...],
 # --- writing a record -------------------------------------------------------------------------
 
 DETAILS = ("summary", "plays", "both", "mixed")
+
+
+def card_text(card: Card, french: bool) -> str:
+    """The canonical spelling: ``"QH"``, ``"10S"`` (Blackout) or ``"red-7"``."""
+    if french:
+        return RANK_LETTERS.get(card.value, str(card.value)) + card.colour
+    return f"{card.colour}-{card.value}"
 
 
 class Speller:
@@ -456,12 +534,10 @@ class Speller:
         return text
 
     def card(self, card: Card) -> str:
-        if not self.french:
-            return self._case(f"{card.colour}-{card.value}")
-        rank = RANK_LETTERS.get(card.value, str(card.value))
-        if card.value == 10 and self.messy and self.rng.random() < 0.5:
-            rank = "T"
-        return self._case(rank + card.colour)
+        text = card_text(card, self.french)
+        if text.startswith("10") and self.messy and self.rng.random() < 0.5:
+            text = "T" + text[2:]
+        return self._case(text)
 
     def colour(self, colour: str) -> str:
         return self._case(colour)
@@ -477,13 +553,14 @@ class Speller:
         return {self.name(k): values[k] for k in keys}
 
 
-def to_record(game: Game, rng: random.Random, detail: str = "mixed", messy: bool = False
-              ) -> dict[str, Any]:
+def to_record(
+    game: Game, rng: random.Random, detail: str = "mixed", messy: bool = False
+) -> dict[str, Any]:
     """The game as a ``table-referee/1`` document.
 
     ``detail``: ``summary`` (results only: ``tricks``, or ebbes ``designations`` and ``won``),
-    ``plays`` (every trick card by card, nothing the plays derive), ``both`` (plays and the
-    results, which agree), or ``mixed`` (a random one of those per round).
+    ``plays`` (every trick card by card, and ebbes discards; nothing the plays derive), ``both``
+    (plays and the results, which agree), or ``mixed`` (a random one of those per round).
     """
     spell = Speller(rng, game.name, messy)
     first_key = "first_starter" if game.name == "ebbes" else "first_dealer"
@@ -504,8 +581,10 @@ def to_record(game: Game, rng: random.Random, detail: str = "mixed", messy: bool
 
 
 def plays_entry(rnd: Round, spell: Speller) -> list[dict[str, Any]]:
-    return [{"leader": spell.name(t.leader), "cards": [spell.card(c) for c in t.cards]}
-            for t in rnd.tricks]
+    return [
+        {"leader": spell.name(t.leader), "cards": [spell.card(c) for c in t.cards]}
+        for t in rnd.tricks
+    ]
 
 
 def trick_game_entry(game: Game, rnd: Round, spell: Speller, detail: str) -> dict[str, Any]:
@@ -523,7 +602,8 @@ def trick_game_entry(game: Game, rnd: Round, spell: Speller, detail: str) -> dic
         entry["bids"] = spell.by_name(rnd.bids)
     else:
         entry["bids"] = spell.by_name(
-            {p: {"bid": rnd.bids[p], "open": rnd.open[p]} for p in game.players})
+            {p: {"bid": rnd.bids[p], "open": rnd.open[p]} for p in game.players}
+        )
     if detail != "summary":
         entry["plays"] = plays_entry(rnd, spell)
     if detail != "plays":
@@ -543,17 +623,15 @@ def ebbes_entry(game: Game, rnd: Round, spell: Speller, detail: str) -> dict[str
         entry["number"] = rnd.number_card
     else:
         entry["designators"] = [spell.card(c) for c in rng.sample(rnd.designators, 5)]
-    give_discards = bool(rnd.discards) and rng.random() < 0.5
-    # Without the discards the plays cannot tell what the last trick's winner took: then the
-    # cards won must be given.
-    with_won = detail != "plays" or (rnd.discards and not give_discards)
-    if give_discards:
+    # The plays alone cannot tell what the last trick's winner took, so ``plays`` gives the
+    # discards; the results (``won``) may stand without them.
+    if rnd.discards and (detail == "plays" or rng.random() < 0.5):
         entry["discards"] = spell.by_name({p: spell.card(c) for p, c in rnd.discards.items()})
     if detail != "summary":
         entry["plays"] = plays_entry(rnd, spell)
     if detail == "summary" or (detail == "both" and rng.random() < 0.5):
         entry["designations"] = [spell.colour(c) for c in rnd.designations]
-    if with_won:
+    if detail != "plays":
         entry["won"] = spell.by_name({p: won_entry(rnd, p, spell) for p in game.players})
     return entry
 
@@ -562,8 +640,9 @@ def won_entry(rnd: Round, player: str, spell: Speller) -> dict[str, int]:
     """One player's cards won per colour; the trump colour may be left out."""
     trump = rnd.designations[0] if rnd.designations else None
     drop_trump = spell.rng.random() < 0.3
-    return {spell.colour(c): n for c, n in rnd.won[player].items()
-            if not (drop_trump and c == trump)}
+    return {
+        spell.colour(c): n for c, n in rnd.won[player].items() if not (drop_trump and c == trump)
+    }
 
 
 # --- the benchmark ------------------------------------------------------------------------------
@@ -575,3 +654,62 @@ def benchmark_record(seed: int = 0) -> dict[str, Any]:
     rng = random.Random(seed)
     game = simulate(rng, "blackout", ("Ann", "Ben", "Cho"), {}, first="Ann")
     return to_record(game, rng, detail="plays")
+
+
+# --- a game in progress -------------------------------------------------------------------------
+
+
+def in_progress(game: Game, doc: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The same record stopped part-way: the rounds before a random one as they were, that one
+    cut short (results not in yet, maybe a trick under way, maybe bids still missing)."""
+    keep = rng.randrange(len(game.rounds))
+    cut = {**doc, "rounds": list(doc["rounds"][: keep + 1])}
+    cut["rounds"][keep] = cut_round(game, game.rounds[keep], doc["rounds"][keep], rng)
+    return cut
+
+
+def cut_round(game: Game, rnd: Round, entry: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A round entry before its results: fewer cards played (a short last trick allowed) and,
+    before the first card, maybe fewer bids (ebbes: designations)."""
+    entry = {k: v for k, v in entry.items() if k not in ("tricks", "won", "designations")}
+    if "plays" in entry:
+        played = rng.randrange(sum(len(t["cards"]) for t in entry["plays"]))
+        entry["plays"] = first_cards(entry["plays"], played)
+        if played:
+            return entry
+        del entry["plays"]
+    if game.name == "ebbes":
+        if rnd.designations and rng.random() < 0.5:
+            entry["designations"] = rnd.designations[: rng.randrange(len(rnd.designations))]
+        return entry
+    return cut_bids(game, rnd, entry, rng)
+
+
+def first_cards(plays: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
+    """The first ``count`` cards of ``plays``, trick by trick (the last trick maybe short)."""
+    out = []
+    for trick in plays:
+        if count <= 0:
+            break
+        out.append({"leader": trick["leader"], "cards": trick["cards"][:count]})
+        count -= len(trick["cards"])
+    return out
+
+
+def cut_bids(game: Game, rnd: Round, entry: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """Only the first bids in bidding order (from left of the dealer); Alles oder Nichts secret
+    bids still sealed (``{"open": false}`` without the bid)."""
+    assert rnd.dealer is not None
+    order = [left_of(game.players, rnd.dealer, i) for i in range(1, len(game.players) + 1)]
+    made = set(order[: rng.randint(0, len(order))])
+    bids = {k: v for k, v in entry["bids"].items() if k.strip() in made}
+    if game.name == "alles-oder-nichts":
+        bids = {
+            k: v if v["open"] or rng.random() < 0.5 else {"open": False} for k, v in bids.items()
+        }
+    return {**entry, "bids": bids}
+
+
+if __name__ == "__main__":
+    # python -m tests.simulate > bench/blackout-3p-card-by-card.json
+    print(json.dumps(benchmark_record(), indent=2, ensure_ascii=False))
