@@ -43,6 +43,7 @@ from referee.rules.engine import (
     Step,
     allowed,
     apply,
+    extend,
     replay,
     start,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "allowed",
     "apply",
     "events",
+    "extend",
     "replay",
     "start",
     "trick_winner",

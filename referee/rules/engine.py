@@ -119,6 +119,8 @@ class State:
     violations: list[Breach] = field(default_factory=list)
     warnings: list[Breach] = field(default_factory=list)
     beyond_last: bool = False
+    #: What a lenient replay's end noted about its last round; redone if more events follow.
+    provisional: list[Breach] = field(default_factory=list)
 
     def copy(self) -> State:
         rounds = list(self.rounds)
@@ -131,6 +133,7 @@ class State:
             list(self.violations),
             list(self.warnings),
             self.beyond_last,
+            list(self.provisional),
         )
 
     @property
@@ -294,6 +297,7 @@ class Game:
     def step(self, run: Run, event: ev.Event) -> None:
         """Apply ``event`` to ``run.state`` in place (checks first, so a raise changes nothing)."""
         state = run.state
+        self.unfinish(state)
         if not isinstance(event.round, int) or isinstance(event.round, bool) or event.round < 1:
             raise OutOfTurn("turn", "round-ahead", entry_round=event.round, current=1)
         if event.round > self.round_count:
@@ -350,10 +354,25 @@ class Game:
                 run.state.violations.append(breach)
 
     def finish(self, run: Run) -> None:
-        """End of a lenient replay: audit the last round if its results are in."""
+        """End of a lenient replay: audit the last round if its results are in.
+
+        The audit is provisional: ``unfinish`` takes it back before more events are replayed,
+        so extending a replayed state gives what replaying everything from the start gives.
+        """
+        self.unfinish(run.state)
         rnd = run.state.current
         if rnd is not None and self.results_in(rnd):
+            before = len(run.state.violations)
             self.audit(run, rnd)
+            run.state.provisional = run.state.violations[before:]
+
+    @staticmethod
+    def unfinish(state: State) -> None:
+        """Take back ``finish``'s provisional audit."""
+        if state.provisional:
+            gone = {id(b) for b in state.provisional}
+            state.violations = [b for b in state.violations if id(b) not in gone]
+            state.provisional = []
 
     # --- trick play, shared by every game ----------------------------------------------------
 
@@ -380,6 +399,10 @@ class Game:
         if card == rnd.trump_card:
             return "card-turned"
         return None
+
+    def cards_left(self, rnd: RoundState) -> list[Card]:
+        """The cards that can still be played this round, in deck order (for a card picker)."""
+        return [card for card in self.deck if self.unavailable(rnd, card) is None]
 
     def next_to_play(self, rnd: RoundState) -> str | None:
         """Who plays the next card (None when every trick is played or no leader is known)."""
@@ -650,6 +673,25 @@ def replay(setup: Setup, events: Iterable[ev.Event], *, lenient: bool = False) -
     if lenient:
         state.game.finish(run)
     return state
+
+
+def extend(state: State, event: ev.Event) -> State:
+    """A leniently replayed state with one more event, as ``replay(..., lenient=True)`` of all.
+
+    >>> setup = Setup("blackout", ("Ann", "Ben"))
+    >>> events = [ev.Trump(1, "H"), ev.Bid(1, "Ben", 0), ev.Bid(1, "Ann", 1)]
+    >>> state = extend(replay(setup, events[:2], lenient=True), events[2])
+    >>> [b.rule for b in state.violations], state.current.bids
+    (['hook'], {'Ben': 0, 'Ann': 1})
+    """
+    new = state.copy()
+    run = Run(new, lenient=True)
+    try:
+        new.game.step(run, event)
+    except Breach as breach:
+        new.violations.append(breach)
+    new.game.finish(run)
+    return new
 
 
 def allowed(state: State, events: Sequence[ev.Event]) -> list[tuple[ev.Event, Breach | None]]:

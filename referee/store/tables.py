@@ -123,6 +123,14 @@ def current_seq(table_id: str) -> int | None:
 def append_entry(table_id: str, expected_seq: int, kind: str, payload: Mapping[str, Any]) -> int:
     """Append an entry after ``expected_seq``, the last one the caller saw; return its seq.
 
+    See ``add_entry`` for how two writers are kept apart.
+    """
+    return add_entry(table_id, expected_seq, kind, payload).seq
+
+
+def add_entry(table_id: str, expected_seq: int, kind: str, payload: Mapping[str, Any]) -> LogEntry:
+    """Append an entry after ``expected_seq``, the last one the caller saw; return it as stored.
+
     Optimistic concurrency, the same on SQLite and PostgreSQL: a conditional UPDATE moves
     ``tables.last_seq`` from ``expected_seq`` to ``expected_seq + 1`` and the entry is inserted
     with that seq, in one transaction. Of two writers on the same step, the second one's UPDATE
@@ -133,19 +141,22 @@ def append_entry(table_id: str, expected_seq: int, kind: str, payload: Mapping[s
     """
     stored = checked_payload(kind, payload, expected_seq)
     seq = expected_seq + 1
+    now = utcnow()
     try:
         result = cast(
             CursorResult[Any],
             db.session.execute(
                 update(Table)
                 .where(Table.id == table_id, Table.last_seq == expected_seq)
-                .values(last_seq=seq, updated_at=utcnow())
+                .values(last_seq=seq, updated_at=now)
             ),
         )
         if result.rowcount == 1:
-            db.session.add(Entry(table_id=table_id, seq=seq, kind=kind, payload=stored))
+            db.session.add(
+                Entry(table_id=table_id, seq=seq, kind=kind, payload=stored, created_at=now)
+            )
             db.session.commit()
-            return seq
+            return LogEntry(seq, kind, stored, as_utc(now))
     except IntegrityError:
         pass  # the UNIQUE constraint: an entry with this seq is already there
     except BaseException:

@@ -12,12 +12,19 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from dataclasses import replace
 from typing import Generic, TypeVar
 
 from flask import abort
 
 from referee.rules import State, replay
-from referee.store.tables import TableRecord, current_seq, effective_events, get_table
+from referee.store.tables import (
+    LogEntry,
+    TableRecord,
+    current_seq,
+    effective_events,
+    get_table,
+)
 
 V = TypeVar("V")
 
@@ -30,16 +37,19 @@ class LRU(Generic[V]):
         self.items: OrderedDict[Hashable, V] = OrderedDict()
         self.lock = threading.Lock()
 
+    def put(self, key: Hashable, value: V) -> None:
+        with self.lock:
+            self.items[key] = value
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
     def get_or_make(self, key: Hashable, make: Callable[[], V]) -> V:
         with self.lock:
             if key in self.items:
                 self.items.move_to_end(key)
                 return self.items[key]
         value = make()
-        with self.lock:
-            self.items[key] = value
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
+        self.put(key, value)
         return value
 
 
@@ -66,3 +76,12 @@ def load(table_id: str) -> tuple[TableRecord, State]:
         return record, replay(record.setup, effective_events(record.entries), lenient=True)
 
     return _tables.get_or_make((table_id, seq), make)
+
+
+def remember_after(record: TableRecord, entry: LogEntry, state: State) -> None:
+    """Keep the table as it is after ``entry``, so the page that follows needs no replay.
+
+    ``state`` must be the lenient replay of the new log: ``extend`` of the old state gives it.
+    """
+    new = replace(record, entries=(*record.entries, entry))
+    _tables.put((record.id, entry.seq), (new, state))

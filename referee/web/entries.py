@@ -133,6 +133,20 @@ def won(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
     return ev.Won(number, counts)
 
 
+def play(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    card = (form.get("card") or "").strip()
+    if not card:
+        raise EntryError(_("Choose the card that was played."))
+    return ev.Play(number, card[:20], seat(state, form))
+
+
+def discard(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    card = (form.get("card") or "").strip()
+    if not card:
+        raise EntryError(_("Choose the card that was laid aside."))
+    return ev.Discard(number, seat(state, form), card[:20])
+
+
 BUILDERS = {
     "trump": trump,
     "bid": bid,
@@ -144,4 +158,6 @@ BUILDERS = {
     "designators": designators,
     "designate": designate,
     "won": won,
+    "play": play,
+    "discard": discard,
 }

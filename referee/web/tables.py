@@ -18,17 +18,18 @@ from werkzeug.wrappers import Response
 from wtforms import HiddenField, IntegerField
 from wtforms.validators import InputRequired, NumberRange
 
-from referee.rules import Breach, State, apply, replay
+from referee.rules import Breach, State, apply, extend, replay
 from referee.rules import events as ev
 from referee.rules.events import event_from_dict
 from referee.store.tables import (
     StaleTable,
     TableRecord,
+    add_entry,
     append_entry,
     in_force,
 )
 from referee.web import view
-from referee.web.cache import load, pages, seq_or_404
+from referee.web.cache import load, pages, remember_after, seq_or_404
 from referee.web.entries import EntryError, build_event
 from referee.web.errors import breach_text
 from referee.web.recent import remember
@@ -59,6 +60,10 @@ def render_table(
 ) -> tuple[str, int]:
     rnd = state.game.upcoming(state)
     step = state.next_step()
+    kept = kept or {}
+    card_mode = rnd is not None and (
+        bool(rnd.plays) or "cards" in (request.args.get("mode"), kept.get("mode"))
+    )
     return render_template(
         "tables/show.html",
         record=record,
@@ -70,7 +75,10 @@ def render_table(
         totals=state.totals(),
         leaders=view.leaders(state),
         error=error,
-        kept=kept or {},
+        kept=kept,
+        card_mode=card_mode,
+        card_rows=view.card_rows(state, rnd) if card_mode and rnd is not None else [],
+        discarder=view.next_discarder(state, rnd) if card_mode and rnd is not None else None,
         seq=record.last_seq,
         form=EntryForm(),
         undo=SeqForm(),
@@ -108,16 +116,20 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     except Breach as breach:
         return render_table(record, state, breach_text(breach), kept, 422)
     try:
-        append_entry(table_id, form.seq.data, "event", event.to_dict())
+        entry = add_entry(table_id, form.seq.data, "event", event.to_dict())
     except StaleTable:
         record, state = load(table_id)
         return stale(record, state, event, form.seq.data, kept)
+    remember_after(record, entry, extend(state, event))
+    for said in view.announcements(state, after):
+        flash(said, "info")
     for note in [
         *after.warnings[len(state.warnings) :],
         *after.violations[len(state.violations) :],
     ]:
         flash(breach_text(note), "warning")
-    return redirect(url_for("tables.show", table_id=table_id), 303)
+    mode = {"mode": "cards"} if kept.get("mode") == "cards" else {}
+    return redirect(url_for("tables.show", table_id=table_id, **mode), 303)
 
 
 def stale(

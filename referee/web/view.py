@@ -256,3 +256,65 @@ def form_values(state: State, event: ev.Event) -> dict[str, Any]:
             for c, n in counts.items()
         }
     return {}
+
+
+WHY = {"highest-trump": "highest trump", "highest-led": "highest card of the colour led"}
+ORDINALS = ("1st", "2nd", "3rd", "4th")
+
+
+def announcements(before: State, after: State) -> list[str]:
+    """What a card just settled, in words: a trick's winner and why, an ebbes role fixed."""
+    said: list[str] = []
+    old, new = before.game.upcoming(before), after.current
+    if old is None or new is None or old.number != new.number:
+        return said
+    if (
+        len(new.plays)
+        and new.trick_complete(-1)
+        and (len(new.plays) > len(old.plays) or not old.trick_complete(-1))
+    ):
+        trick = new.plays[-1]
+        card = next(c for p, c in trick.cards if p == trick.winner)
+        said.append(
+            _(
+                "%(p)s wins trick %(n)s: %(why)s, %(card)s",
+                p=trick.winner,
+                n=len(new.plays),
+                why=_(WHY[trick.why or "highest-led"]),
+                card=card.label(),
+            )
+        )
+    if isinstance(old, EbbesRound) and isinstance(new, EbbesRound):
+        for index in range(len(old.derived), len(new.derived)):
+            role = ("trump", "plus", "ebbes", "minus")[index]
+            said.append(
+                _(
+                    "%(colour)s is %(role)s (the %(nth)s designating card).",
+                    colour=new.derived[index],
+                    role=_(role),
+                    nth=ORDINALS[index],
+                )
+            )
+            if index == 3:
+                said.append(_("%(colour)s is nix.", colour=new.role_map()["nix"]))
+    return said
+
+
+def card_rows(state: State, rnd: RoundState) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The cards still possible, by colour: (colour label, [(card, label)])."""
+    left = state.game.cards_left(rnd)
+    rows = []
+    for colour in state.game.deck.colours:
+        cards = [
+            (str(c), c.label()) for c in sorted(left, key=lambda c: -c.value) if c.colour == colour
+        ]
+        if cards:
+            rows.append((colour_label(colour), cards))
+    return rows
+
+
+def next_discarder(state: State, rnd: RoundState) -> str | None:
+    """ebbes' discard variant, card by card: who still has to lay a card aside."""
+    if not isinstance(rnd, EbbesRound) or not state.game.options.get("discard") or rnd.plays:
+        return None
+    return next((p for p in state.setup.players if p not in rnd.discards), None)

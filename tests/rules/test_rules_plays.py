@@ -148,3 +148,14 @@ def test_discards_are_out_of_play_and_go_to_the_last_trick():
     state = run(state, ev.Number(1, 1), ev.Discard(1, "Ann", "red-6"))
     assert refused(state, ev.Play(1, "red-6")).message == "red-6 was discarded in round 1."
     assert refused(state, ev.Discard(1, "Ann", "red-5")).rule == "turn"
+
+
+def test_cards_left_leave_out_played_turned_and_discarded_cards():
+    state = blackout_round_two()  # Q K A of each suit; ♥K turned
+    state = run(state, *plays(2, "QS", "AS"))
+    left = [str(c) for c in state.game.cards_left(state.current)]
+    assert "QS" not in left and "AS" not in left and "KH" not in left
+    assert len(left) == 12 - 3
+    ebbes = start(Setup("ebbes", ("Ann", "Ben", "Cho"), {"discard": True}))
+    ebbes = run(ebbes, ev.Number(1, 1), ev.Discard(1, "Ann", "red-6"))
+    assert "red-6" not in [str(c) for c in ebbes.game.cards_left(ebbes.current)]
