@@ -21,8 +21,9 @@ babel = Babel()
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint of the app."""
-    from referee.web import errors, home, newtable, records, tables
+    from referee.web import disputes, errors, home, newtable, records, tables
 
+    app.register_blueprint(disputes.bp)
     app.register_blueprint(errors.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(newtable.bp)

@@ -57,6 +57,7 @@ def render_table(
     error: str | None = None,
     kept: Mapping[str, Any] | None = None,
     status: int = 200,
+    rule: str | None = None,
 ) -> tuple[str, int]:
     rnd = state.game.upcoming(state)
     step = state.next_step()
@@ -75,6 +76,7 @@ def render_table(
         totals=state.totals(),
         leaders=view.leaders(state),
         error=error,
+        error_rule=rule,
         kept=kept,
         card_mode=card_mode,
         card_rows=view.card_rows(state, rnd) if card_mode and rnd is not None else [],
@@ -114,7 +116,7 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     try:
         after = apply(state, event)
     except Breach as breach:
-        return render_table(record, state, breach_text(breach), kept, 422)
+        return render_table(record, state, breach_text(breach), kept, 422, breach.rule)
     try:
         entry = add_entry(table_id, form.seq.data, "event", event.to_dict())
     except StaleTable:
