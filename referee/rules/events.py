@@ -182,14 +182,18 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
+_FIELDS: dict[type[Event], frozenset[str]] = {
+    cls: frozenset(f.name for f in fields(cls)) for cls in EVENT_TYPES.values()
+}
+
+
 def event_from_dict(data: Mapping[str, Any]) -> Event:
     """The event stored as ``data`` (inverse of ``Event.to_dict``); KeyError/TypeError if not."""
     cls = EVENT_TYPES[data["type"]]
-    names = {f.name for f in fields(cls)}
     kwargs = {key: value for key, value in data.items() if key != "type"}
-    if set(kwargs) - names:
-        raise TypeError(f"unexpected fields for {cls.type}: {sorted(set(kwargs) - names)}")
-    for key in ("cards",):
-        if isinstance(kwargs.get(key), list):
-            kwargs[key] = tuple(kwargs[key])
+    unexpected = kwargs.keys() - _FIELDS[cls]
+    if unexpected:
+        raise TypeError(f"unexpected fields for {cls.type}: {sorted(unexpected)}")
+    if isinstance(kwargs.get("cards"), list):
+        kwargs["cards"] = tuple(kwargs["cards"])
     return cls(**kwargs)

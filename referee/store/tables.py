@@ -99,17 +99,29 @@ def get_table(table_id: str) -> TableRecord | None:
     table = db.session.get(Table, table_id)
     if table is None:
         return None
-    rows = db.session.scalars(
-        select(Entry).where(Entry.table_id == table_id).order_by(Entry.seq)
+    rows = db.session.execute(  # plain rows, not ORM objects: a long log is read fast
+        select(Entry.seq, Entry.kind, Entry.payload, Entry.created_at)
+        .where(Entry.table_id == table_id)
+        .order_by(Entry.seq)
     ).all()
     record = TableRecord(
         id=table.id,
         setup=Setup(table.game, tuple(table.players), table.options, table.first_player),
-        entries=tuple(LogEntry(r.seq, r.kind, r.payload, as_utc(r.created_at)) for r in rows),
+        entries=tuple(LogEntry(seq, kind, payload, as_utc(at)) for seq, kind, payload, at in rows),
         created_at=as_utc(table.created_at),
         updated_at=as_utc(table.updated_at),
     )
     return record
+
+
+def entries_after(table_id: str, seq: int) -> tuple[LogEntry, ...]:
+    """The table's log entries after ``seq``, in order (to catch up a table already replayed)."""
+    rows = db.session.execute(
+        select(Entry.seq, Entry.kind, Entry.payload, Entry.created_at)
+        .where(Entry.table_id == table_id, Entry.seq > seq)
+        .order_by(Entry.seq)
+    ).all()
+    return tuple(LogEntry(seq, kind, payload, as_utc(at)) for seq, kind, payload, at in rows)
 
 
 def current_seq(table_id: str) -> int | None:

@@ -1,10 +1,11 @@
 """Tables replayed and pages rendered once per change, then served from memory.
 
 A table only changes by a new entry in its log, which raises its sequence number; so whatever is
-computed from the log — the replayed state, a rendered score sheet — is kept under
-``(table id, sequence number)`` and stays right for as long as that number is current. Each
-worker process keeps its own small LRU; one indexed read of ``tables.last_seq`` tells whether an
-entry is still current, whichever process wrote last.
+computed from the log is kept with the number it was computed at. One indexed read of
+``tables.last_seq`` tells whether it is still current, whichever worker process wrote last. A
+replayed table that is behind catches up by replaying only the newer entries (``extend``), unless
+one of them is an undo or a correction, which changes the past: then the whole log is replayed.
+Rendered pages (the score sheet) are kept under ``(page, table id, sequence number)``.
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from typing import Generic, TypeVar
 
 from flask import abort
 
-from referee.rules import State, replay
+from referee.rules import State, extend, replay
+from referee.rules.events import event_from_dict
 from referee.store.tables import (
     LogEntry,
     TableRecord,
     current_seq,
     effective_events,
+    entries_after,
     get_table,
 )
 
@@ -37,6 +40,13 @@ class LRU(Generic[V]):
         self.items: OrderedDict[Hashable, V] = OrderedDict()
         self.lock = threading.Lock()
 
+    def get(self, key: Hashable) -> V | None:
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        return None
+
     def put(self, key: Hashable, value: V) -> None:
         with self.lock:
             self.items[key] = value
@@ -44,12 +54,10 @@ class LRU(Generic[V]):
                 self.items.popitem(last=False)
 
     def get_or_make(self, key: Hashable, make: Callable[[], V]) -> V:
-        with self.lock:
-            if key in self.items:
-                self.items.move_to_end(key)
-                return self.items[key]
-        value = make()
-        self.put(key, value)
+        value = self.get(key)
+        if value is None:
+            value = make()
+            self.put(key, value)
         return value
 
 
@@ -68,14 +76,24 @@ def seq_or_404(table_id: str) -> int:
 def load(table_id: str) -> tuple[TableRecord, State]:
     """The stored table and its replayed state (lenient: breaches are shown, not hidden)."""
     seq = seq_or_404(table_id)
-
-    def make() -> tuple[TableRecord, State]:
-        record = get_table(table_id)
-        if record is None:
-            abort(404)
-        return record, replay(record.setup, effective_events(record.entries), lenient=True)
-
-    return _tables.get_or_make((table_id, seq), make)
+    known = _tables.get(table_id)
+    if known is not None and known[0].last_seq == seq:
+        return known
+    if known is not None and known[0].last_seq < seq:
+        newer = entries_after(table_id, known[0].last_seq)
+        if newer and all(entry.kind == "event" for entry in newer):
+            record, state = known
+            for entry in newer:
+                state = extend(state, event_from_dict(entry.payload))
+            caught_up = (replace(record, entries=(*record.entries, *newer)), state)
+            _tables.put(table_id, caught_up)
+            return caught_up
+    record = get_table(table_id)
+    if record is None:
+        abort(404)
+    loaded = (record, replay(record.setup, effective_events(record.entries), lenient=True))
+    _tables.put(table_id, loaded)
+    return loaded
 
 
 def remember_after(record: TableRecord, entry: LogEntry, state: State) -> None:
@@ -83,5 +101,4 @@ def remember_after(record: TableRecord, entry: LogEntry, state: State) -> None:
 
     ``state`` must be the lenient replay of the new log: ``extend`` of the old state gives it.
     """
-    new = replace(record, entries=(*record.entries, entry))
-    _tables.put((record.id, entry.seq), (new, state))
+    _tables.put(record.id, (replace(record, entries=(*record.entries, entry)), state))
