@@ -62,6 +62,7 @@ def render_table(
     rnd = state.game.upcoming(state)
     step = state.next_step()
     kept = kept or {}
+    totals = state.totals()
     card_mode = rnd is not None and (
         bool(rnd.plays) or "cards" in (request.args.get("mode"), kept.get("mode"))
     )
@@ -73,8 +74,8 @@ def render_table(
         rnd=rnd,
         header=None if rnd is None else view.round_header(state, rnd),
         what_next=view.describe_step(step, state.setup.game),
-        totals=state.totals(),
-        leaders=view.leaders(state),
+        totals=totals,
+        leaders=view.leaders(totals),
         error=error,
         error_rule=rule,
         kept=kept,
@@ -192,7 +193,7 @@ def sheet(table_id: str) -> Response:
             state=state,
             rows=view.sheet(state),
             totals=totals,
-            leaders=view.leaders(state) if any(totals.values()) else [],
+            leaders=view.leaders(totals),
             winners=state.winners(),
             title=view.GAME_TITLES[state.setup.game],
             breach_text=breach_text,

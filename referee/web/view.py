@@ -161,11 +161,10 @@ def sheet(state: State) -> list[SheetRow]:
     return rows
 
 
-def leaders(state: State) -> list[str]:
-    """The players with the highest total so far (everyone while nothing is scored)."""
-    totals = state.totals()
+def leaders(totals: dict[str, int]) -> list[str]:
+    """The players with the highest total so far, in seat order (nobody before any score)."""
     best = max(totals.values())
-    return [p for p in state.setup.players if totals[p] == best]
+    return [p for p, total in totals.items() if total == best] if any(totals.values()) else []
 
 
 def describe_step(step: Step | None, game: str = "") -> str:
