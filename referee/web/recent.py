@@ -9,9 +9,15 @@ KEEP = 12
 
 
 def remember(table_id: str) -> None:
-    """Put ``table_id`` first in this browser's list of tables."""
+    """Put ``table_id`` first in this browser's list of tables.
+
+    The session is made permanent (Flask's 31 days), so the list and the CSRF token tied to it
+    outlive a phone closing its browser in the middle of a card evening.
+    """
     ids = [t for t in session.get("tables", []) if isinstance(t, str) and t != table_id]
-    session["tables"] = [table_id, *ids][:KEEP]
+    if session.get("tables") != [table_id, *ids][:KEEP]:
+        session["tables"] = [table_id, *ids][:KEEP]
+    session.permanent = True
 
 
 def remembered() -> list[str]:
