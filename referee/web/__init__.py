@@ -21,13 +21,14 @@ babel = Babel()
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint of the app."""
-    from referee.web import disputes, errors, home, newtable, records, tables
+    from referee.web import disputes, errors, home, newtable, records, sheets, tables
 
     app.register_blueprint(disputes.bp)
     app.register_blueprint(errors.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(newtable.bp)
     app.register_blueprint(records.bp)
+    app.register_blueprint(sheets.bp)
     app.register_blueprint(tables.bp)
 
 

@@ -1,0 +1,156 @@
+"""Paper, page furniture and text styles shared by every printed sheet; rendering to PDF bytes.
+
+A sheet is a list of platypus flowables. ``render`` puts them on pages of the chosen paper with
+the rules in force in a running footer and "page n of m" on every page, and returns the PDF.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reportlab.lib.pagesizes import A4, LETTER, landscape, portrait
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate
+
+from referee.sheets import fonts
+
+PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
+ORIENTATIONS = ("auto", "portrait", "landscape")
+MARGIN: float = 12 * mm
+FOOTER_SIZE = 7.0
+#: The padding platypus keeps inside the margins (``SimpleDocTemplate``'s frame).
+FRAME_PADDING = 6.0
+
+
+@dataclass(frozen=True)
+class Page:
+    """The paper (``a4`` or ``letter``) and its orientation (``auto`` picks by the grid's width)."""
+
+    paper: str = "a4"
+    orientation: str = "auto"
+
+    def __post_init__(self) -> None:
+        if self.paper not in PAPERS:
+            raise ValueError(f"paper must be one of {', '.join(PAPERS)}, not {self.paper!r}")
+        if self.orientation not in ORIENTATIONS:
+            raise ValueError(
+                f"orientation must be one of {', '.join(ORIENTATIONS)}, not {self.orientation!r}"
+            )
+
+    def size(self, needed_width: float) -> tuple[float, float]:
+        """The page size in points; ``auto`` turns the page to landscape when the grid
+        (``needed_width`` points wide) does not fit across a portrait page."""
+        paper = PAPERS[self.paper]
+        wide = self.orientation == "landscape" or (
+            self.orientation == "auto" and needed_width > frame_width(portrait(paper))
+        )
+        width, height = landscape(paper) if wide else portrait(paper)
+        return float(width), float(height)
+
+
+def style(size: float = 9, bold: bool = False, leading: float | None = None) -> ParagraphStyle:
+    """A paragraph style in the sheets' font."""
+    fonts.register()
+    return ParagraphStyle(
+        f"s{size}{'b' if bold else ''}",
+        fontName=fonts.BOLD if bold else fonts.REGULAR,
+        fontSize=size,
+        leading=leading if leading is not None else size * 1.25,
+    )
+
+
+def para(text: str, size: float = 9, bold: bool = False) -> Paragraph:
+    """A paragraph of plain text (made printable and escaped)."""
+    return Paragraph(fonts.markup(text), style(size, bold))
+
+
+def rich(text: str, size: float = 9) -> Paragraph:
+    """A paragraph of markup written in this package (never text a player typed); it must use
+    only letters the font has, so a slip shows up at once instead of as a box on paper."""
+    lacking = [c for c in re.sub(r"<[^>]*>", "", text) if not fonts.has_glyph(c)]
+    if lacking:
+        raise ValueError(f"the sheets' font has no glyph for {lacking!r}")
+    return Paragraph(text, style(size))
+
+
+def option_text(options: Mapping[str, Any]) -> str:
+    """Every option with its value, as the footer prints them: ``hook: yes · max_cards: 13``."""
+
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, (list, tuple)):
+            return ", ".join(str(x) for x in v)
+        return str(v)
+
+    return " · ".join(f"{key}: {value(v)}" for key, v in options.items())
+
+
+def _numbered_canvas(footer: str) -> type[Canvas]:
+    """A canvas class that prints ``footer`` and "page n of m" at the foot of every page.
+
+    The page count is known only at the end, so each page's drawing is kept until ``save``.
+    """
+
+    class NumberedCanvas(Canvas):  # type: ignore[misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._pages: list[dict[str, Any]] = []
+
+        def showPage(self) -> None:
+            self._pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self) -> None:
+            for number, page in enumerate(self._pages, start=1):
+                self.__dict__.update(page)
+                self._foot(number, len(self._pages))
+                super().showPage()
+            super().save()
+
+        def _foot(self, number: int, count: int) -> None:
+            width = self._pagesize[0]
+            label = f"page {number} of {count}"
+            self.setFont(fonts.REGULAR, FOOTER_SIZE)
+            room = width - 2 * MARGIN - fonts.width(label, FOOTER_SIZE) - 4 * mm
+            self.drawString(MARGIN, MARGIN / 2, fonts.shorten(footer, room, FOOTER_SIZE))
+            self.drawRightString(width - MARGIN, MARGIN / 2, label)
+
+    return NumberedCanvas
+
+
+def render(
+    story: Sequence[Flowable], page_size: tuple[float, float], title: str, footer: str
+) -> bytes:
+    """The PDF of ``story`` on pages of ``page_size``, ``footer`` and page numbers on each."""
+    fonts.register()
+    out = io.BytesIO()
+    doc = SimpleDocTemplate(
+        out,
+        pagesize=page_size,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
+        title=fonts.printable(title),
+        author="Table Referee",
+        creator="Table Referee",
+    )
+    doc.build(list(story), canvasmaker=_numbered_canvas(footer))
+    return out.getvalue()
+
+
+def frame_width(page_size: tuple[float, float]) -> float:
+    """The width the story has: between the margins, less the frame's padding."""
+    return page_size[0] - 2 * MARGIN - 2 * FRAME_PADDING
+
+
+def frame_height(page_size: tuple[float, float]) -> float:
+    """The height the story has: between the margins, less the frame's padding."""
+    return page_size[1] - 2 * MARGIN - 2 * FRAME_PADDING
