@@ -24,7 +24,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         WTF_CSRF_TIME_LIMIT=None,  # a token lives as long as the session: a whole card evening
         WTF_I18N_ENABLED=False,
-        SESSION_REFRESH_EACH_REQUEST=False,  # a permanent session's cookie only when it changes  # our forms write their own messages; WTForms' own stay English
+        SESSION_REFRESH_EACH_REQUEST=False,  # send the session cookie only when it changes
         BABEL_DEFAULT_LOCALE="en",
     )
     if test_config is not None:
