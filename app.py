@@ -23,7 +23,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(
         WTF_CSRF_TIME_LIMIT=None,  # a token lives as long as the session: a whole card evening
-        WTF_I18N_ENABLED=False,
+        WTF_I18N_ENABLED=False,  # our forms write their own messages; WTForms stays English
         SESSION_REFRESH_EACH_REQUEST=False,  # send the session cookie only when it changes
         BABEL_DEFAULT_LOCALE="en",
     )
