@@ -1,0 +1,417 @@
+"""Accessibility of every main screen, measured in Chromium as a phone shows it.
+
+- Every button, input and select has an accessible name, as Chromium's accessibility tree
+  computes it (a label, aria-label or text), so a screen reader says what it does.
+- The score sheet is a real ``<table>`` with ``<th scope>`` headers.
+- At 200 % text zoom (a 360 px phone showing 180 CSS px across) no page scrolls sideways and
+  nothing in the main content sticks out, except inside the score sheet's own scroll box.
+- Text contrast is at least 4.5:1 (WCAG AA) in light and in dark mode: the computed colour of
+  every piece of visible text (body text, hints, links, buttons, error messages, flashes)
+  against the background it is drawn on, after opacity. Disabled buttons are exempt (WCAG 1.4.3).
+
+The screens are set up through the store (the journeys test the taps); each is then reached in
+the browser as a person would see it, errors included.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from referee.rules import Setup, start
+from referee.store.tables import append_entry, create_table
+from tests.durability.legal import next_entry
+from tests.e2e.conftest import LiveServer
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the browser fixture skips these tests (fails them with REQUIRE_BROWSER=1)
+    expect = None
+
+pytestmark = pytest.mark.e2e
+
+#: The minimum contrast ratio of text (WCAG 2 AA, 1.4.3).
+CONTRAST = 4.5
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path_factory.mktemp("a11y")) as live:
+        yield live
+
+
+def table_at(server: LiveServer, game: str, step: str, *, rounds: int = 0, **options: Any) -> str:
+    """A new table played (legally, at random but repeatably) up to its first ``step`` action
+    after ``rounds`` complete rounds; its address."""
+    setup = Setup(game, ("Ann", "Ben", "Cho"), options)
+    rng = random.Random(7)
+    with server.app.app_context():
+        table, state, seq = create_table(setup), start(setup), 0
+        while (now := state.next_step()) is not None:
+            if now.action == step and now.round > rounds:
+                return server.url(f"/t/{table}")
+            event, state = next_entry(state, rng) or pytest.fail("the game ended")
+            seq = append_entry(table, seq, "event", event.to_dict())
+    raise AssertionError(f"no {step} step after round {rounds}")
+
+
+# --- the screens -------------------------------------------------------------------------------
+
+#: A screen takes a page and the server and leaves the page showing the screen.
+Screen = Callable[[Any, LiveServer], None]
+
+
+def home_with_a_table(page: Any, server: LiveServer) -> None:
+    page.goto(table_at(server, "blackout", "bid"))  # the home page lists the tables seen
+    page.goto(server.url("/"))
+
+
+def new_table_of(game: str) -> Screen:
+    def screen(page: Any, server: LiveServer) -> None:
+        page.goto(server.url("/new"))
+        page.get_by_role("radio", name=game).check()
+
+    return screen
+
+
+def new_table_refused(page: Any, server: LiveServer) -> None:
+    page.goto(server.url("/new"))
+    page.get_by_role("textbox", name="1 Seat 1").fill("Ann")
+    page.get_by_label("Most cards in a hand").fill("many")
+    page.get_by_role("button", name="Create table").click()
+    expect(page.get_by_role("alert")).to_be_visible()
+
+
+def at_step(
+    game: str, step: str, rounds: int = 0, **options: Any
+) -> Callable[[Any, LiveServer], None]:
+    def screen(page: Any, server: LiveServer) -> None:
+        page.goto(table_at(server, game, step, rounds=rounds, **options))
+
+    return screen
+
+
+def blackout_hook(page: Any, server: LiveServer) -> None:
+    """The dealer's turn to bid, one bid disabled with its reason."""
+    url = table_at(server, "blackout", "bid")
+    page.goto(url)
+    for _ in range(2):
+        with page.expect_navigation():
+            page.locator("section[aria-labelledby=next-title] button:enabled").first.click()
+    expect(page.locator("button:disabled")).to_have_count(1)
+
+
+def tricks_refused(page: Any, server: LiveServer) -> None:
+    page.goto(table_at(server, "blackout", "play", rounds=2))
+    for player in ("Ann", "Ben", "Cho"):  # round 3: three tricks, not nine
+        page.get_by_label(player, exact=True).fill("3")
+    page.get_by_role("button", name="Enter the tricks").click()
+    expect(page.get_by_role("alert")).to_be_visible()
+
+
+def ebbes_cards_won(page: Any, server: LiveServer) -> None:
+    page.goto(table_at(server, "ebbes", "play"))
+    for _ in range(4):
+        with page.expect_navigation():
+            page.locator("section[aria-labelledby=next-title] .choices button").first.click()
+    expect(page.get_by_role("button", name="Enter the cards won")).to_be_visible()
+
+
+def undone_with_history(page: Any, server: LiveServer) -> None:
+    """An undo (its flash message), then the history with the undone entry struck out."""
+    page.goto(table_at(server, "alles-oder-nichts", "declare", rounds=1))
+    page.get_by_role("button", name="Undo the last entry").click()
+    expect(page.locator(".flash")).to_be_visible()
+
+
+def history(page: Any, server: LiveServer) -> None:
+    undone_with_history(page, server)
+    page.get_by_role("link", name="History").click()
+    expect(page.get_by_role("heading", name="History: Alles oder Nichts")).to_be_visible()
+
+
+def amend_tricks(page: Any, server: LiveServer) -> None:
+    history(page, server)
+    page.goto(server.url(page.get_by_role("link", name="Correct").last.get_attribute("href")))
+    expect(page.get_by_role("button", name="Save the correction")).to_be_visible()
+
+
+def amend_refused(page: Any, server: LiveServer) -> None:
+    amend_tricks(page, server)
+    page.locator("input[type=number]").first.fill("6")  # six tricks in all, not nine
+    page.get_by_role("button", name="Save the correction").click()
+    expect(page.get_by_role("alert")).to_be_visible()
+
+
+def game_over(page: Any, server: LiveServer) -> None:
+    setup = Setup("blackout", ("Ann", "Ben"), {"max_cards": 1})
+    rng = random.Random(3)
+    with server.app.app_context():
+        table, state, seq = create_table(setup), start(setup), 0
+        while (entry := next_entry(state, rng)) is not None:
+            event, state = entry
+            seq = append_entry(table, seq, "event", event.to_dict())
+    page.goto(server.url(f"/t/{table}"))
+    expect(page.locator(".winner")).to_be_visible()
+
+
+def score_sheet(page: Any, server: LiveServer) -> None:
+    """The sheet of a table two rounds into the game (it must be there: checked at once)."""
+    table = table_at(server, "alles-oder-nichts", "trump", rounds=2)
+    page.goto(table + "/sheet")
+    assert page.locator("table.sheet").count() == 1, "the score sheet is not shown as a table"
+
+
+def not_found(page: Any, server: LiveServer) -> None:
+    page.goto(server.url("/t/no-such-table"))
+
+
+def upload_refused(page: Any, server: LiveServer) -> None:
+    page.goto(server.url("/"))
+    bad = {"name": "not-a-record.json", "mimeType": "application/json", "buffer": b"not JSON"}
+    page.get_by_label("Game record (.json)").set_input_files(bad)
+    page.get_by_role("button", name="Load record").click()
+    expect(page.get_by_role("alert")).to_be_visible()
+
+
+SCREENS: dict[str, Screen] = {
+    "home": home_with_a_table,
+    "new-blackout": new_table_of("Blackout · 2–8 players"),
+    "new-alles": new_table_of("Alles oder Nichts · 3–6 players"),
+    "new-ebbes": new_table_of("ebbes · 3–5 players"),
+    "new-refused": new_table_refused,
+    "blackout-trump": at_step("blackout", "trump"),
+    "blackout-hook": blackout_hook,
+    "blackout-tricks-refused": tricks_refused,
+    "alles-declare": at_step("alles-oder-nichts", "declare"),
+    "alles-reveal": at_step("alles-oder-nichts", "reveal"),
+    "ebbes-number": at_step("ebbes", "number"),
+    "ebbes-designate": at_step("ebbes", "play"),
+    "ebbes-cards-won": ebbes_cards_won,
+    "ebbes-starter": at_step("ebbes", "starter", rounds=1),
+    "ebbes-designators": at_step("ebbes", "designators", variant="placed-designators"),
+    "undone": undone_with_history,
+    "history": history,
+    "amend": amend_tricks,
+    "amend-refused": amend_refused,
+    "game-over": game_over,
+    "sheet": score_sheet,
+    "not-found": not_found,
+    "upload-refused": upload_refused,
+}
+
+
+def show(name: str, page: Any, server: LiveServer) -> None:
+    """Bring ``page`` to the screen ``name``, with its stylesheet and script loaded."""
+    SCREENS[name](page, server)
+    page.wait_for_load_state("load")
+
+
+# --- the checks, run in the page ---------------------------------------------------------------
+
+CONTROLS = "button, input:not([type=hidden]), select, textarea, summary"
+
+
+def nameless_controls(page: Any) -> tuple[int, list[str]]:
+    """How many controls Chromium exposes to assistive technology, and those without a name."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        ids = cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": CONTROLS})["nodeIds"]
+        exposed, nameless = 0, []
+        for node_id in ids:
+            nodes = cdp.send(
+                "Accessibility.getPartialAXTree", {"nodeId": node_id, "fetchRelatives": False}
+            )["nodes"]
+            node = nodes[0]
+            if node.get("ignored"):
+                continue  # hidden from everyone (display:none, hidden, aria-hidden)
+            exposed += 1
+            if not str(node.get("name", {}).get("value", "")).strip():
+                html = cdp.send("DOM.getOuterHTML", {"nodeId": node_id})["outerHTML"]
+                nameless.append(f"{node['role']['value']}: {html[:160]}")
+        return exposed, nameless
+    finally:
+        cdp.detach()
+
+
+OVERFLOW_JS = """() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  if (document.documentElement.scrollWidth > width + 1)
+    out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+  for (const el of document.querySelectorAll("main *")) {
+    if (el.closest(".sheet-wrap")) continue;   // the sheet scrolls in its own box, by design
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    if (box.right <= 0) continue;   // moved off-screen on purpose (the hidden default button)
+    if (box.right > width + 1 || box.left < -1) {
+      const text = (el.innerText || el.value || "").trim().slice(0, 40);
+      out.push(`<${el.tagName.toLowerCase()} class="${el.className}"> "${text}" ` +
+               `spans ${Math.round(box.left)}…${Math.round(box.right)} of ${width}`);
+    }
+  }
+  return out;
+}"""
+
+
+CONTRAST_JS = """(minimum) => {
+  const parse = (text) => {
+    const m = text.match(/rgba?\\(([\\d.]+)[ ,]+([\\d.]+)[ ,]+([\\d.]+)(?:[ ,/]+([\\d.]+%?))?\\)/);
+    if (!m) throw new Error("unreadable colour " + text);
+    let a = m[4] === undefined ? 1 : parseFloat(m[4]) / (m[4].endsWith("%") ? 100 : 1);
+    return [+m[1], +m[2], +m[3], a];
+  };
+  const over = (top, bottom) => {   // top (with alpha) drawn over an opaque bottom
+    const a = top[3];
+    return [0, 1, 2].map((i) => top[i] * a + bottom[i] * (1 - a)).concat([1]);
+  };
+  const background = (el) => {      // the opaque colour behind el: its backgrounds, stacked
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c[3] > 0) layers.push(c);
+      if (c[3] >= 1) break;
+    }
+    let colour = [255, 255, 255, 1];  // the canvas, if nothing is opaque
+    if (layers.length && layers[layers.length - 1][3] >= 1) colour = layers.pop();
+    while (layers.length) colour = over(layers.pop(), colour);
+    return colour;
+  };
+  const opacity = (el) => {
+    let o = 1;
+    for (let e = el; e; e = e.parentElement) o *= parseFloat(getComputedStyle(e).opacity);
+    return o;
+  };
+  const luminance = (c) => {
+    const [r, g, b] = c.slice(0, 3).map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  const checked = [], poor = [];
+  for (const el of document.querySelectorAll("body *")) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    const field = el.matches("input:not([type=hidden],[type=checkbox],[type=radio]), select");
+    if (!own && !field) continue;
+    if (el.closest("[hidden], .visually-hidden, [aria-hidden=true], option, script")) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    if (el.closest(":disabled")) continue;  // inactive controls are exempt (WCAG 1.4.3)
+    const style = getComputedStyle(el);
+    if (style.visibility !== "visible") continue;
+    const bg = background(el);
+    const fg = parse(style.color);
+    const text = over([fg[0], fg[1], fg[2], fg[3] * opacity(el)], bg);
+    const r = ratio(text, bg);
+    const what = `<${el.tagName.toLowerCase()} class="${el.className}"> ` +
+                 `"${(el.innerText || el.value || el.placeholder || "").trim().slice(0, 30)}"`;
+    checked.push(what);
+    const behind = `rgb(${bg.slice(0, 3).map(Math.round)})`;
+    if (r < minimum) poor.push(`${what}: ${r.toFixed(2)}:1 (${style.color} on ${behind})`);
+  }
+  return {checked: checked.length, poor: poor,
+          errors: document.querySelectorAll(".error-box, .field-error, .flash").length};
+}"""
+
+
+# --- the tests ---------------------------------------------------------------------------------
+
+SHEET_AS_TEXT = pytest.mark.xfail(
+    strict=True,
+    reason="app bug: GET /t/<id>/sheet is sent as text/plain (tables.sheet builds a werkzeug "
+    "Response, whose default mimetype is text/plain), so a browser shows its HTML source",
+)
+NARROW_SEATS = pytest.mark.xfail(
+    strict=True,
+    reason="app bug: at 200 % zoom (180 CSS px) the new-table seat rows are 10 px too wide "
+    "(grid 1.6rem 1fr 48px 48px; the name input's minimum width): the page scrolls sideways",
+)
+NARROW_FACTS = pytest.mark.xfail(
+    strict=True,
+    reason="app bug: at 200 % zoom (180 CSS px) the round panel's facts (dl.facts grid) stick "
+    "out of the panel and the page scrolls sideways",
+)
+WIDE_HISTORY = pytest.mark.xfail(
+    strict=True,
+    reason="app bug: at 200 % zoom (180 CSS px) the history table is 274 px wide and the page "
+    "scrolls sideways (it has no scroll box of its own)",
+)
+ZOOM_BUGS = {
+    "new-blackout": NARROW_SEATS,
+    "new-alles": NARROW_SEATS,
+    "new-ebbes": NARROW_SEATS,
+    "new-refused": NARROW_SEATS,
+    "blackout-hook": NARROW_FACTS,
+    "ebbes-starter": NARROW_FACTS,
+    "history": WIDE_HISTORY,
+}
+
+
+def screens(bugs: dict[str, pytest.MarkDecorator] | None = None) -> list[Any]:
+    """Every screen as a test parameter, with the known app bugs of a check marked."""
+    bugs = {"sheet": SHEET_AS_TEXT, **(bugs or {})}
+    return [pytest.param(name, marks=[bugs[name]] if name in bugs else []) for name in SCREENS]
+
+
+@pytest.mark.parametrize("screen", screens())
+def test_every_control_has_an_accessible_name(screen, server, phone):
+    page = phone()
+    show(screen, page, server)
+    exposed, nameless = nameless_controls(page)
+    if screen not in ("not-found", "history"):  # pages of links only
+        assert exposed > 0, "no controls found: the check would be empty"
+    assert not nameless, "controls without a name:\n" + "\n".join(nameless)
+
+
+@pytest.mark.parametrize("screen", screens(ZOOM_BUGS))
+def test_the_screen_works_at_200_percent_zoom(screen, server, phone, shoot):
+    page = phone(zoom=2)
+    show(screen, page, server)
+    overflow = page.evaluate(OVERFLOW_JS)
+    if overflow:
+        shoot(page, "zoom-200")
+    assert not overflow, "sticks out at 200 % zoom:\n" + "\n".join(overflow)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("screen", screens())
+def test_text_contrast_is_at_least_4_5_to_1(screen, scheme, server, phone):
+    page = phone(color_scheme=scheme)
+    show(screen, page, server)
+    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+    found = page.evaluate(CONTRAST_JS, CONTRAST)
+    assert found["checked"] > 3, "too little text found: the check would be empty"
+    if "refused" in screen or screen in ("undone", "not-found"):
+        assert found["errors"] > 0, "the error message to check is not on the page"
+    assert not found["poor"], f"contrast below {CONTRAST}:1:\n" + "\n".join(found["poor"])
+
+
+@SHEET_AS_TEXT
+def test_the_score_sheet_is_a_real_table_with_headers(server, phone):
+    page = phone()
+    show("sheet", page, server)
+    table = page.get_by_role("table", name="Score sheet")
+    expect(table).to_be_visible()
+    columns = table.locator("thead th")
+    assert columns.count() >= 4 + 3  # round, cards, dealer, trump, then a column per player
+    for header in columns.all():
+        assert header.get_attribute("scope") == "col"
+    rows = table.locator("tbody tr")
+    assert rows.count() == 2
+    for row in rows.all():
+        assert row.locator(":scope > *").first.evaluate("e => e.tagName") == "TH"
+        assert row.locator(":scope > th").first.get_attribute("scope") == "row"
+    assert table.locator("tfoot th").get_attribute("scope") == "row"
+    # At 200 % zoom only the sheet's own box scrolls sideways, not the page.
+    zoomed = phone(zoom=2)
+    show("sheet", zoomed, server)
+    assert zoomed.evaluate(OVERFLOW_JS) == []
