@@ -94,8 +94,15 @@ def create_table(setup: Setup) -> str:
     return table_id
 
 
+def could_be_id(table_id: str) -> bool:
+    """Whether ``table_id`` can name a table at all (PostgreSQL refuses a NUL in a query)."""
+    return len(table_id) <= 64 and table_id.isprintable()
+
+
 def get_table(table_id: str) -> TableRecord | None:
     """The table with its log, or None when no table has this id."""
+    if not could_be_id(table_id):
+        return None
     table = db.session.get(Table, table_id)
     if table is None:
         return None
@@ -129,6 +136,8 @@ def current_seq(table_id: str) -> int | None:
 
     One indexed read of one row: the cheap "has anything changed?" a page can poll.
     """
+    if not could_be_id(table_id):
+        return None
     return db.session.scalar(select(Table.last_seq).where(Table.id == table_id))
 
 

@@ -67,7 +67,7 @@ pages: LRU[str] = LRU(256)
 
 def seq_or_404(table_id: str) -> int:
     """The table's current sequence number, or a 404 page for an unknown table."""
-    seq = current_seq(table_id) if len(table_id) <= 64 else None
+    seq = current_seq(table_id)
     if seq is None:
         abort(404)
     return seq

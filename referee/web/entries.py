@@ -29,7 +29,7 @@ def whole_number(form: Mapping[str, str], name: str, label: str) -> int:
     text = (form.get(name) or "").strip()
     if not text:
         raise EntryError(_("Enter %(label)s.", label=label))
-    if not (text.isascii() and text.isdigit()) or int(text) > LARGEST:
+    if not (text.isascii() and text.isdigit()) or len(text) > 6 or int(text) > LARGEST:
         raise EntryError(
             _(
                 "%(label)s must be a whole number from 0 to %(n)s, not “%(text)s”.",
@@ -45,7 +45,11 @@ def seat(state: State, form: Mapping[str, str], name: str = "player") -> str:
     """The player whose seat number (1-based) was posted in ``name``."""
     players = state.setup.players
     text = (form.get(name) or "").strip()
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= len(players):
+    if (
+        not (text.isascii() and text.isdigit())
+        or len(text) > 2
+        or not 1 <= int(text) <= len(players)
+    ):
         raise EntryError(_("Choose a player."))
     return players[int(text) - 1]
 

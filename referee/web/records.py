@@ -28,7 +28,7 @@ from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from referee.records import Record, RecordError, export_record, load_record
-from referee.rules import Breach, OptionError
+from referee.rules import Breach, OptionError, replay
 from referee.store.tables import append_entry, checked_payload, create_table, get_table, table_state
 from referee.web import csrf
 from referee.web.errors import breach_text, on_stale
@@ -154,10 +154,14 @@ def located(breach: Breach) -> dict[str, Any]:
 def load_table(record: Record) -> str:
     """A new table whose log holds the record's events (not its round markers); its id.
 
-    Every payload is checked before the table is created, so a record is loaded whole or not
-    at all (``ValueError``).
+    The events are replayed strictly first, as the app would have taken them one by one: a
+    record whose unfinished last round skipped a step is refused (``Breach``), since the lenient
+    check notes nothing for a round still under way. Every payload is checked before the table
+    is created, so a record is loaded whole or not at all (``ValueError``).
     """
-    payloads = [e.to_dict() for e in record.events if e.type != "begin-round"]
+    events = [e for e in record.events if e.type != "begin-round"]
+    replay(record.setup, events)  # strict, as the app enters them: a Breach refuses the record
+    payloads = [e.to_dict() for e in events]
     for seq, payload in enumerate(payloads):
         checked_payload("event", payload, seq)
     table_id = create_table(record.setup)

@@ -8,15 +8,15 @@ if the table has not moved on meanwhile (optimistic concurrency), then the brows
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
-from wtforms import HiddenField, IntegerField
-from wtforms.validators import InputRequired, NumberRange
+from wtforms import Field, HiddenField, IntegerField
+from wtforms.validators import InputRequired, ValidationError
 
 from referee.rules import Breach, State, apply, extend, replay
 from referee.rules import events as ev
@@ -37,18 +37,28 @@ from referee.web.recent import remember
 bp = Blueprint("tables", __name__, url_prefix="/t")
 
 
+def small(low: int, high: int) -> Callable[[FlaskForm, Field], None]:
+    """A whole number from ``low`` to ``high`` (WTForms' NumberRange overflows on a huge one)."""
+
+    def check(form: FlaskForm, field: Field) -> None:
+        if not isinstance(field.data, int) or not low <= field.data <= high:
+            raise ValidationError(f"must be a whole number from {low} to {high}")
+
+    return check
+
+
 class EntryForm(FlaskForm):
     """What every entry posts besides its own fields: where the page was when it was shown."""
 
-    seq = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
-    round = IntegerField(validators=[InputRequired(), NumberRange(min=1, max=99)])
+    seq = IntegerField(validators=[InputRequired(), small(0, 10**9)])
+    round = IntegerField(validators=[InputRequired(), small(1, 99)])
     action = HiddenField(validators=[InputRequired()])
 
 
 class SeqForm(FlaskForm):
     """Undo: only the sequence number the page showed."""
 
-    seq = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    seq = IntegerField(validators=[InputRequired(), small(0, 10**9)])
 
 
 def render_table(
@@ -155,6 +165,14 @@ def stale(
     )
 
 
+@bp.get("/<table_id>/entry")
+@bp.get("/<table_id>/undo")
+def back_to_table(table_id: str) -> Response:
+    """A reload of the address a refused entry left in the address bar: show the table."""
+    seq_or_404(table_id)
+    return redirect(url_for("tables.show", table_id=table_id), 303)
+
+
 @bp.post("/<table_id>/undo")
 def undo(table_id: str) -> Response:
     record, _state = load(table_id)
@@ -200,7 +218,9 @@ def sheet(table_id: str) -> Response:
         )
 
     html = pages.get_or_make(("sheet", table_id, seq), render)
-    return Response(html, headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"})
+    return Response(
+        html, mimetype="text/html", headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
+    )
 
 
 @bp.get("/<table_id>/history")

@@ -325,11 +325,6 @@ CONTRAST_JS = """(minimum) => {
 
 # --- the tests ---------------------------------------------------------------------------------
 
-SHEET_AS_TEXT = pytest.mark.xfail(
-    strict=True,
-    reason="app bug: GET /t/<id>/sheet is sent as text/plain (tables.sheet builds a werkzeug "
-    "Response, whose default mimetype is text/plain), so a browser shows its HTML source",
-)
 NARROW_SEATS = pytest.mark.xfail(
     strict=True,
     reason="app bug: at 200 % zoom (180 CSS px) the new-table seat rows are 10 px too wide "
@@ -358,7 +353,7 @@ ZOOM_BUGS = {
 
 def screens(bugs: dict[str, pytest.MarkDecorator] | None = None) -> list[Any]:
     """Every screen as a test parameter, with the known app bugs of a check marked."""
-    bugs = {"sheet": SHEET_AS_TEXT, **(bugs or {})}
+    bugs = dict(bugs or {})
     return [pytest.param(name, marks=[bugs[name]] if name in bugs else []) for name in SCREENS]
 
 
@@ -395,7 +390,6 @@ def test_text_contrast_is_at_least_4_5_to_1(screen, scheme, server, phone):
     assert not found["poor"], f"contrast below {CONTRAST}:1:\n" + "\n".join(found["poor"])
 
 
-@SHEET_AS_TEXT
 def test_the_score_sheet_is_a_real_table_with_headers(server, phone):
     page = phone()
     show("sheet", page, server)

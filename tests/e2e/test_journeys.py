@@ -323,11 +323,6 @@ def test_ebbes_journey(live_server, phone, shoot, tmp_path):
 # --- the score sheet ---------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app bug: GET /t/<id>/sheet is sent as text/plain (tables.sheet builds a werkzeug "
-    "Response, whose default mimetype is text/plain), so a browser shows its HTML source",
-)
 def test_the_score_sheet_after_a_game(live_server, phone, shoot):
     page = phone()
     one_card = {"Most cards in a hand": "1"}

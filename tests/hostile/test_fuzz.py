@@ -41,7 +41,7 @@ from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import encode_multipart
 
 from referee.records import load_record
-from referee.rules import Breach, Setup, replay, start
+from referee.rules import Setup, replay, start
 from referee.store.tables import (
     append_entry,
     create_table,
@@ -268,37 +268,6 @@ def entry_post(table: Table, data: st.DataObject) -> tuple[dict[str, Any], bool]
     return mutate(legal, data, table.seq, rnd), False
 
 
-def sidestep_known_bugs(form: dict[str, Any]) -> dict[str, Any]:
-    """The form without what is known to crash the app, so that the fuzzing goes on past it.
-
-    - A ``seq`` or ``round`` too large for a float is a 500
-      (``test_a_number_too_large_for_a_float``): such a value becomes 1.
-    - A number of more than 4300 digits in an entry's own fields is a 500
-      (``test_a_number_with_more_digits_than_python_reads``): it is cut to 4300 nines.
-
-    When a bug is fixed, its xfail marker goes, and so does its sidestep here.
-    """
-
-    def too_large(text: Any) -> bool:
-        try:
-            return abs(int(text)) > 10**300
-        except (TypeError, ValueError):
-            return False
-
-    def one(name: str, value: Any) -> Any:
-        if isinstance(value, list):
-            return [one(name, v) for v in value]
-        text = value.strip() if isinstance(value, str) else ""
-        digits = text.isascii() and text.isdigit()
-        if name in ("seq", "round") and (too_large(value) or (digits and len(text) > 300)):
-            return "1"
-        if digits and len(text) > 4300:
-            return "9" * 4300
-        return value
-
-    return {name: one(name, value) for name, value in form.items()}
-
-
 def without_nul(value: Any) -> Any:
     """A field's value(s) without NUL characters: a sidestep of two known bugs on PostgreSQL
     (``test_a_nul_character_in_the_first_dealers_name``, ``…_in_a_table_address``)."""
@@ -327,13 +296,12 @@ def test_a_table_under_fire(hostile_app, hostile_client, game, seed, progress, d
         )
         if what == "entry":
             form, legal = entry_post(table, data)
-            form = sidestep_known_bugs(form)
             response = client.post(f"{base}/entry", data=form)
             answered(response, form, f"entry ({'legal' if legal else 'forged'})")
             if legal:
                 assert response.status_code == 303, response.get_data(as_text=True)[-1500:]
         elif what == "undo":
-            form = sidestep_known_bugs({"seq": data.draw(st.just(str(table.seq)) | hostile_value)})
+            form = {"seq": data.draw(st.just(str(table.seq)) | hostile_value)}
             answered(client.post(f"{base}/undo", data=form), form, "undo")
         elif what == "amend":
             amend(table, client, data)
@@ -364,7 +332,7 @@ def amend(table: Table, client: FlaskClient, data: st.DataObject) -> None:
         )
     }
     if data.draw(st.booleans(), label="forge"):
-        form = sidestep_known_bugs(mutate(form, data, table.seq, int(form.get("round") or 1)))
+        form = mutate(form, data, table.seq, int(form.get("round") or 1))
     response = client.post(url, data=form)
     answered(response, form, "amend")
     if response.status_code == 303 and target != events[-1]:
@@ -534,24 +502,7 @@ def test_record_uploads(hostile_app, hostile_client, body, filename):
         with hostile_app.app_context():
             record = get_table(table_id)
         assert record is not None
-        try:
-            check_log(record.setup, record.entries)  # only a record that keeps the rules loads
-        except Breach as breach:
-            if not skipped_step_in_the_last_round(record.setup, record.entries, breach):
-                raise
-
-
-def skipped_step_in_the_last_round(setup: Setup, entries: Any, breach: Breach) -> bool:
-    """The known bug of ``test_a_record_whose_last_round_skips_a_step``: the strict replay
-    fails only in the last round, which is unfinished (so the lenient one notes nothing)."""
-    state = replay(setup, effective_events(entries), lenient=True)
-    last = state.current
-    return (
-        last is not None
-        and breach.round == last.number
-        and not state.game.round_complete(last)
-        and state.violations == []
-    )
+        check_log(record.setup, record.entries)  # only a record that keeps the rules loads
 
 
 @pytest.mark.parametrize(
@@ -649,11 +600,6 @@ def test_posts_without_a_valid_token_change_nothing(app, client, token, action):
 # --- known gaps ----------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app bug: GET of a POST-only address (/t/<id>/entry, which a refused entry leaves in "
-    "the address bar) gives werkzeug's bare '405 Method Not Allowed' page, not the app's",
-)
 @pytest.mark.parametrize("path", ["/t/{table}/entry", "/t/{table}/undo"])
 def test_get_of_a_post_address(hostile_app, hostile_client, path):
     with hostile_app.app_context():
@@ -666,11 +612,6 @@ def test_get_of_a_post_address(hostile_app, hostile_client, path):
         assert 'class="error-box"' in body and f"/t/{table}" in body
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app bug: a seq or round too large for a float (e.g. 400 nines) raises OverflowError "
-    "in WTForms' NumberRange (math.isnan of a huge int): 500 instead of a refusal",
-)
 @pytest.mark.parametrize(
     ("action", "field"),
     [
@@ -695,12 +636,6 @@ def test_a_number_too_large_for_a_float(hostile_app, action, field):
     answered(response, form)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app bug: a record whose unfinished last round skips a step (bids before the trump, "
-    "a bid out of turn, designations before the number card) is loaded, since the lenient "
-    "replay notes nothing for an unfinished round; the table's log then breaks the rules",
-)
 @pytest.mark.parametrize(
     "record",
     [
@@ -724,11 +659,6 @@ def test_a_record_whose_last_round_skips_a_step(hostile_app, hostile_client, rec
         assert response.status_code == 422
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app bug: on PostgreSQL a new table whose first dealer's name holds a NUL character "
-    "is a 500 (psycopg DataError: text fields cannot contain NUL bytes, in tables.first_player)",
-)
 @pytest.mark.parametrize("where", ["new", "record"])
 def test_a_nul_character_in_the_first_dealers_name(hostile_app, hostile_client, where):
     if not on_postgresql(hostile_app):
@@ -746,11 +676,6 @@ def test_a_nul_character_in_the_first_dealers_name(hostile_app, hostile_client, 
     answered(response, form)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app bug: on PostgreSQL any table address holding a NUL character (/t/%00) is a 500 "
-    "(psycopg DataError: text fields cannot contain NUL bytes, in current_seq)",
-)
 @pytest.mark.parametrize("path", ["/t/%00", "/t/x%00/sheet", "/t/x%00/record.json"])
 def test_a_nul_character_in_a_table_address(hostile_app, hostile_client, path):
     if not on_postgresql(hostile_app):
@@ -763,11 +688,6 @@ def test_a_nul_character_in_a_table_address(hostile_app, hostile_client, path):
     assert response.status_code == 404
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app bug: a bid or seat of more than 4300 digits is a 500: referee/web/entries.py "
-    "calls int() on any run of ASCII digits, and Python refuses to read more than 4300",
-)
 @pytest.mark.parametrize("field", ["bid", "player"])
 def test_a_number_with_more_digits_than_python_reads(hostile_app, hostile_client, field):
     with hostile_app.app_context():

@@ -12,7 +12,7 @@ from markupsafe import escape
 from sqlalchemy import func, select
 
 from referee.check import check_text
-from referee.records import load_record
+from referee.records import export_record, load_record
 from referee.store import db
 from referee.store.models import Table
 from referee.store.tables import get_table, table_state
@@ -96,10 +96,28 @@ def test_a_golden_record_becomes_a_table_with_the_referees_totals(
 
 
 def test_a_game_in_progress_loads(app: Flask, client: FlaskClient) -> None:
-    table_id = loaded_id(upload(client, (RECORDS / "blackout" / "in-progress.json").read_bytes()))
+    table_id = loaded_id(upload(client, (RECORDS / "blackout" / "default-4p.json").read_bytes()))
     with app.app_context():
         state = table_state(table_id)
+        record = get_table(table_id)
+    assert state is not None and record is not None
+    document = export_record(state)
+    document["rounds"][-1] = {
+        "trump": "H",
+        "bids": dict(list(document["rounds"][-1]["bids"].items())[:2]),
+    }
+    in_progress = loaded_id(upload(client, json.dumps(document).encode()))
+    with app.app_context():
+        state = table_state(in_progress)
     assert state is not None and not state.complete
+
+
+def test_a_game_in_progress_that_skipped_a_step_is_refused(client: FlaskClient) -> None:
+    """Legal for the referee (a trump is only needed once tricks are in), but the app enters a
+    round in order, so a table whose last round has bids and no trump could not go on."""
+    response = upload(client, (RECORDS / "blackout" / "in-progress.json").read_bytes())
+    assert response.status_code == 422
+    assert "before the bids" in response.get_data(as_text=True)
 
 
 def test_warnings_do_not_stop_a_record_and_are_shown(client: FlaskClient) -> None:
