@@ -45,7 +45,7 @@ MESSAGES: dict[str, str] = {
     "player-count": "{game} is played by {low} to {high} players, not {count}.",
     "empty-name": "Player {seat} has no name.",
     "long-name": "The name {name!r} is longer than 40 characters.",
-    "unprintable-name": "The name {name!r} holds a character that is not a letter or sign.",
+    "unprintable-name": "The name {name!r} holds a NUL character.",
     "duplicate-name": "{name!r} sits at the table twice (names must differ, ignoring case).",
     # rounds and order
     "round-count": "The game has {rounds} rounds; round {round} is one too many.",

@@ -131,7 +131,12 @@ def test_warnings_do_not_stop_a_record_and_are_shown(client: FlaskClient) -> Non
     assert any(kind == "warning" and "can never be made exactly" in text for kind, text in flashes)
 
 
-@pytest.mark.parametrize("path", cases(0), ids=ids(cases(0)))
+#: Records the app loads: all that keep the rules but the game in progress that skipped a step
+#: (``test_a_game_in_progress_that_skipped_a_step_is_refused``).
+LOADABLE = [p for p in cases(0) if p.name != "in-progress.json"]
+
+
+@pytest.mark.parametrize("path", LOADABLE, ids=ids(LOADABLE))
 def test_download_upload_download_gives_the_same_document(
     app: Flask, client: FlaskClient, path: Path
 ) -> None:
