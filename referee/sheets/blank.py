@@ -22,9 +22,9 @@ from reportlab.platypus import Spacer
 from referee.rules import Game, Setup, start
 from referee.rules.blackout import Blackout
 from referee.rules.ebbes import Ebbes
-from referee.sheets import common
+from referee.sheets import common, fonts
 from referee.sheets.grid import Cell, Column, Grid, Row
-from referee.sheets.layout import Page, rich
+from referee.sheets.layout import Page, own
 
 #: What the Blackout score box has printed in it: the 1 the bid is written after.
 PREFIX = "1"
@@ -61,13 +61,13 @@ _SEAT = "\ue000seat {}"
 
 LEGENDS = {
     "blackout": (
-        "Write each bid in <b>bid</b>. An exact bid scores the bid written after the printed 1 "
-        "(bid 3 scores 13, bid 0 scores 10); black out the <b>score</b> box of a missed bid, "
-        "it scores 0. Keep the running <b>total</b>. The dealer may not make the bids add up to "
+        "Write each bid in “bid”. An exact bid scores the bid written after the printed 1 "
+        "(bid 3 scores 13, bid 0 scores 10); black out the “score” box of a missed bid, "
+        "it scores 0. Keep the running “total”. The dealer may not make the bids add up to "
         "the number of cards (the hook), unless the table plays without it."
     ),
     "alles-oder-nichts": (
-        "Circle <b>o</b> for an open bid or <b>s</b> for a secret one; write a secret bid in "
+        "Circle “o” for an open bid or “s” for a secret one; write a secret bid in "
         "once the round is over. Secret: 1 per trick, +3 if exact. Open: 2 per trick +3 if "
         "exact, else 0."
     ),
@@ -75,7 +75,7 @@ LEGENDS = {
         "Write in the number card, then the colour of each role as its cards fall: the 1st "
         "card of the number is trump, the 2nd plus, the 3rd ebbes, the 4th minus; the fifth "
         "colour is nix. Count each player's cards won of plus (+1 each), ebbes (+3 to each "
-        "player with neither the most nor the fewest), minus (−1 each) and nix (the most "
+        "player with neither the most nor the fewest), minus (-1 each) and nix (the most "
         "chooses who starts the next round)."
     ),
 }
@@ -112,6 +112,7 @@ class BlankCard:
         return Setup(self.game, names, dict(self.options), first)
 
 
+@fonts.fitted
 def blank_card(card: BlankCard, page: Page | None = None) -> bytes:
     """The blank scorecard as PDF bytes (``Breach``/``OptionError``/``ValueError`` if the rules
     or the card do not allow it)."""
@@ -139,7 +140,7 @@ def blank_card(card: BlankCard, page: Page | None = None) -> bytes:
         "Date: ______________________    Place: ______________________",
     ]
     head = common.heading(title, lines)
-    notes = [Spacer(0, 4), rich(LEGENDS[card.game], 8), *common.glyph_note(names)]
+    notes = [Spacer(0, 4), own(LEGENDS[card.game], 8), *common.glyph_note(names)]
     return common.pdf(grid, page, title, head, notes, game.title, game.options)
 
 

@@ -4,7 +4,6 @@ trumps, the heading, and the way a grid becomes pages of PDF."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
 from typing import Any
 
 from reportlab.platypus import Flowable, Spacer
@@ -43,7 +42,6 @@ def lead_columns(game: str, names: Sequence[str]) -> list[Column]:
     ]
 
 
-@cache
 def dealer_text(name: str | None) -> str:
     """A dealer's name as the narrow dealer column prints it."""
     return "" if name is None else fonts.shorten(name, DEALER_ROOM, BODY_SIZE)

@@ -11,17 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, TypeAlias
 
 from reportlab.lib import colors
 from reportlab.lib.rl_accel import fp_str
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
-from reportlab.platypus import Flowable, Paragraph, Table
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, Table
 
 from referee.sheets import fonts
-from referee.sheets.layout import style
+from referee.sheets.layout import Text
 
 BODY_SIZE = 9.0
 LABEL_SIZE = 6.5
@@ -33,6 +32,10 @@ RULE = 0.4
 #: An empty cell: a list of no flowables draws nothing (an empty string is still drawn).
 EMPTY: list[Flowable] = []
 GROUP_RULE = 1.4
+#: A line of the grid's text is this many times its size high; a cell's padding above and below
+#: (platypus' default).
+LEADING = 1.2
+PADDING = 3.0
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,7 @@ class Grid:
     foot: Sequence[Cell] = ()
     #: Small print above each name ("seat 1"); empty for none.
     captions: Sequence[str] = ()
+    #: The rounds' and the totals' row height; ``None``: one line of text (cells are one line).
     row_height: float | None = None
     name_height: float | None = None
     stripes: bool = True
@@ -114,6 +118,8 @@ class Grid:
         data: list[list[Any]] = [self._name_row(size), self._label_row()]
         heights: list[float | None] = [self.name_height, None]
         writable: list[int] = []  # the rows of the rounds and the totals
+        # Given, not measured: measuring every cell is a fifth of what laying out costs.
+        row_height = self.row_height or size * LEADING + 2 * PADDING
         for row in self.rows:
             if row.strip:
                 at = len(data)
@@ -134,17 +140,17 @@ class Grid:
             else:
                 data.append(list(row.cells))
             writable.append(len(heights))
-            heights.append(self.row_height)
+            heights.append(row_height)
         if self.stripes and not any(row.strip for row in self.rows):
             styles.append(("ROWBACKGROUNDS", (0, 2), (-1, -1), [colors.white, STRIPE]))
         if self.foot:
             data.append(list(self.foot))
             writable.append(len(heights))
-            heights.append(self.row_height)
+            heights.append(row_height)
             styles += [
                 ("SPAN", (0, -1), (len(self.lead) - 1, -1)),
                 ("LINEABOVE", (0, -1), (-1, -1), GROUP_RULE, colors.black),
-                ("FONTNAME", (0, -1), (-1, -1), fonts.BOLD),
+                ("FONTNAME", (0, -1), (-1, -1), fonts.current().bold),
                 ("BACKGROUND", (0, -1), (-1, -1), colors.white),
             ]
         for r, cells in enumerate(data):
@@ -173,12 +179,10 @@ class Grid:
         span = len(self.per_player)
         for seat, name in enumerate(self.names):
             caption = self.captions[seat] if seat < len(self.captions) else ""
-            parts = []
-            if caption:
-                parts.append(f'<font size="{LABEL_SIZE}">{fonts.markup(caption)}</font>')
+            cell = [Text(caption, LABEL_SIZE, centred=True)] if caption else []
             if name:
-                parts.append(fonts.markup(name))
-            cells.append(Paragraph("<br/>".join(parts), _centred(size)))
+                cell.append(Text(name, size, bold=True, centred=True))
+            cells.append(cell)
             cells += [""] * (span - 1)
         return cells
 
@@ -191,7 +195,7 @@ class Grid:
         span = len(self.per_player)
         out: list[tuple[Any, ...]] = [
             # Few commands over the whole grid: each one touches every cell (and costs so).
-            ("FONT", (0, 0), (-1, -1), fonts.REGULAR, size, size * 1.2),
+            ("FONT", (0, 0), (-1, -1), fonts.current().regular, size, size * LEADING),
             ("ALIGN", (0, 0), (-1, -1), "CENTER"),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("GRID", (0, 0), (-1, -1), RULE, colors.black),
@@ -246,10 +250,9 @@ class BatchedTable(Table):  # type: ignore[misc]
         self._texts: list[tuple[str, float, Any, float, float, str]] = []
         super().draw()
         canvas = self.canv
-        doc = canvas._doc
-        shown: dict[tuple[str, str], list[tuple[int, str]]] = {}
+        shown: dict[tuple[str, str], list[tuple[str, str]]] = {}
         code = ["q BT"]
-        current: tuple[str, int, float] | None = None
+        current: tuple[str, float] | None = None
         colour = None
         for name, size, fill, x, y, value in self._texts:
             if colour != fill:
@@ -257,17 +260,12 @@ class BatchedTable(Table):  # type: ignore[misc]
                 code.append(f"{fp_str(*colors.toColor(fill).rgb())} rg")
             code.append(f"1 0 0 1 {fp_str(x, y)} Tm")
             runs = shown.get((name, value))
-            if runs is None:  # each distinct string is encoded once: (font subset, operator)
-                font = pdfmetrics.getFont(name)
-                runs = shown[name, value] = [
-                    (subset, f"({canvas._escape(data)}) Tj")
-                    for subset, data in font.splitString(value, doc)
-                ]
-            for subset, show in runs:
-                if current != (name, subset, size):
-                    current = (name, subset, size)
-                    font = pdfmetrics.getFont(name)
-                    code.append(f"{font.getSubsetInternalName(subset, doc)} {fp_str(size)} Tf")
+            if runs is None:  # each distinct string is encoded once
+                runs = shown[name, value] = _encoded(value, name, canvas)
+            for font, show in runs:
+                if current != (font, size):
+                    current = (font, size)
+                    code.append(f"{font} {fp_str(size)} Tf")
                 code.append(show)
         code.append("ET Q")
         canvas.addLiteral(" ".join(code))
@@ -277,16 +275,17 @@ class BatchedTable(Table):  # type: ignore[misc]
     ) -> None:
         if value is EMPTY:
             return
-        embedded = style.fontname in (fonts.REGULAR, fonts.BOLD)
+        faces = fonts.current()
+        ours = style.fontname in (faces.regular, faces.bold)
         plain = style.alignment in ("LEFT", "RIGHT", "CENTER", "CENTRE")
-        if not (embedded and plain and isinstance(value, str)) or "\n" in value:
+        if not (ours and plain and isinstance(value, str)) or "\n" in value:
             super()._drawCell(value, style, pos, size)
             return
         (left, bottom), (width, height) = pos, size
         x = left + style.leftPadding
         if style.alignment != "LEFT":
             room = width - style.leftPadding - style.rightPadding
-            spare = room - _width(value, style.fontname, style.fontsize)
+            spare = room - fonts.string_width(value, style.fontname, style.fontsize)
             x += spare if style.alignment == "RIGHT" else spare / 2
         if style.valign == "BOTTOM":
             y = bottom + style.bottomPadding + style.leading - style.fontsize
@@ -298,26 +297,28 @@ class BatchedTable(Table):  # type: ignore[misc]
         self._texts.append((style.fontname, style.fontsize, style.color, x, y, value))
 
 
-@cache
-def _width(text: str, font: str, size: float) -> float:
-    return float(pdfmetrics.stringWidth(text, font, size))
-
-
-def _centred(size: float) -> ParagraphStyle:
-    """The players' name style: bold and centred."""
-    named = style(size, bold=True)
-    named.alignment = 1
-    return named
+def _encoded(text: str, face: str, canvas: Canvas) -> list[tuple[str, str]]:
+    """``text`` as PDF text operators: (the font's name in the PDF, the "(…) Tj" operator) for
+    each run; an embedded face splits a text into runs by glyph subset."""
+    font = pdfmetrics.getFont(face)
+    doc = canvas._doc
+    if not font._dynamicFont:  # a built-in face: one run, in Windows-1252 (``fonts.BUILT_IN``)
+        data = text.encode("cp1252")
+        return [(doc.getInternalFontName(face), f"({canvas._escape(data)}) Tj")]
+    return [
+        (font.getSubsetInternalName(subset, doc), f"({canvas._escape(data)}) Tj")
+        for subset, data in font.splitString(text, doc)
+    ]
 
 
 def _strip(pairs: Sequence[tuple[str, str]], width: float, size: float) -> Table:
     """A row of labelled boxes ``width`` wide: the label small, the value (if any) bold below."""
     cells = []
     for name, value in pairs:
-        text = f'<font size="{LABEL_SIZE}">{fonts.markup(name)}</font>'
+        box = [Text(name, LABEL_SIZE)]
         if value:
-            text += f"<br/><b>{fonts.markup(value)}</b>"
-        cells.append(Paragraph(text, style(size)))
+            box.append(Text(value, size, bold=True))
+        cells.append(box)
     return Table(
         [cells],
         colWidths=[width / len(pairs)] * len(pairs),
@@ -331,13 +332,30 @@ def _strip(pairs: Sequence[tuple[str, str]], width: float, size: float) -> Table
     )
 
 
+def key(sample: Mark, meaning: Flowable, size: float = PREFIX_SIZE) -> Table:
+    """A legend line: ``sample`` printed as the grid prints its kind of mark, then ``meaning``."""
+    return Table(
+        [[sample.text, meaning]],
+        colWidths=[fonts.width(sample.text, size, bold=True) + 6, None],
+        style=[
+            ("FONT", (0, 0), (-1, -1), fonts.current().regular, size, size * 1.25),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 3),
+            ("TOPPADDING", (0, 0), (-1, -1), 0),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+            *_mark_styles(sample.kind, (0, 0), (0, 0)),
+        ],
+        hAlign="LEFT",
+    )
+
+
 def _mark_styles(kind: str, at: tuple[int, int], to: tuple[int, int]) -> list[tuple[Any, ...]]:
     """The table style commands that print the cells from ``at`` to ``to`` as ``kind``."""
     if kind == "blacked":
         return [
             ("BACKGROUND", at, to, colors.black),
             ("TEXTCOLOR", at, to, colors.white),
-            ("FONTNAME", at, to, fonts.BOLD),
+            ("FONTNAME", at, to, fonts.current().bold),
         ]
     if kind == "prefix":
         return [
@@ -348,9 +366,9 @@ def _mark_styles(kind: str, at: tuple[int, int], to: tuple[int, int]) -> list[tu
             ("LEFTPADDING", at, to, 4),
         ]
     if kind == "boxed":
-        return [("FONTNAME", at, to, fonts.BOLD), ("BOX", at, to, 2, colors.black)]
+        return [("FONTNAME", at, to, fonts.current().bold), ("BOX", at, to, 2, colors.black)]
     if kind == "bold":
-        return [("FONTNAME", at, to, fonts.BOLD)]
+        return [("FONTNAME", at, to, fonts.current().bold)]
     if kind == "tick":
         return [("FONTSIZE", at, to, PREFIX_SIZE), ("LEADING", at, to, PREFIX_SIZE)]
     raise ValueError(f"no cell mark {kind!r}")

@@ -6,17 +6,16 @@ the rules in force in a running footer and "page n of m" on every page, and retu
 
 from __future__ import annotations
 
+import copy
 import io
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from reportlab.lib.pagesizes import A4, LETTER, landscape, portrait
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate
+from reportlab.platypus import Flowable, SimpleDocTemplate
 
 from referee.sheets import fonts
 
@@ -54,29 +53,97 @@ class Page:
         return float(width), float(height)
 
 
-def style(size: float = 9, bold: bool = False, leading: float | None = None) -> ParagraphStyle:
-    """A paragraph style in the sheets' font."""
-    fonts.register()
-    return ParagraphStyle(
-        f"s{size}{'b' if bold else ''}",
-        fontName=fonts.BOLD if bold else fonts.REGULAR,
-        fontSize=size,
-        leading=leading if leading is not None else size * 1.25,
-    )
+class Text(Flowable):  # type: ignore[misc]
+    """Plain text in one face and size, broken into lines at spaces to fit the width, left-aligned
+    or centred.
+
+    Nearly everything the sheets print outside the grid is plain text; a platypus ``Paragraph``
+    parses markup and, for text in more than one style, breaks lines fragment by fragment, which
+    made the legend alone cost a seventh of a score sheet (``bench/sheets_pdf.py``). A ``Text``
+    splits between lines when a page ends. The faces in use when it is made are the ones it
+    prints with.
+    """
+
+    def __init__(
+        self, text: str, size: float = 9, bold: bool = False, centred: bool = False
+    ) -> None:
+        super().__init__()
+        self.text = fonts.printable(text)
+        self.size = size
+        self.face = fonts.current().name(bold)
+        self.centred = centred
+        self.leading = size * 1.25
+        self.lines: list[str] = []
+
+    def _broken(self, room: float) -> list[str]:
+        """The text as lines at most ``room`` wide; a word wider than that is cut."""
+
+        def fits(line: str) -> bool:
+            return fonts.string_width(line, self.face, self.size) <= room
+
+        if fits(self.text):
+            return [self.text]
+        lines: list[str] = []
+        line = ""
+        for word in self.text.split(" "):
+            joined = f"{line} {word}" if line else word
+            if fits(joined):
+                line = joined
+                continue
+            if line:
+                lines.append(line)
+            while not fits(word) and len(word) > 1:
+                cut = len(word) - 1
+                while cut > 1 and not fits(word[:cut]):
+                    cut -= 1
+                lines.append(word[:cut])
+                word = word[cut:]
+            line = word
+        lines.append(line)
+        return lines
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        self.width = available_width
+        self.lines = self._broken(available_width)
+        self.height = self.leading * len(self.lines)
+        return self.width, self.height
+
+    def split(self, available_width: float, available_height: float) -> list[Flowable]:
+        lines = self._broken(available_width)
+        keep = int(available_height // self.leading)
+        if keep < 1 or keep >= len(lines):
+            return []
+        return [self._part(lines[:keep]), self._part(lines[keep:])]
+
+    def _part(self, lines: list[str]) -> Text:
+        part = copy.copy(self)
+        part.text = " ".join(lines)
+        return part
+
+    def draw(self) -> None:
+        canvas = self.canv
+        canvas.setFont(self.face, self.size)
+        y = self.height - self.size  # the first baseline, where a Paragraph would put it
+        for line in self.lines:
+            if self.centred:
+                canvas.drawCentredString(self.width / 2, y, line)
+            else:
+                canvas.drawString(0, y, line)
+            y -= self.leading
 
 
-def para(text: str, size: float = 9, bold: bool = False) -> Paragraph:
-    """A paragraph of plain text (made printable and escaped)."""
-    return Paragraph(fonts.markup(text), style(size, bold))
+def para(text: str, size: float = 9, bold: bool = False) -> Text:
+    """A paragraph of plain text (made printable)."""
+    return Text(text, size, bold)
 
 
-def rich(text: str, size: float = 9) -> Paragraph:
-    """A paragraph of markup written in this package (never text a player typed); it must use
-    only letters the font has, so a slip shows up at once instead of as a box on paper."""
-    lacking = [c for c in re.sub(r"<[^>]*>", "", text) if not fonts.has_glyph(c)]
+def own(text: str, size: float = 9) -> Text:
+    """A paragraph of the package's own words (never text a player typed); it must use only
+    letters the faces have, so a slip shows up at once instead of as a "?" on paper."""
+    lacking = [c for c in text if not fonts.has_glyph(c)]
     if lacking:
         raise ValueError(f"the sheets' font has no glyph for {lacking!r}")
-    return Paragraph(text, style(size))
+    return Text(text, size)
 
 
 def option_text(options: Mapping[str, Any]) -> str:
@@ -117,7 +184,7 @@ def _numbered_canvas(footer: str) -> type[Canvas]:
         def _foot(self, number: int, count: int) -> None:
             width = self._pagesize[0]
             label = f"page {number} of {count}"
-            self.setFont(fonts.REGULAR, FOOTER_SIZE)
+            self.setFont(fonts.current().regular, FOOTER_SIZE)
             room = width - 2 * MARGIN - fonts.width(label, FOOTER_SIZE) - 4 * mm
             self.drawString(MARGIN, MARGIN / 2, fonts.shorten(footer, room, FOOTER_SIZE))
             self.drawRightString(width - MARGIN, MARGIN / 2, label)

@@ -17,9 +17,9 @@ from referee.rules import RoundState, State
 from referee.rules.alles import AllesRound
 from referee.rules.blackout import Blackout, BlackoutRound
 from referee.rules.ebbes import Ebbes, EbbesRound
-from referee.sheets import common
-from referee.sheets.grid import Cell, Column, Grid, Mark, Row
-from referee.sheets.layout import Page, para, rich
+from referee.sheets import common, fonts
+from referee.sheets.grid import Cell, Column, Grid, Mark, Row, key
+from referee.sheets.layout import Page, own, para
 
 #: What a blacked-out (missed) Blackout bid prints as, white on black.
 BLACKED = "×0"
@@ -72,6 +72,7 @@ class SheetInfo:
     corrections: Sequence[Correction] = field(default_factory=tuple)
 
 
+@fonts.fitted
 def table_sheet(state: State, info: SheetInfo | None = None, page: Page | None = None) -> bytes:
     """The table's score sheet as PDF bytes."""
     info = info or SheetInfo()
@@ -222,13 +223,11 @@ def legend(state: State) -> list[Flowable]:
             if game.options["scoring"] == "ten-plus-bid"
             else "a 1 written in front of the bid (bid 3 scores 13)"
         )
-        text = (
-            f'<font backColor="black" color="white"><b> {BLACKED} </b></font> blacked out: the '
-            f"bid was missed and scores 0. An exact bid scores {exact}."
-        )
+        meaning = f"blacked out: the bid was missed and scores 0. An exact bid scores {exact}."
+        return [Spacer(0, 6), key(Mark(BLACKED, "blacked"), own(meaning, 8))]
     elif isinstance(game, Ebbes):
         text = (
-            "Cards won of the plus, ebbes, minus and nix colours. Plus +1 a card, minus −1 a "
+            "Cards won of the plus, ebbes, minus and nix colours. Plus +1 a card, minus -1 a "
             "card, ebbes +3 to each player with neither the most nor the fewest."
         )
     else:
@@ -236,7 +235,7 @@ def legend(state: State) -> list[Flowable]:
             "o = open bid, s = secret bid (printed once its round is over). Secret: 1 per trick, "
             "+3 if exact. Open: 2 per trick +3 if exact, else 0."
         )
-    return [Spacer(0, 6), rich(text, 8)]
+    return [Spacer(0, 6), own(text, 8)]
 
 
 def footnotes(corrections: Sequence[Correction]) -> list[Flowable]:

@@ -98,3 +98,21 @@ def page_sizes(pdf: bytes) -> list[tuple[float, float]]:
         (round(float(p.mediabox.width), 1), round(float(p.mediabox.height), 1))
         for p in reader(pdf).pages
     ]
+
+
+def font_names(pdf: bytes) -> set[str]:
+    """The base font names a PDF's pages use, and whether each is embedded: ``Helvetica`` or
+    ``OpenSans-Regular (embedded)``."""
+    found = set()
+    for page in reader(pdf).pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            name = str(font["/BaseFont"]).lstrip("/").split("+")[-1]
+            descendants = font.get("/DescendantFonts") or [font]
+            described = [d.get_object().get("/FontDescriptor") for d in descendants]
+            embedded = any(
+                d is not None and any(k in d.get_object() for k in ("/FontFile", "/FontFile2"))
+                for d in described
+            )
+            found.add(f"{name} (embedded)" if embedded else name)
+    return found

@@ -1,9 +1,12 @@
-"""The embedded font: which letters it prints, and what becomes of the others."""
+"""The faces a sheet prints with: built-in when they do, embedded when a letter needs it; which
+letters they print, what becomes of the others, and how plain text is broken into lines."""
 
 import pytest
 
-from referee.sheets import fonts
-from referee.sheets.layout import rich
+from referee.sheets import BlankCard, blank_card, fonts, table_sheet
+from referee.sheets.layout import Text, own
+from tests.sheets.reading import font_names, page_texts
+from tests.sheets.test_score_sheet import blackout
 
 
 @pytest.mark.parametrize("name", ["Zoë", "Jörg", "Łukasz", "Даша", "Ελένη", "Ørjan", "Ñandú"])
@@ -22,10 +25,6 @@ def test_control_characters_never_reach_the_page():
     assert fonts.missing(["A\r\nB"]) == []  # not letters anybody meant to print
 
 
-def test_markup_is_escaped():
-    assert fonts.markup("<b>Ann & Ben</b>") == "&lt;b&gt;Ann &amp; Ben&lt;/b&gt;"
-
-
 def test_long_text_is_shortened_to_fit():
     short = fonts.shorten("Bartholomew-Maximilian", 40, 9)
     assert short.endswith("…") and fonts.width(short, 9) <= 40
@@ -34,4 +33,41 @@ def test_long_text_is_shortened_to_fit():
 
 def test_the_sheets_own_words_use_only_letters_the_font_has():
     with pytest.raises(ValueError, match="no glyph"):
-        rich("bid 3 → 13")
+        own("bid 3 → 13")
+
+
+def test_a_sheet_in_western_letters_prints_in_the_built_in_faces_and_embeds_nothing():
+    pdf = table_sheet(blackout(("Zoë", "Jörg", "Ørjan", "François")))
+    assert font_names(pdf) == {"Helvetica", "Helvetica-Bold"}
+    text = "\n".join(page_texts(pdf))
+    assert all(name in text for name in ("Zoë", "Jörg", "Ørjan", "François"))
+
+
+@pytest.mark.parametrize("name", ["Łukasz", "Даша", "Ελένη", "李伟"])
+def test_one_letter_outside_them_prints_the_whole_sheet_in_the_embedded_font(name):
+    pdf = blank_card(BlankCard("blackout", 3, names=("Ann", name, "Cho")))
+    found = font_names(pdf)  # (reportlab names Helvetica on every page, as the canvas' default)
+    assert {"OpenSans-Regular (embedded)", "OpenSans-Bold (embedded)"} <= found
+    assert "Helvetica-Bold" not in found
+    if name != "李伟":
+        assert name in "\n".join(page_texts(pdf))
+
+
+def test_the_faces_in_use_are_the_embedded_ones_outside_a_sheet():
+    assert fonts.current() is fonts.EMBEDDED
+    table_sheet(blackout(("Ann", "Ben", "Cho")))
+    assert fonts.current() is fonts.EMBEDDED
+
+
+def test_long_plain_text_breaks_into_lines_that_fit_and_splits_between_pages():
+    words = [f"word{n}" for n in range(300)] + ["x" * 400]
+    text = Text(" ".join(words), 9)
+    _, height = text.wrap(200, 10_000)
+    assert len(text.lines) > 20 and height == pytest.approx(len(text.lines) * 9 * 1.25)
+    assert all(fonts.width(line, 9) <= 200 for line in text.lines)
+    assert " ".join(text.lines).replace(" ", "") == "".join(words)  # nothing lost, a cut word too
+    first, rest = text.split(200, 100)
+    assert first.wrap(200, 100)[1] <= 100
+    rest.wrap(200, 10_000)
+    assert first.lines + rest.lines == text.lines
+    assert text.split(200, 5) == []  # not even one line fits: the whole text moves on

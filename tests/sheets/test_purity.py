@@ -9,6 +9,8 @@ SHEETS = Path(__file__).resolve().parents[2] / "referee" / "sheets"
 ALLOWED = {
     "__future__",
     "collections",
+    "contextvars",
+    "copy",
     "dataclasses",
     "datetime",
     "functools",
