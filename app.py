@@ -26,6 +26,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         WTF_I18N_ENABLED=False,  # our forms write their own messages; WTForms stays English
         SESSION_REFRESH_EACH_REQUEST=False,  # send the session cookie only when it changes
         BABEL_DEFAULT_LOCALE="en",
+        TABLE_LIMIT=30,  # new tables (and uploads) per network address …
+        TABLE_LIMIT_SECONDS=600,  # … in this many seconds
     )
     if test_config is not None:
         app.config.from_mapping(test_config)

@@ -34,3 +34,52 @@ document.querySelectorAll("form[data-new-table]").forEach((form) => {
   form.addEventListener("change", showChosen);
   showChosen();
 });
+
+// Live view: every few seconds, ask the server whether the table changed (an ETag'd request that
+// is a 304 until it does). A page with nothing typed into it is fetched again; a page with input
+// or an error on it keeps it and says the table changed instead. Without JavaScript: reload.
+const pollUrl = document.body.dataset.poll;
+if (pollUrl) {
+  const shown = document.body.dataset.seq;
+  let typed = document.querySelector(".error-box") !== null;
+  let told = false;
+  document.addEventListener("input", () => { typed = true; });
+  const tell = () => {
+    if (told) return;
+    told = true;
+    const note = document.createElement("p");
+    note.className = "flash info stale-note";
+    note.setAttribute("role", "status");
+    note.textContent = "The table changed on another phone. ";
+    const link = document.createElement("a");
+    link.href = location.pathname + location.search;
+    link.textContent = "Show it as it is now";
+    note.append(link);
+    document.querySelector("main").prepend(note);
+  };
+  const check = async () => {
+    if (document.hidden) return;
+    try {
+      const answer = await fetch(pollUrl, { cache: "no-cache", credentials: "same-origin" });
+      if (!answer.ok) return;
+      if ((await answer.text()).trim() === shown) return;
+      if (typed) tell();
+      else location.replace(location.pathname + location.search);
+    } catch (error) {
+      // Offline for a moment: ask again at the next tick.
+    }
+  };
+  setInterval(check, 3000);
+  document.addEventListener("visibilitychange", check);
+}
+
+// Share page: a "Copy link" button next to each link (the link is also there to select by hand).
+document.querySelectorAll("[data-copy]").forEach((button) => {
+  const input = document.getElementById(button.dataset.copy);
+  if (!input || !navigator.clipboard) return;
+  button.hidden = false;
+  button.addEventListener("click", async () => {
+    await navigator.clipboard.writeText(input.value);
+    button.textContent = "Copied";
+  });
+});

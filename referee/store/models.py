@@ -1,4 +1,4 @@
-"""The two tables: a table at which a game is played, and its append-only log of entries.
+"""The database tables: a game table, its append-only log of entries, and the links that open it.
 
 A game table is its setup plus its entries; everything else (state, scores, sheets) is computed
 by replaying them. Entries are only ever inserted: a correction or an undo is a new entry that
@@ -27,10 +27,10 @@ def utcnow() -> datetime:
 class Table(db.Model):  # type: ignore[name-defined,misc]
     """A game table: who plays what, with which options.
 
-    ``id`` is the table's address and its only key: an unguessable token, so knowing the link is
-    what lets someone in. ``last_seq`` is the ``seq`` of the newest entry (0 before any): it lets
-    a page ask "has anything changed?" cheaply, and ``append_entry`` advances it with a
-    conditional UPDATE so two writers on the same step cannot both land.
+    ``id`` is the table's address in URLs; what lets someone in is one of its ``Link``s.
+    ``last_seq`` is the ``seq`` of the newest entry (0 before any): it lets a page ask "has
+    anything changed?" cheaply, and ``append_entry`` advances it with a conditional UPDATE so
+    two writers on the same step cannot both land.
     """
 
     __tablename__ = "tables"
@@ -40,9 +40,13 @@ class Table(db.Model):  # type: ignore[name-defined,misc]
     players: Mapped[list[str]] = mapped_column(sa.JSON)
     options: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
     first_player: Mapped[str | None] = mapped_column(sa.String(64))
+    #: Who created the table, as a keyed hash of their network address (for the rate limit).
+    creator: Mapped[str | None] = mapped_column(sa.String(64))
     last_seq: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (sa.Index("ix_tables_creator_created_at", "creator", "created_at"),)
 
 
 class Entry(db.Model):  # type: ignore[name-defined,misc]
@@ -66,3 +70,26 @@ class Entry(db.Model):  # type: ignore[name-defined,misc]
     kind: Mapped[str] = mapped_column(sa.String(8))
     payload: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+#: What a link lets its holder do: keep score, only look, or look and declare as one player.
+LINK_KINDS = ("keeper", "viewer", "player")
+
+
+class Link(db.Model):  # type: ignore[name-defined,misc]
+    """A link to a table: a random token (never stored) whose SHA-256 is ``token_hash``.
+
+    ``keeper`` links record and correct; ``viewer`` links only look; a ``player`` link looks and
+    lets ``player`` seal their own secret bid. A revoked link (``revoked_at`` set) opens nothing.
+    """
+
+    __tablename__ = "links"
+    __table_args__ = (sa.CheckConstraint(f"kind IN {LINK_KINDS!r}", name="kind"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[str] = mapped_column(sa.ForeignKey(Table.id), index=True)
+    kind: Mapped[str] = mapped_column(sa.String(8))
+    player: Mapped[str | None] = mapped_column(sa.String(64))
+    token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))

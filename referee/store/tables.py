@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, select, update
+from sqlalchemy import CursorResult, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from referee.rules import Setup, State, replay, start
@@ -73,8 +73,9 @@ class TableRecord:
         return self.entries[-1].seq if self.entries else 0
 
 
-def create_table(setup: Setup) -> str:
+def create_table(setup: Setup, creator: str | None = None) -> str:
     """Store a new table and return its id. A setup the rules refuse raises (Breach, OptionError).
+    ``creator`` is who made it (an opaque key, for ``created_since``).
 
     The options are stored with the game's defaults filled in, so a later change of a default
     never changes a table already being played.
@@ -88,10 +89,17 @@ def create_table(setup: Setup) -> str:
             players=list(setup.players),
             options=game.options,
             first_player=setup.first,
+            creator=creator,
         )
     )
     db.session.commit()
     return table_id
+
+
+def created_since(creator: str, since: datetime) -> int:
+    """How many tables ``creator`` made since ``since`` (an indexed count)."""
+    query = select(func.count()).where(Table.creator == creator, Table.created_at >= since)
+    return int(db.session.scalar(query) or 0)
 
 
 def could_be_id(table_id: str) -> bool:

@@ -20,14 +20,19 @@ babel = Babel()
 
 
 def register_blueprints(app: Flask) -> None:
-    """Register every blueprint of the app."""
-    from referee.web import disputes, errors, home, newtable, records, sheets, tables
+    """Register every blueprint of the app, and the security headers every response gets."""
+    from referee.web import access, disputes, errors, home, newtable, records, share, sheets, tables
+    from referee.web.headers import security_headers
 
+    app.after_request(security_headers)
+
+    app.register_blueprint(access.bp)
     app.register_blueprint(disputes.bp)
     app.register_blueprint(errors.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(newtable.bp)
     app.register_blueprint(records.bp)
+    app.register_blueprint(share.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(tables.bp)
 

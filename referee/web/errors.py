@@ -1,4 +1,5 @@
-"""Friendly error pages: an unknown page or table (404), a stale page (CSRF, 400), too much (413).
+"""Friendly error pages: an unknown page or table (404), a table this browser has no link to or
+may not change (403), a stale page (CSRF, 400), too much (413).
 
 Never a stack trace. A stale form is the common case at a card table (a phone left on the page
 all evening, the server restarted): the page a form came from can register a renderer with
@@ -15,7 +16,7 @@ from flask import Blueprint, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import NotFound, RequestEntityTooLarge
+from werkzeug.exceptions import Forbidden, NotFound, RequestEntityTooLarge
 
 from referee.rules import Breach
 from referee.rules.breaches import MESSAGES
@@ -72,6 +73,11 @@ def not_found(error: NotFound) -> ResponseReturnValue:
             "check that it was copied whole."
         )
     return render_template("errors/404.html", message=message), 404
+
+
+@bp.app_errorhandler(403)
+def forbidden(error: Forbidden) -> ResponseReturnValue:
+    return render_template("errors/403.html", message=error.description), 403
 
 
 @bp.app_errorhandler(CSRFError)

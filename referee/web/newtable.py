@@ -21,8 +21,8 @@ from wtforms import BooleanField, Field, RadioField, SelectChoice, SelectField, 
 from referee.rules import GAMES, Breach, OptionError, Setup, start
 from referee.rules.cards import ALLES_COLOURS
 from referee.store.tables import create_table
+from referee.web.access import creator, may_create, open_new_table, too_many_tables
 from referee.web.errors import breach_text, on_stale
-from referee.web.recent import remember
 
 bp = Blueprint("newtable", __name__)
 
@@ -283,8 +283,10 @@ def new() -> ResponseReturnValue:
     setup = setup_from(form)
     if setup is None:
         return render_form(form, 422)
-    table_id = create_table(setup)
-    remember(table_id)
+    if not may_create():
+        return render_form(form, 429, notice=too_many_tables())
+    table_id = create_table(setup, creator())
+    open_new_table(table_id)
     return redirect(url_for("tables.show", table_id=table_id), 303)
 
 

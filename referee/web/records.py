@@ -31,8 +31,8 @@ from referee.records import Record, RecordError, export_record, load_record
 from referee.rules import Breach, OptionError, replay
 from referee.store.tables import append_entry, checked_payload, create_table, get_table, table_state
 from referee.web import csrf
+from referee.web.access import creator, may_create, open_new_table, require, too_many_tables
 from referee.web.errors import breach_text, on_stale
-from referee.web.recent import remember
 
 bp = Blueprint("records", __name__)
 
@@ -58,6 +58,7 @@ def download_name(game: str, day: str, table_id: str) -> str:
 
 @bp.get("/t/<table_id>/record.json")
 def download(table_id: str) -> ResponseReturnValue:
+    require(table_id)
     table = get_table(table_id)
     state = table_state(table_id) if table is not None else None
     if table is None or state is None:
@@ -128,11 +129,13 @@ def upload() -> ResponseReturnValue:
         )
         breaches = sorted(state.violations, key=lambda b: (b.round or 0, b.trick or 0))
         return refuse(form, [message], [located(breach) for breach in breaches])
+    if not may_create():
+        return refuse(form, [too_many_tables()], status=429)
     try:
-        table_id = load_table(record)
+        table_id = load_table(record, creator())
     except (Breach, OptionError, ValueError) as error:
         return refuse(form, [gettext("This record cannot be loaded: %(reason)s", reason=error)])
-    remember(table_id)
+    open_new_table(table_id)
     flash(gettext("The record is loaded as a new table."), "info")
     for warning in state.warnings[:WARNINGS_SHOWN]:
         flash(breach_text(warning), "warning")
@@ -151,7 +154,7 @@ def located(breach: Breach) -> dict[str, Any]:
     return {"where": ", ".join(parts), "message": breach_text(breach), "rule": breach.rule}
 
 
-def load_table(record: Record) -> str:
+def load_table(record: Record, creator: str | None = None) -> str:
     """A new table whose log holds the record's events (not its round markers); its id.
 
     The events are replayed strictly first, as the app would have taken them one by one: a
@@ -164,7 +167,7 @@ def load_table(record: Record) -> str:
     payloads = [e.to_dict() for e in events]
     for seq, payload in enumerate(payloads):
         checked_payload("event", payload, seq)
-    table_id = create_table(record.setup)
+    table_id = create_table(record.setup, creator)
     seq = 0
     for payload in payloads:
         seq = append_entry(table_id, seq, "event", payload)

@@ -22,6 +22,7 @@ from referee.rules import GAMES, Breach, OptionError, start
 from referee.rules.events import event_from_dict
 from referee.sheets import BlankCard, Correction, Page, SheetInfo, blank_card, table_sheet
 from referee.store.tables import LogEntry, TableRecord
+from referee.web.access import require
 from referee.web.cache import LRU, load
 from referee.web.errors import breach_text, on_stale
 from referee.web.newtable import GAME_ORDER, SEQUENCE_LABELS, choices, game_label, whole_number
@@ -126,6 +127,7 @@ def sheet_info(record: TableRecord) -> SheetInfo:
 @bp.get("/t/<table_id>/sheet.pdf")
 def table_pdf(table_id: str) -> ResponseReturnValue:
     """The table's score sheet as a PDF download (``?paper=letter&orientation=landscape``)."""
+    require(table_id)
     record, state = load(table_id)
     page = page_from(request.args)
     body = _pdfs.get_or_make(

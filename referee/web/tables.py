@@ -29,7 +29,8 @@ from referee.store.tables import (
     in_force,
 )
 from referee.web import view
-from referee.web.cache import load, pages, remember_after, seq_or_404
+from referee.web.access import keeps_score, require
+from referee.web.cache import load, pages, remember_after
 from referee.web.entries import EntryError, build_event
 from referee.web.errors import breach_text
 from referee.web.recent import remember
@@ -103,6 +104,7 @@ def render_table(
 
 @bp.get("/<table_id>")
 def show(table_id: str) -> tuple[str, int]:
+    require(table_id)
     record, state = load(table_id)
     remember(table_id)
     return render_table(record, state)
@@ -110,6 +112,7 @@ def show(table_id: str) -> tuple[str, int]:
 
 @bp.post("/<table_id>/entry")
 def enter(table_id: str) -> Response | tuple[str, int]:
+    require(table_id, "keeper")
     record, state = load(table_id)
     form = EntryForm()
     kept = request.form.to_dict()
@@ -169,12 +172,13 @@ def stale(
 @bp.get("/<table_id>/undo")
 def back_to_table(table_id: str) -> Response:
     """A reload of the address a refused entry left in the address bar: show the table."""
-    seq_or_404(table_id)
+    require(table_id)
     return redirect(url_for("tables.show", table_id=table_id), 303)
 
 
 @bp.post("/<table_id>/undo")
 def undo(table_id: str) -> Response:
+    require(table_id, "keeper")
     record, _state = load(table_id)
     form = SeqForm()
     if not form.validate() or form.seq.data != record.last_seq:
@@ -194,37 +198,67 @@ def undo(table_id: str) -> Response:
     return redirect(url_for("tables.show", table_id=table_id), 303)
 
 
-@bp.get("/<table_id>/sheet")
-def sheet(table_id: str) -> Response:
-    """The score sheet: rendered once per change of the table, then served from memory."""
-    seq = seq_or_404(table_id)
-    etag = f"sheet-{seq}"
+@bp.get("/<table_id>/seq")
+def seq(table_id: str) -> Response:
+    """Has anything changed? The table's log position, as text with an ETag: a page that polls
+    it gets a 304 until the next entry. One indexed read (the link check returns it)."""
+    last = require(table_id).last_seq
+    etag = f"seq-{last}"
+    headers = {"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
+    if etag in request.if_none_match:
+        return Response(status=304, headers=headers)
+    return Response(str(last), mimetype="text/plain", headers=headers)
+
+
+def cached_sheet(table_id: str, last: int, template: str) -> Response:
+    """The score sheet (``template``: the page or TV mode), rendered once per change of the
+    table and per kind of viewer (a scorekeeper's page has more links), then served from
+    memory with an ETag."""
+    keeper = bool(keeps_score(table_id))
+    etag = f"{template}-{last}-{'k' if keeper else 'v'}"
     if etag in request.if_none_match:
         return Response(status=304, headers={"ETag": f'"{etag}"'})
 
     def render() -> str:
         record, state = load(table_id)
         totals = state.totals()
+        upcoming = state.game.upcoming(state)
         return render_template(
-            "tables/sheet.html",
+            f"tables/{template}.html",
             record=record,
             state=state,
             rows=view.sheet(state),
             totals=totals,
             leaders=view.leaders(totals),
             winners=state.winners(),
+            header=None if upcoming is None else view.round_header(state, upcoming),
+            what_next=view.describe_step(state.next_step(), state.setup.game),
             title=view.GAME_TITLES[state.setup.game],
             breach_text=breach_text,
+            cached=True,
         )
 
-    html = pages.get_or_make(("sheet", table_id, seq), render)
+    html = pages.get_or_make((template, table_id, last, keeper), render)
     return Response(
         html, mimetype="text/html", headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
     )
 
 
+@bp.get("/<table_id>/sheet")
+def sheet(table_id: str) -> Response:
+    """The score sheet."""
+    return cached_sheet(table_id, require(table_id).last_seq, "sheet")
+
+
+@bp.get("/<table_id>/tv")
+def tv(table_id: str) -> Response:
+    """TV mode: the score sheet in large print for a shared screen, dark, without controls."""
+    return cached_sheet(table_id, require(table_id).last_seq, "tv")
+
+
 @bp.get("/<table_id>/history")
 def history(table_id: str) -> str:
+    require(table_id)
     record, state = load(table_id)
     force = in_force(record.entries)
     lines = []
@@ -258,6 +292,7 @@ def history(table_id: str) -> str:
 
 @bp.route("/<table_id>/amend/<int:target>", methods=["GET", "POST"])
 def amend(table_id: str, target: int) -> Response | tuple[str, int]:
+    require(table_id, "keeper")
     record, state = load(table_id)
     events = in_force(record.entries)
     if target not in events:

@@ -9,11 +9,16 @@ from flask.testing import FlaskClient
 
 from referee.rules import Setup
 from referee.store.tables import create_table
+from tests.links import join
 
 
-def new_table(app, game: str, players: tuple[str, ...], options=None, first=None) -> str:
+def new_table(app, client, game: str, players: tuple[str, ...], options=None, first=None) -> str:
+    """A new table, and ``client`` (if any) holding its scorekeeper link."""
     with app.app_context():
-        return create_table(Setup(game, players, options or {}, first))
+        table_id = create_table(Setup(game, players, options or {}, first))
+    if client is not None:
+        join(app, client, table_id)
+    return table_id
 
 
 def hidden(page: str, name: str) -> str:

@@ -16,7 +16,7 @@ def same(a, b) -> bool:
 
 
 def test_a_table_written_by_another_process_catches_up(app, client):
-    table = new_table(app, "blackout", ("Ann", "Ben", "Cho"))
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="H"))  # this process has the table in memory
     with app.app_context():
         # Another worker process writes two bids straight to the database.
@@ -32,7 +32,7 @@ def test_a_table_written_by_another_process_catches_up(app, client):
 
 
 def test_breaches_survive_catching_up(app, client):
-    table = new_table(app, "blackout", ("Ann", "Ben", "Cho"))
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="H"))
     with app.app_context():
         for seq, (player, bid) in enumerate((("Ben", 0), ("Cho", 1), ("Ann", 0)), start=1):

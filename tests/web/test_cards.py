@@ -23,7 +23,7 @@ ANN, BEN, CHO = 1, 2, 3
 
 def test_blackout_card_by_card_names_winners_and_catches_a_revoke(app, client):
     # 3 players, at most 2 cards: the deck is ♥K ♠K and the four aces.
-    table = new_table(app, "blackout", ("Ann", "Ben", "Cho"), {"max_cards": 2})
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"), {"max_cards": 2})
     ok(post(client, table, "trump", trump="KH"))  # the turned card itself
     for seat, bid in ((BEN, 0), (CHO, 1), (ANN, 1)):
         ok(post(client, table, "bid", player=seat, bid=bid))
@@ -63,7 +63,7 @@ def test_blackout_card_by_card_names_winners_and_catches_a_revoke(app, client):
 
 
 def test_a_card_already_played_or_out_of_turn_is_refused(app, client):
-    table = new_table(app, "blackout", ("Ann", "Ben", "Cho"), {"max_cards": 2})
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"), {"max_cards": 2})
     ok(post(client, table, "trump", trump="H"))
     for seat, bid in ((BEN, 0), (CHO, 1), (ANN, 1)):
         ok(post(client, table, "bid", player=seat, bid=bid))
@@ -76,7 +76,7 @@ def test_a_card_already_played_or_out_of_turn_is_refused(app, client):
 
 
 def ebbes_first_trick(app, client, trump_from):
-    table = new_table(app, "ebbes", ("Ann", "Ben", "Cho"), {"trump_from": trump_from})
+    table = new_table(app, client, "ebbes", ("Ann", "Ben", "Cho"), {"trump_from": trump_from})
     ok(post(client, table, "number", number=3))
     play(client, table, ANN, "red-5")
     page = play(client, table, BEN, "blue-3")
@@ -95,7 +95,7 @@ def test_ebbes_trump_from_the_next_trick(app, client):
 
 
 def test_ebbes_discards_come_first_and_leave_the_picker(app, client):
-    table = new_table(app, "ebbes", ("Ann", "Ben", "Cho"), {"discard": True})
+    table = new_table(app, client, "ebbes", ("Ann", "Ben", "Cho"), {"discard": True})
     ok(post(client, table, "number", number=2))
     page = client.get(f"/t/{table}?mode=cards").get_data(as_text=True)
     assert "Which card did Ann lay aside?" in page
@@ -107,7 +107,7 @@ def test_ebbes_discards_come_first_and_leave_the_picker(app, client):
 
 
 def test_alles_oder_nichts_card_by_card(app, client):
-    table = new_table(app, "alles-oder-nichts", ("Ann", "Ben", "Cho"))
+    table = new_table(app, client, "alles-oder-nichts", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="green-12"))
     for seat in (BEN, CHO, ANN):
         ok(post(client, table, "declare", player=seat, choice="open-2"))

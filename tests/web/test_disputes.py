@@ -29,7 +29,7 @@ def test_unknown_rules_page_is_404(client):
 
 
 def test_a_refused_entry_links_to_its_rule(app, client):
-    table = new_table(app, "blackout", ("Ann", "Ben", "Cho"))
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="H"))
     for seat in (2, 3):
         ok(post(client, table, "bid", player=seat, bid=0))
@@ -38,7 +38,7 @@ def test_a_refused_entry_links_to_its_rule(app, client):
 
 
 def test_noted_breaches_link_to_their_rule(app, client):
-    table = new_table(app, "blackout", ("Ann", "Ben", "Cho"), {"max_cards": 2})
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"), {"max_cards": 2})
     ok(post(client, table, "trump", trump="KH"))
     for seat, bid in ((2, 0), (3, 1), (1, 1)):
         ok(post(client, table, "bid", player=seat, bid=bid))

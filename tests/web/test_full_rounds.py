@@ -69,7 +69,7 @@ def round_one(doc) -> list[ev.Event]:
 def test_a_whole_round_card_by_card(app, client, game, options):
     truth = sim.simulate(random.Random(11), game, NAMES, options, first="Ann")
     doc = sim.to_record(truth, random.Random(11), detail="plays")
-    table = new_table(app, game, NAMES, options, first="Ann")
+    table = new_table(app, client, game, NAMES, options, first="Ann")
     seat = {name: i for i, name in enumerate(NAMES, start=1)}
     secret = []
     for event in round_one(doc):

@@ -57,7 +57,7 @@ def test_an_uploaded_golden_record_prints_the_referees_totals(client: FlaskClien
 
 def test_the_sheet_is_an_attachment_with_a_safe_name(app: Flask, client: FlaskClient) -> None:
     evil = '../../etc/"x"\r\nSet-Cookie: a=b'
-    table_id = new_table(app, "blackout", (evil, "Ben"), {"max_cards": 2})
+    table_id = new_table(app, client, "blackout", (evil, "Ben"), {"max_cards": 2})
     response = client.get(f"/t/{table_id}/sheet.pdf")
     pdf = pdf_of(response)
     disposition = response.headers["Content-Disposition"]
@@ -79,7 +79,7 @@ def test_an_unknown_table_has_no_sheet(client: FlaskClient, table_id: str) -> No
 
 
 def test_paper_and_orientation_come_from_the_query(app: Flask, client: FlaskClient) -> None:
-    table_id = new_table(app, "ebbes", ("Ann", "Ben", "Cho"))
+    table_id = new_table(app, client, "ebbes", ("Ann", "Ben", "Cho"))
     letter = pdf_of(client.get(f"/t/{table_id}/sheet.pdf?paper=letter&orientation=landscape"))
     assert page_sizes(letter) == [(792.0, 612.0)]
     odd = pdf_of(client.get(f"/t/{table_id}/sheet.pdf?paper=a0&orientation=diagonal"))
@@ -89,7 +89,7 @@ def test_paper_and_orientation_come_from_the_query(app: Flask, client: FlaskClie
 def test_undone_and_corrected_rounds_are_marked_and_breaches_listed(
     app: Flask, client: FlaskClient
 ) -> None:
-    table = new_table(app, "blackout", ("Ann", "Ben", "Cho"))
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="H"))
     for seat, bid in ((2, 1), (3, 1), (1, 0)):
         ok(post(client, table, "bid", player=seat, bid=bid))
@@ -114,7 +114,7 @@ def test_undone_and_corrected_rounds_are_marked_and_breaches_listed(
 
 
 def test_the_sheet_follows_the_table(app: Flask, client: FlaskClient) -> None:
-    table = new_table(app, "blackout", ("Ann", "Ben"), {"max_cards": 2})
+    table = new_table(app, client, "blackout", ("Ann", "Ben"), {"max_cards": 2})
     before = pdf_of(client.get(f"/t/{table}/sheet.pdf"))
     assert round_numbers(before) == []
     ok(post(client, table, "trump", trump="H"))

@@ -23,7 +23,7 @@ def seats(**by_name):
 
 
 def test_blackout_game_through_the_web(app, client):
-    table = new_table(app, "blackout", ("Ann", "Ben"), {"max_cards": 2})
+    table = new_table(app, client, "blackout", ("Ann", "Ben"), {"max_cards": 2})
     page = client.get(f"/t/{table}").get_data(as_text=True)
     assert "Round 1 of 3" in page and "Turn up the trump" in page
     ok(post(client, table, "trump", trump="H"))
@@ -56,7 +56,7 @@ def test_blackout_game_through_the_web(app, client):
 
 
 def test_refused_entries_say_why_and_keep_the_input(app, client):
-    table = new_table(app, "blackout", ("Ann", "Ben", "Cho"))
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="H"))
     for seat in (2, 3, 1):
         ok(post(client, table, "bid", player=seat, bid=0))
@@ -82,7 +82,7 @@ def test_refused_entries_say_why_and_keep_the_input(app, client):
     ],
 )
 def test_garbage_bids_get_a_clear_message(app, client, fields, message):
-    table = new_table(app, "blackout", ("Ann", "Ben", "Cho"))
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="H"))
     response = post(client, table, "bid", **{"player": "2", **fields})
     assert response.status_code == 422
@@ -101,14 +101,14 @@ def test_garbage_bids_get_a_clear_message(app, client, fields, message):
     ],
 )
 def test_forged_forms_never_break_the_table(app, client, data):
-    table = new_table(app, "blackout", ("Ann", "Ben", "Cho"))
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     response = client.post(f"/t/{table}/entry", data=data)
     assert 400 <= response.status_code < 500
     assert state_of(app, table).rounds == [] or not state_of(app, table).current.trump_colour
 
 
 def test_a_stale_page_and_a_double_tap(app, client):
-    table = new_table(app, "blackout", ("Ann", "Ben", "Cho"))
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     page = client.get(f"/t/{table}").get_data(as_text=True)
     form = {"seq": hidden(page, "seq"), "round": "1", "action": "trump", "trump": "H"}
     ok(client.post(f"/t/{table}/entry", data=form))
@@ -125,7 +125,7 @@ def test_a_stale_page_and_a_double_tap(app, client):
 
 
 def test_undo_and_history(app, client):
-    table = new_table(app, "blackout", ("Ann", "Ben", "Cho"))
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="H"))
     ok(post(client, table, "bid", player=2, bid=1))
     page = client.get(f"/t/{table}").get_data(as_text=True)
@@ -140,7 +140,7 @@ def test_undo_and_history(app, client):
 
 
 def test_amending_an_earlier_round_replays_and_shows_new_breaches(app, client):
-    table = new_table(app, "blackout", ("Ann", "Ben", "Cho"))
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="H"))
     for seat, bid in ((2, 1), (3, 1), (1, 0)):
         ok(post(client, table, "bid", player=seat, bid=bid))
@@ -161,7 +161,7 @@ def test_amending_an_earlier_round_replays_and_shows_new_breaches(app, client):
 
 
 def test_an_amendment_that_breaks_a_rule_itself_is_refused(app, client):
-    table = new_table(app, "blackout", ("Ann", "Ben", "Cho"))
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="H"))
     page = client.get(f"/t/{table}/amend/1").get_data(as_text=True)
     response = client.post(
@@ -176,12 +176,12 @@ def test_unknown_tables_and_entries_are_404(app, client):
     assert client.get("/t/nope").status_code == 404
     assert client.get("/t/" + "x" * 500).status_code == 404
     assert client.post("/t/nope/entry", data={}).status_code == 404
-    table = new_table(app, "blackout", ("Ann", "Ben"))
+    table = new_table(app, client, "blackout", ("Ann", "Ben"))
     assert client.get(f"/t/{table}/amend/7").status_code == 404
 
 
 def test_player_names_are_escaped(app, client):
-    table = new_table(app, "blackout", ("<script>alert(1)</script>", "Ben"))
+    table = new_table(app, client, "blackout", ("<script>alert(1)</script>", "Ben"))
     page = client.get(f"/t/{table}").get_data(as_text=True)
     assert "<script>alert(1)</script>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
@@ -189,7 +189,7 @@ def test_player_names_are_escaped(app, client):
 
 @pytest.mark.csrf
 def test_entries_need_the_csrf_token(app, client):
-    table = new_table(app, "blackout", ("Ann", "Ben"))
+    table = new_table(app, client, "blackout", ("Ann", "Ben"))
     page = client.get(f"/t/{table}").get_data(as_text=True)
     form = {"seq": hidden(page, "seq"), "round": "1", "action": "trump", "trump": "H"}
     refused = client.post(f"/t/{table}/entry", data=form)
@@ -203,7 +203,7 @@ def test_entries_need_the_csrf_token(app, client):
 
 
 def test_alles_oder_nichts_round_with_open_and_secret_bids(app, client):
-    table = new_table(app, "alles-oder-nichts", ("Ann", "Ben", "Cho"))
+    table = new_table(app, client, "alles-oder-nichts", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="red"))
     ok(post(client, table, "declare", player=2, choice="open-2"))
     ok(post(client, table, "declare", player=3, choice="secret"))
@@ -221,7 +221,7 @@ def test_alles_oder_nichts_round_with_open_and_secret_bids(app, client):
 
 
 def test_alles_oder_nichts_warns_about_a_bid_above_the_hand(app, client):
-    table = new_table(app, "alles-oder-nichts", ("Ann", "Ben", "Cho"))
+    table = new_table(app, client, "alles-oder-nichts", ("Ann", "Ben", "Cho"))
     # Get to round 4 (3 cards) quickly: everyone open 0, the first bidder takes all.
     for size in (6, 5, 4):
         ok(post(client, table, "trump", trump="blue"))
@@ -262,7 +262,7 @@ def won_fields(won=WON):
 
 
 def test_ebbes_rounds_through_the_web(app, client):
-    table = new_table(app, "ebbes", ("Ann", "Ben", "Cho"))
+    table = new_table(app, client, "ebbes", ("Ann", "Ben", "Cho"))
     page = client.get(f"/t/{table}").get_data(as_text=True)
     assert "Reveal the number card" in page
     ok(post(client, table, "number", number=3))
@@ -288,7 +288,7 @@ def test_ebbes_rounds_through_the_web(app, client):
 
 
 def test_ebbes_cards_won_that_do_not_add_up_are_refused_and_kept(app, client):
-    table = new_table(app, "ebbes", ("Ann", "Ben", "Cho"))
+    table = new_table(app, client, "ebbes", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "number", number=1))
     for colour in ("red", "yellow", "green", "blue"):
         ok(post(client, table, "designate", colour=colour))
@@ -304,7 +304,7 @@ def test_a_sealed_secret_bid_stays_hidden_until_the_round_is_over(app, client):
     from referee.rules import events as ev
     from referee.store.tables import append_entry
 
-    table = new_table(app, "alles-oder-nichts", ("Ann", "Ben", "Cho"))
+    table = new_table(app, client, "alles-oder-nichts", ("Ann", "Ben", "Cho"))
     with app.app_context():
         append_entry(table, 0, "event", ev.Trump(1, "red").to_dict())
         append_entry(table, 1, "event", ev.Declare(1, "Ben", False, 4).to_dict())
@@ -314,7 +314,9 @@ def test_a_sealed_secret_bid_stays_hidden_until_the_round_is_over(app, client):
 
 
 def test_ebbes_placed_designators_round(app, client):
-    table = new_table(app, "ebbes", ("Ann", "Ben", "Cho"), {"variant": "placed-designators"})
+    table = new_table(
+        app, client, "ebbes", ("Ann", "Ben", "Cho"), {"variant": "placed-designators"}
+    )
     assert "Place the designators" in client.get(f"/t/{table}").get_data(as_text=True)
     numbers = {"red": 1, "yellow": 2, "green": 2, "blue": 4, "purple": 5}
     ok(post(client, table, "designators", **{f"designator-{c}": n for c, n in numbers.items()}))
@@ -329,7 +331,7 @@ def test_ebbes_placed_designators_round(app, client):
 
 
 def test_the_table_links_its_record(app, client):
-    table = new_table(app, "blackout", ("Ann", "Ben"))
+    table = new_table(app, client, "blackout", ("Ann", "Ben"))
     page = client.get(f"/t/{table}").get_data(as_text=True)
     assert f"/t/{table}/record.json" in page
 

@@ -1,0 +1,82 @@
+"""The links that open a table: make one, look one up, revoke them.
+
+A link's token is 192 random bits, URL-safe; only its SHA-256 is stored, so the database (or a
+backup of it) opens nothing. Looking a link up is one indexed read that also returns the table's
+``last_seq``: the check every request makes and the "has anything changed?" answer in one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from sqlalchemy import select, update
+
+from referee.store.db import db
+from referee.store.models import LINK_KINDS, Link, Table, utcnow
+
+#: Random bytes in a link's token: 192 bits, 32 URL-safe characters.
+TOKEN_BYTES = 24
+
+
+@dataclass(frozen=True)
+class Access:
+    """What a link opens: the table, the kind of link, the player of a player link, and where
+    the table's log stands (``last_seq``)."""
+
+    table_id: str
+    kind: str
+    player: str | None
+    last_seq: int
+
+    @property
+    def keeps_score(self) -> bool:
+        return self.kind == "keeper"
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a token."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def make_link(table_id: str, kind: str, player: str | None = None, commit: bool = True) -> str:
+    """A new link to the table; returns its token (shown once, never stored)."""
+    if kind not in LINK_KINDS:
+        raise ValueError(f"a link is one of {', '.join(LINK_KINDS)}, not {kind!r}")
+    if (kind == "player") != (player is not None):
+        raise ValueError("a player link, and only a player link, names its player")
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    db.session.add(Link(table_id=table_id, kind=kind, player=player, token_hash=token_hash(token)))
+    if commit:
+        db.session.commit()
+    return token
+
+
+def access(token: str, table_id: str | None = None) -> Access | None:
+    """What ``token`` opens (optionally: only if it opens ``table_id``); None for a token that
+    is unknown, revoked, or for another table."""
+    if not 0 < len(token) <= 64:
+        return None
+    query = (
+        select(Link.table_id, Link.kind, Link.player, Table.last_seq)
+        .join(Table, Table.id == Link.table_id)
+        .where(Link.token_hash == token_hash(token), Link.revoked_at.is_(None))
+    )
+    row = db.session.execute(query).first()
+    if row is None or (table_id is not None and row.table_id != table_id):
+        return None
+    return Access(row.table_id, row.kind, row.player, row.last_seq)
+
+
+def revoke(table_id: str, kind: str, keep: str | None = None) -> int:
+    """Revoke every ``kind`` link of the table except the one whose token is ``keep``; return
+    how many were revoked."""
+    query = update(Link).where(
+        Link.table_id == table_id, Link.kind == kind, Link.revoked_at.is_(None)
+    )
+    if keep is not None:
+        query = query.where(Link.token_hash != token_hash(keep))
+    revoked = db.session.execute(query.values(revoked_at=utcnow())).rowcount
+    db.session.commit()
+    return int(revoked)

@@ -1,0 +1,183 @@
+"""Who may do what at a table: the links a browser holds, checked on every request.
+
+A table opens only through one of its links (``referee.store.links``): a *keeper* link records
+and corrects, a *viewer* link only looks, a *player* link looks and lets one player seal their
+own secret bid. Opening a link (``/j/<token>``) keeps its token in the browser's session (a
+signed cookie) under the table's id and sends the browser on to the table, so the table's own
+addresses carry no power: ``/t/<id>`` in a Referer, a log or over someone's shoulder opens
+nothing. Every view of a table calls ``require``; a write needs the keeper link *and* the form's
+CSRF token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from datetime import timedelta
+
+from flask import Blueprint, abort, current_app, g, redirect, request, session, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+
+from referee.store.links import Access, access, make_link
+from referee.store.models import utcnow
+from referee.store.tables import created_since, current_seq
+from referee.web.recent import KEEP, remember
+
+bp = Blueprint("access", __name__)
+
+#: How much each kind of link allows, for "is this link at least that".
+RANK = {"viewer": 0, "player": 1, "keeper": 2}
+
+
+def held_token(table_id: str) -> str | None:
+    """The token of the link this browser holds for the table, if any."""
+    links = session.get("links")
+    token = links.get(table_id) if isinstance(links, dict) else None
+    return token if isinstance(token, str) else None
+
+
+def held(table_id: str) -> Access | None:
+    """What this browser's link opens at the table (None: no link, or a revoked one); looked up
+    once per request."""
+    cache = g.setdefault("access", {})
+    if table_id not in cache:
+        token = held_token(table_id)
+        cache[table_id] = None if token is None else access(token, table_id)
+    found: Access | None = cache[table_id]
+    return found
+
+
+def require(table_id: str, need: str = "viewer") -> Access:
+    """This browser's access to the table, if it is at least ``need``; else a 404 (no such
+    table) or a 403 page that says what would let them in."""
+    found = held(table_id)
+    if found is not None and RANK[found.kind] >= RANK[need]:
+        return found
+    if found is None and current_seq(table_id) is None:
+        abort(404)
+    if found is None and held_token(table_id) is not None:
+        abort(
+            403,
+            description=gettext(
+                "The link this phone opened the table with has been revoked. Ask the "
+                "scorekeeper for a new one."
+            ),
+        )
+    if found is None:
+        abort(
+            403,
+            description=gettext(
+                "This table opens only with one of its links. Ask the scorekeeper to show you "
+                "the spectator link or its QR code."
+            ),
+        )
+    abort(
+        403,
+        description=gettext(
+            "Only the scorekeeper's phone can change this table; this phone follows it. "
+            "To keep score, open the scorekeeper link."
+        ),
+    )
+
+
+def keeps_score(table_id: str) -> bool:
+    """Whether this browser holds the table's scorekeeper link."""
+    found = held(table_id)
+    return found is not None and found.keeps_score
+
+
+@bp.app_context_processor
+def links_in_templates() -> dict[str, object]:
+    """``keeps_score(table_id)`` and ``held(table_id)`` for templates (controls only a
+    scorekeeper may use are left out of everybody else's pages)."""
+    return {"keeps_score": keeps_score, "held": held}
+
+
+def grant(table_id: str, token: str) -> None:
+    """Keep ``token`` as this browser's link to the table (and the table on its home page)."""
+    links = session.get("links")
+    links = dict(links) if isinstance(links, dict) else {}
+    links.pop(table_id, None)
+    links[table_id] = token
+    session["links"] = dict(list(links.items())[-2 * KEEP :])  # the newest few
+    g.pop("access", None)
+    remember(table_id)
+
+
+def shown_token(table_id: str, kind: str) -> str | None:
+    """The token of a ``kind`` link this browser made for the table, to show again."""
+    shown = session.get("shown")
+    tokens = shown.get(table_id) if isinstance(shown, dict) else None
+    token = tokens.get(kind) if isinstance(tokens, dict) else None
+    return token if isinstance(token, str) else None
+
+
+def keep_shown(table_id: str, kind: str, token: str) -> None:
+    """Keep a link this browser made, so its share page can show it again."""
+    shown = session.get("shown")
+    shown = dict(shown) if isinstance(shown, dict) else {}
+    tokens = shown.pop(table_id, None)
+    tokens = dict(tokens) if isinstance(tokens, dict) else {}
+    tokens[kind] = token
+    shown[table_id] = tokens
+    session["shown"] = dict(list(shown.items())[-2 * KEEP :])
+
+
+def creator() -> str:
+    """Who is creating a table, for the rate limit: a keyed hash of the network address (the
+    address itself is never stored)."""
+    address = (request.remote_addr or "").encode()
+    key = current_app.config["SECRET_KEY"].encode()
+    return hmac.new(key, address, hashlib.sha256).hexdigest()[:32]
+
+
+def may_create() -> bool:
+    """Whether this address may create another table now: at most ``TABLE_LIMIT`` tables in
+    ``TABLE_LIMIT_SECONDS`` (config), plenty for a club evening behind one address, too few to
+    fill the database from a script."""
+    limit = int(current_app.config["TABLE_LIMIT"])
+    window = timedelta(seconds=int(current_app.config["TABLE_LIMIT_SECONDS"]))
+    return created_since(creator(), utcnow() - window) < limit
+
+
+def too_many_tables() -> str:
+    """What a refused creation says."""
+    return gettext(
+        "Too many new tables from this network in a short time. Wait a few minutes and try "
+        "again; nothing you entered is lost."
+    )
+
+
+def open_new_table(table_id: str) -> None:
+    """Make the new table's scorekeeper link (this browser's) and a spectator link to share."""
+    keeper = make_link(table_id, "keeper", commit=False)
+    viewer = make_link(table_id, "viewer")
+    grant(table_id, keeper)
+    keep_shown(table_id, "viewer", viewer)
+
+
+@bp.get("/j/<token>")
+def join(token: str) -> ResponseReturnValue:
+    """Open a link: keep it in this browser's session, then show the table.
+
+    A browser that already holds a link to the same table that allows more keeps that one (a
+    scorekeeper scanning the spectator QR code stays the scorekeeper).
+    """
+    found = access(token)
+    if found is None:
+        abort(
+            404,
+            description=gettext(
+                "This link does not open a table: it was copied wrong or it has been revoked. "
+                "Ask the scorekeeper for a new one."
+            ),
+        )
+    mine = held(found.table_id)
+    if mine is None or RANK[mine.kind] <= RANK[found.kind]:
+        grant(found.table_id, token)
+    else:
+        remember(found.table_id)
+    response = redirect(url_for("tables.show", table_id=found.table_id), 303)
+    response.headers["Cache-Control"] = "no-store"
+    return response

@@ -1,0 +1,99 @@
+"""Sharing a table: its spectator, scorekeeper and player links, as QR codes and to copy, and
+revoking old links. Only the scorekeeper's phone sees this page. Handing the scorekeeping over is
+letting the next phone scan the scorekeeper link; that phone can then revoke all the others.
+
+A token is shown only to the browser that made it (the database keeps its hash): the spectator
+link made with the table is kept in its creator's session to show again; a player link is shown
+once, when it is made; the scorekeeper link shown is this phone's own.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+from flask_wtf import FlaskForm
+from markupsafe import Markup
+from segno import make as make_qr
+
+from referee.store.links import access, make_link, revoke
+from referee.web.access import held_token, keep_shown, require, shown_token
+from referee.web.cache import load
+
+bp = Blueprint("share", __name__, url_prefix="/t")
+
+
+class ShareForm(FlaskForm):
+    """A share action: only its CSRF token and the button pressed (``action``)."""
+
+
+def qr_svg(url: str, title: str) -> Markup:
+    """``url`` as a QR code: inline SVG markup, made here (no external service)."""
+    code = make_qr(url, error="m")
+    svg = code.svg_inline(border=2, dark="#000", light="#fff", title=title, omitsize=True)
+    return Markup(svg)  # segno's own markup; it escapes the title
+
+
+def shown_link(token: str, title: str) -> dict[str, object]:
+    url = url_for("access.join", token=token, _external=True)
+    return {"url": url, "qr": qr_svg(url, title)}
+
+
+def render_share(table_id: str, player_link: tuple[str, str] | None = None) -> str:
+    record, state = load(table_id)
+    viewer = shown_token(table_id, "viewer")
+    if viewer is not None and access(viewer, table_id) is None:
+        viewer = None  # revoked since
+    keeper = held_token(table_id)
+    return render_template(
+        "tables/share.html",
+        record=record,
+        state=state,
+        form=ShareForm(),
+        viewer=None if viewer is None else shown_link(viewer, gettext("Spectator link")),
+        keeper=None if keeper is None else shown_link(keeper, gettext("Scorekeeper link")),
+        player_link=None
+        if player_link is None
+        else {"player": player_link[0], **shown_link(player_link[1], player_link[0])},
+        secret_bids=state.setup.game == "alles-oder-nichts",
+    )
+
+
+@bp.get("/<table_id>/share")
+def share(table_id: str) -> ResponseReturnValue:
+    require(table_id, "keeper")
+    return render_share(table_id)
+
+
+@bp.post("/<table_id>/share")
+def act(table_id: str) -> ResponseReturnValue:
+    require(table_id, "keeper")
+    form = ShareForm()
+    if not form.validate():
+        flash(gettext("This page was stale; nothing was changed. Please try again."), "error")
+        return redirect(url_for("share.share", table_id=table_id), 303)
+    action = request.form.get("action", "")
+    _record, state = load(table_id)
+    if action == "viewer":
+        keep_shown(table_id, "viewer", make_link(table_id, "viewer"))
+        flash(gettext("A new spectator link is ready."), "info")
+    elif action == "revoke-viewers":
+        revoke(table_id, "viewer")
+        keep_shown(table_id, "viewer", make_link(table_id, "viewer"))
+        flash(
+            gettext("Every spectator link so far is revoked; here is a new one to share."), "info"
+        )
+    elif action == "revoke-keepers":
+        count = revoke(table_id, "keeper", keep=held_token(table_id))
+        flash(
+            gettext(
+                "%(n)s other scorekeeper links revoked: only this phone keeps score now.", n=count
+            ),
+            "info",
+        )
+    elif action.startswith("player:") and action[7:] in state.setup.players:
+        player = action[7:]
+        return render_share(table_id, (player, make_link(table_id, "player", player)))
+    else:
+        flash(gettext("That is not something this page can do."), "error")
+    return redirect(url_for("share.share", table_id=table_id), 303)
