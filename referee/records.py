@@ -277,7 +277,8 @@ def _ebbes_round(
 
 
 def export_record(state: State) -> dict[str, Any]:
-    """The table as a ``table-referee/1`` document (entries as made; options in full)."""
+    """The table as a ``table-referee/1`` document (entries as made; options in full). A sealed
+    secret bid of a round not over yet is left out, as a bid not yet turned up."""
     game = state.game
     doc: dict[str, Any] = {
         "format": FORMAT,
@@ -312,8 +313,13 @@ def export_record(state: State) -> dict[str, Any]:
             if isinstance(rnd, BlackoutRound) and rnd.bids:
                 out["bids"] = dict(rnd.bids)
             if isinstance(rnd, AllesRound) and rnd.open:
+                sealed = state.game.sealed(rnd)  # never exported before the round is over
                 out["bids"] = {
-                    p: ({"bid": rnd.bids[p], "open": o} if p in rnd.bids else {"open": o})
+                    p: (
+                        {"bid": rnd.bids[p], "open": o}
+                        if p in rnd.bids and p not in sealed
+                        else {"open": o}
+                    )
                     for p, o in rnd.open.items()
                 }
             if rnd.tricks is not None:

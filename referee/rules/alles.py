@@ -125,6 +125,12 @@ class AllesOderNichts(Game):
             raise OutOfTurn("turn", "trump-twice", round=rnd.number, trump=rnd.trump_colour)
         rnd.trump_card, rnd.trump_colour = card, colour
 
+    def sealed(self, rnd: RoundState) -> frozenset[str]:
+        assert isinstance(rnd, AllesRound)
+        if self.results_in(rnd):
+            return frozenset()
+        return frozenset(p for p, shown in rnd.open.items() if not shown and p in rnd.bids)
+
     def check_bid(self, run: Run, rnd: AllesRound, player: str, bid: object) -> int:
         if not isinstance(bid, int) or isinstance(bid, bool):
             raise IllegalEntry(

@@ -270,6 +270,11 @@ class Game:
         """The round's results are in: tricks (or cards) won, entered or played."""
         return rnd.plays_complete or rnd.tricks is not None
 
+    def sealed(self, rnd: RoundState) -> frozenset[str]:
+        """The players whose bid in ``rnd`` is known to the log but not yet to the table (a
+        secret bid entered sealed, before the round is over): nothing may show it."""
+        return frozenset()
+
     def round_complete(self, rnd: RoundState) -> bool:
         """Everything the round needs is in, so the next round can begin."""
         return self.results_in(rnd)

@@ -77,12 +77,12 @@ def bid(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
 def declare(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
     player = seat(state, form)
     choice = form.get("choice", "")
-    if choice == "secret":
+    if choice == "secret":  # the bid is turned up and entered after the round
         return ev.Declare(number, player, False, None)
-    if choice.startswith("open-"):
-        return ev.Declare(
-            number, player, True, whole_number({"b": choice[5:]}, "b", _("%(p)s's bid", p=player))
-        )
+    for prefix, shown in (("open-", True), ("sealed-", False)):  # sealed: secret, bid given now
+        if choice.startswith(prefix):
+            bid = whole_number({"b": choice[len(prefix) :]}, "b", _("%(p)s's bid", p=player))
+            return ev.Declare(number, player, shown, bid)
     raise EntryError(_("Choose open with a bid, or secret."))
 
 

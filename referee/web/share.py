@@ -3,15 +3,16 @@ revoking old links. Only the scorekeeper's phone sees this page. Handing the sco
 letting the next phone scan the scorekeeper link; that phone can then revoke all the others.
 
 A token is shown only to the browser that made it (the database keeps its hash): the spectator
-link made with the table is kept in its creator's session to show again; a player link is shown
-once, when it is made; the scorekeeper link shown is this phone's own.
+link made with the table is kept in its creator's session to show again; a scorekeeper or a
+player link is made on request and shown once, so each phone holds a link of its own and the
+next scorekeeper can revoke the previous one's.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup
 from segno import make as make_qr
@@ -39,12 +40,14 @@ def shown_link(token: str, title: str) -> dict[str, object]:
     return {"url": url, "qr": qr_svg(url, title)}
 
 
-def render_share(table_id: str, player_link: tuple[str, str] | None = None) -> str:
+def render_share(
+    table_id: str, keeper: str | None = None, player_link: tuple[str, str] | None = None
+) -> str:
+    """The share page; ``keeper`` and ``player_link`` are links just made, shown this once."""
     record, state = load(table_id)
     viewer = shown_token(table_id, "viewer")
     if viewer is not None and access(viewer, table_id) is None:
         viewer = None  # revoked since
-    keeper = held_token(table_id)
     return render_template(
         "tables/share.html",
         record=record,
@@ -83,17 +86,21 @@ def act(table_id: str) -> ResponseReturnValue:
         flash(
             gettext("Every spectator link so far is revoked; here is a new one to share."), "info"
         )
+    elif action == "keeper":
+        return render_share(table_id, keeper=make_link(table_id, "keeper"))
     elif action == "revoke-keepers":
         count = revoke(table_id, "keeper", keep=held_token(table_id))
         flash(
-            gettext(
-                "%(n)s other scorekeeper links revoked: only this phone keeps score now.", n=count
+            ngettext(
+                "%(num)d other scorekeeper link revoked: only this phone keeps score now.",
+                "%(num)d other scorekeeper links revoked: only this phone keeps score now.",
+                count,
             ),
             "info",
         )
     elif action.startswith("player:") and action[7:] in state.setup.players:
         player = action[7:]
-        return render_share(table_id, (player, make_link(table_id, "player", player)))
+        return render_share(table_id, player_link=(player, make_link(table_id, "player", player)))
     else:
         flash(gettext("That is not something this page can do."), "error")
     return redirect(url_for("share.share", table_id=table_id), 303)

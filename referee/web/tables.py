@@ -18,7 +18,7 @@ from werkzeug.wrappers import Response
 from wtforms import Field, HiddenField, IntegerField
 from wtforms.validators import InputRequired, ValidationError
 
-from referee.rules import Breach, State, apply, extend, replay
+from referee.rules import Breach, State, Step, apply, extend, replay
 from referee.rules import events as ev
 from referee.rules.events import event_from_dict
 from referee.store.tables import (
@@ -29,7 +29,7 @@ from referee.store.tables import (
     in_force,
 )
 from referee.web import view
-from referee.web.access import keeps_score, require
+from referee.web.access import held, keeps_score, require
 from referee.web.cache import load, pages, remember_after
 from referee.web.entries import EntryError, build_event
 from referee.web.errors import breach_text
@@ -99,7 +99,47 @@ def render_table(
         breach_text=breach_text,
         colour_label=view.colour_label,
         title=view.GAME_TITLES[state.setup.game],
+        warnings=view.shown_notes(state, state.warnings),
+        own_turn=own_turn(record.id, step),
     ), status
+
+
+def own_turn(table_id: str, step: Step | None) -> bool:
+    """Whether this browser holds the player link of the player who declares next."""
+    found = held(table_id)
+    return (
+        step is not None
+        and step.action == "declare"
+        and found is not None
+        and found.kind == "player"
+        and found.player == step.player
+    )
+
+
+@bp.get("/<table_id>/seal/<int:seat>")
+def seal(table_id: str, seat: int) -> tuple[str, int]:
+    """Pass the phone: a page where only the player who declares secret taps their bid, which is
+    sealed until the round is over (the scorekeeper's phone, or the player's own link)."""
+    holder = require(table_id, "player")
+    record, state = load(table_id)
+    players = state.setup.players
+    if not 1 <= seat <= len(players):
+        abort(404)
+    player = players[seat - 1]
+    if not holder.keeps_score and holder.player != player:
+        abort(403, description=_("A player's link can only declare that player's own bid."))
+    step = state.next_step()
+    return render_template(
+        "tables/seal.html",
+        record=record,
+        state=state,
+        player=player,
+        seat=seat,
+        step=step,
+        form=EntryForm(),
+        seq=record.last_seq,
+        title=view.GAME_TITLES[state.setup.game],
+    ), 200
 
 
 @bp.get("/<table_id>")
@@ -112,7 +152,8 @@ def show(table_id: str) -> tuple[str, int]:
 
 @bp.post("/<table_id>/entry")
 def enter(table_id: str) -> Response | tuple[str, int]:
-    require(table_id, "keeper")
+    """Record an entry: the scorekeeper's phone any, a player link only its own declaration."""
+    holder = require(table_id, "player")
     record, state = load(table_id)
     form = EntryForm()
     kept = request.form.to_dict()
@@ -125,6 +166,10 @@ def enter(table_id: str) -> Response | tuple[str, int]:
         event = build_event(state, form.action.data or "", form.round.data, request.form)
     except EntryError as exc:
         return render_table(record, state, str(exc), kept, 422)
+    if not holder.keeps_score and not (
+        isinstance(event, ev.Declare) and event.player == holder.player
+    ):
+        abort(403, description=_("A player's link can only declare that player's own bid."))
     if form.seq.data != record.last_seq:
         return stale(record, state, event, form.seq.data, kept)
     try:
@@ -139,10 +184,20 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     remember_after(record, entry, extend(state, event))
     for said in view.announcements(state, after):
         flash(said, "info")
-    for note in [
+    if isinstance(event, ev.Declare) and not event.open and event.bid is not None:
+        flash(
+            _(
+                "%(p)s's bid is sealed: nobody sees it before the round is over. "
+                "Pass the phone back.",
+                p=event.player,
+            ),
+            "info",
+        )
+    new_notes = [
         *after.warnings[len(state.warnings) :],
         *after.violations[len(state.violations) :],
-    ]:
+    ]
+    for note in view.shown_notes(after, new_notes):
         flash(breach_text(note), "warning")
     mode = {"mode": "cards"} if kept.get("mode") == "cards" else {}
     return redirect(url_for("tables.show", table_id=table_id, **mode), 303)
@@ -261,17 +316,23 @@ def history(table_id: str) -> str:
     require(table_id)
     record, state = load(table_id)
     force = in_force(record.entries)
+    over = {rnd.number for rnd in state.rounds if state.game.results_in(rnd)}
+
+    def described(payload: dict[str, Any]) -> str:
+        event = event_from_dict(payload)
+        return view.describe_event(event, turned_up=event.round in over)
+
     lines = []
     for entry in record.entries:
         if entry.kind == "event":
-            what = view.describe_event(event_from_dict(entry.payload))
+            what = described(entry.payload)
         elif entry.kind == "undo":
             what = _("Undo of entry %(n)s", n=entry.payload["target"])
         else:
             what = _(
                 "Correction of entry %(n)s: %(what)s",
                 n=entry.payload["target"],
-                what=view.describe_event(event_from_dict(entry.payload["event"])),
+                what=described(entry.payload["event"]),
             )
         lines.append(
             {

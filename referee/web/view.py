@@ -6,12 +6,13 @@ the engine's state (``referee.rules``); nothing here decides a rule.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask_babel import gettext as _
 
-from referee.rules import RoundState, State, Step
+from referee.rules import Breach, RoundState, State, Step
 from referee.rules import events as ev
 from referee.rules.alles import AllesRound
 from referee.rules.blackout import Blackout, BlackoutRound
@@ -186,8 +187,16 @@ def describe_step(step: Step | None, game: str = "") -> str:
     return what[step.action]
 
 
-def describe_event(event: ev.Event) -> str:
-    """An entry in a short sentence, for the history and the undo message."""
+def shown_notes(state: State, notes: Sequence[Breach]) -> list[Breach]:
+    """The breaches and warnings a page may show: not one about a sealed bid (a warning that a
+    bid is above the hand size would tell the bid) before its round is over."""
+    sealed = {rnd.number: state.game.sealed(rnd) for rnd in state.rounds}
+    return [n for n in notes if n.player is None or n.player not in sealed.get(n.round or 0, ())]
+
+
+def describe_event(event: ev.Event, turned_up: bool = False) -> str:
+    """An entry in a short sentence, for the history and the undo message. A sealed secret bid
+    is told only when its round is over (``turned_up``)."""
     at = f"Round {event.round}: "
     if isinstance(event, ev.Trump):
         return at + f"trump {event.card}"
@@ -196,7 +205,11 @@ def describe_event(event: ev.Event) -> str:
     if isinstance(event, ev.Declare):
         if event.open:
             return at + f"{event.player} declared open, bid {event.bid}"
-        return at + f"{event.player} declared secret"
+        if event.bid is None:
+            return at + f"{event.player} declared secret"
+        if turned_up:
+            return at + f"{event.player} declared secret, bid sealed before play: {event.bid}"
+        return at + f"{event.player} declared secret, bid sealed until the round is over"
     if isinstance(event, ev.Reveal):
         return at + f"{event.player}'s secret bid was {event.bid}"
     if isinstance(event, ev.Tricks):

@@ -1,0 +1,326 @@
+"""Who may do what at a shared table: each kind of link × each action, opening and revoking
+links, the share page, the "has anything changed?" request, TV mode, headers and the rate limit."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.store.links import access, token_hash
+from referee.store.models import Link
+from referee.store.tables import current_seq, table_state
+from tests.links import join, new_link
+from tests.web.helpers import hidden, new_table, ok, post
+from tests.web.test_newtable import form as new_table_form
+
+PLAYERS = ("Ann", "Ben", "Cho")
+
+
+def state_of(app: Flask, table: str):
+    with app.app_context():
+        return table_state(table)
+
+
+def log_length(app: Flask, table: str) -> int:
+    with app.app_context():
+        return current_seq(table)
+
+
+@pytest.fixture
+def table(app: Flask, client: FlaskClient) -> str:
+    """An Alles oder Nichts table with its trump turned: Ben declares next."""
+    table = new_table(app, client, "alles-oder-nichts", PLAYERS)
+    ok(post(client, table, "trump", trump="red"))
+    return table
+
+
+def phone(app: Flask, table: str, kind: str | None, player: str | None = None) -> FlaskClient:
+    """A browser holding a ``kind`` link to the table (None: no link at all)."""
+    other = app.test_client()
+    if kind is not None:
+        join(app, other, table, kind, player)
+    return other
+
+
+#: Each read of a table, by every link; the answer for a browser without a link.
+READS = ["", "/sheet", "/tv", "/history", "/record.json", "/sheet.pdf", "/seq"]
+
+
+@pytest.mark.parametrize("path", READS)
+@pytest.mark.parametrize("kind", ["keeper", "viewer", "player"])
+def test_every_link_can_look(app, table, path, kind):
+    looker = phone(app, table, kind, "Ben" if kind == "player" else None)
+    assert looker.get(f"/t/{table}{path}").status_code == 200
+
+
+@pytest.mark.parametrize("path", READS)
+def test_without_a_link_a_table_does_not_open(app, table, path):
+    response = phone(app, table, None).get(f"/t/{table}{path}")
+    assert response.status_code == 403
+    assert "opens only with one of its links" in response.text
+
+
+def entry(page: str, **fields: str) -> dict[str, str]:
+    return {"seq": hidden(page, "seq"), "round": "1", **fields}
+
+
+def declare(seat: str, choice: str):
+    return lambda page: ("/entry", entry(page, action="declare", player=seat, choice=choice))
+
+
+#: (what, how to post it given a page of the table) for every write.
+WRITES = {
+    "Ben declares open": declare("2", "open-2"),
+    "Ben seals his bid": declare("2", "sealed-2"),
+    "Ann's declaration, out of turn": declare("1", "open-1"),
+    "a trump": lambda page: ("/entry", entry(page, action="trump", trump="blue")),
+    "undo": lambda page: ("/undo", {"seq": hidden(page, "seq")}),
+    "correct the trump": lambda page: ("/amend/1", entry(page, action="trump", trump="blue")),
+    "revoke scorekeepers": lambda page: ("/share", {"action": "revoke-keepers"}),
+}
+
+#: The status each kind of link gets for each write; 303 is done, 422/409 the rules or the
+#: table refused it (the link was allowed to try), 403 the link may not.
+MATRIX = {
+    "keeper": {
+        "Ben declares open": 303,
+        "Ben seals his bid": 303,
+        "Ann's declaration, out of turn": 422,
+        "a trump": 422,
+        "undo": 303,
+        "correct the trump": 303,
+        "revoke scorekeepers": 303,
+    },
+    "player Ben": {
+        "Ben declares open": 303,
+        "Ben seals his bid": 303,
+        "Ann's declaration, out of turn": 403,
+        "a trump": 403,
+        "undo": 403,
+        "correct the trump": 403,
+        "revoke scorekeepers": 403,
+    },
+    "player Cho": dict.fromkeys(WRITES, 403),
+    "viewer": dict.fromkeys(WRITES, 403),
+    "no link": dict.fromkeys(WRITES, 403),
+}
+
+
+@pytest.mark.parametrize("write", list(WRITES))
+@pytest.mark.parametrize("who", list(MATRIX))
+def test_permission_matrix(app, client, table, who, write):
+    kind, _, player = who.partition(" ")
+    writer = phone(app, table, None if kind == "no" else kind, player or None)
+    page = client.get(f"/t/{table}").text  # the scorekeeper's page: a valid seq and round
+    before = log_length(app, table)
+    path, data = WRITES[write](page)
+    response = writer.post(f"/t/{table}{path}", data=data)
+    assert response.status_code == MATRIX[who][write], response.text[-600:]
+    if response.status_code == 403:
+        assert log_length(app, table) == before  # nothing written
+        assert 'class="error-box"' in response.text  # a page that says why
+
+
+def test_a_player_link_declares_only_in_its_own_turn_and_sees_no_other_controls(app, table):
+    ben = phone(app, table, "player", "Ben")
+    page = ben.get(f"/t/{table}").text
+    assert "Declare on this phone" in page and 'name="action"' not in page
+    assert "Undo the last entry" not in page and "/share" not in page
+    cho = phone(app, table, "player", "Cho")
+    page = cho.get(f"/t/{table}").text
+    assert "Declare on this phone" not in page
+    assert "The scorekeeper's phone records it" in html.unescape(page)
+    assert cho.get(f"/t/{table}/seal/2").status_code == 403  # Ben's seat
+    assert cho.get(f"/t/{table}/seal/3").status_code == 200  # own seat: not yet her turn
+    assert "not Cho's turn" in html.unescape(cho.get(f"/t/{table}/seal/3").text)
+
+
+def test_a_viewer_sees_the_table_without_any_control(app, table):
+    viewer = phone(app, table, "viewer")
+    page = viewer.get(f"/t/{table}").text
+    assert "Ben" in page and "Totals" in page
+    assert "<form" not in page and "/share" not in page and "/seal/" not in page
+    assert "Correct" not in viewer.get(f"/t/{table}/history").text
+    assert viewer.get(f"/t/{table}/share").status_code == 403
+
+
+def test_opening_links(app, client, table):
+    other = app.test_client()
+    for bad in ("nope", "x" * 500, "A" * 32):
+        response = other.get(f"/j/{bad}")
+        assert response.status_code == 404 and "does not open a table" in response.text
+    token = new_link(app, table, "viewer")
+    response = other.get(f"/j/{token}")
+    assert response.status_code == 303 and response.headers["Cache-Control"] == "no-store"
+    assert table in other.get("/").text  # listed on the home page
+    # A scorekeeper who scans the spectator code stays the scorekeeper.
+    client.get(f"/j/{new_link(app, table, 'viewer')}")
+    assert "Undo the last entry" in client.get(f"/t/{table}").text
+    # Opening the scorekeeper link makes a viewer a scorekeeper.
+    join(app, other, table, "keeper")
+    assert "Undo the last entry" in other.get(f"/t/{table}").text
+
+
+def test_links_are_stored_hashed_and_are_long_enough(app, table):
+    token = new_link(app, table, "keeper")
+    assert len(token) >= 32 and re.fullmatch(r"[A-Za-z0-9_-]+", token)  # ≥ 192 bits
+    with app.app_context():
+        from referee.store import db
+
+        hashes = db.session.scalars(db.select(Link.token_hash)).all()
+        assert token not in hashes and token_hash(token) in hashes
+        assert access(token, table).kind == "keeper"
+        assert access(token, "another-table") is None
+
+
+def test_the_share_page_shows_both_links_as_qr_codes_and_revokes(app, client, table):
+    page = client.get(f"/t/{table}/share").text
+    assert 'id="viewer-link"' not in page  # a table made elsewhere: no spectator link yet
+    ok(client.post(f"/t/{table}/share", data={"action": "viewer"}))
+    page = client.get(f"/t/{table}/share").text
+    viewer_url = re.search(r'id="viewer-link"[^>]*value="([^"]+)"', page).group(1)
+    assert 'id="keeper-link"' not in page  # made on request, shown once
+    page = client.post(f"/t/{table}/share", data={"action": "keeper"}).text
+    keeper_url = re.search(r'id="keeper-link"[^>]*value="([^"]+)"', page).group(1)
+    again = client.post(f"/t/{table}/share", data={"action": "keeper"}).text
+    assert keeper_url not in again  # a new link each time
+    assert page.count("<svg") == 2 and "<path" in page  # QR codes drawn here, not fetched
+    assert "http" not in re.sub(r'value="[^"]*"|xmlns="[^"]*"', "", page)  # no third party
+    # Another phone scans the scorekeeper code: both keep score; then it revokes the others.
+    second = app.test_client()
+    second.get(keeper_url.replace("http://localhost", ""))
+    follower = app.test_client()
+    follower.get(viewer_url.replace("http://localhost", ""))
+    assert "Undo the last entry" in second.get(f"/t/{table}").text
+    share = second.get(f"/t/{table}/share").text
+    assert "Revoke every other scorekeeper link" in share
+    ok(second.post(f"/t/{table}/share", data={"action": "revoke-keepers"}))
+    assert "2 other scorekeeper links revoked" in second.get(f"/t/{table}/share").text
+    assert "has been revoked" in client.get(f"/t/{table}").text
+    data = entry(second.get(f"/t/{table}").text, action="declare", player="2", choice="open-1")
+    refused = client.post(f"/t/{table}/entry", data=data)
+    assert refused.status_code == 403 and "has been revoked" in refused.text
+    assert follower.get(f"/t/{table}").status_code == 200  # spectators are not affected
+    ok(post(second, table, "declare", player=2, choice="open-1"))
+    # Revoking the spectator links: the follower is out, a new spectator link is shown.
+    ok(second.post(f"/t/{table}/share", data={"action": "revoke-viewers"}))
+    assert follower.get(f"/t/{table}").status_code == 403
+    page = second.get(f"/t/{table}/share").text
+    new_url = re.search(r'id="viewer-link"[^>]*value="([^"]+)"', page).group(1)
+    assert new_url != viewer_url
+    assert app.test_client().get(new_url.replace("http://localhost", "")).status_code == 303
+
+
+def test_a_player_link_is_made_for_a_player_of_the_table_only(app, client, table):
+    response = client.post(f"/t/{table}/share", data={"action": "player:Cho"})
+    assert response.status_code == 200 and "Cho's player link" in html.unescape(response.text)
+    url = re.search(r'id="player-link"[^>]*value="([^"]+)"', response.text).group(1)
+    with app.app_context():
+        found = access(url.rsplit("/", 1)[1], table)
+        assert found.kind == "player" and found.player == "Cho"
+    response = client.post(f"/t/{table}/share", data={"action": "player:Zed"})
+    assert response.status_code == 303
+    assert "not something this page can do" in client.get(f"/t/{table}").text
+
+
+def test_has_anything_changed_is_a_304_until_the_table_changes(app, client, table):
+    viewer = phone(app, table, "viewer")
+    first = viewer.get(f"/t/{table}/seq")
+    assert first.text == "1" and first.headers["ETag"] == '"seq-1"'
+    again = viewer.get(f"/t/{table}/seq", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
+    ok(post(client, table, "declare", player=2, choice="open-1"))
+    changed = viewer.get(f"/t/{table}/seq", headers={"If-None-Match": first.headers["ETag"]})
+    assert changed.status_code == 200 and changed.text == "2"
+    page = viewer.get(f"/t/{table}").text
+    assert 'data-poll="/t/' in page and 'data-seq="2"' in page
+
+
+def test_tv_mode_is_the_sheet_without_controls(app, client, table):
+    ok(post(client, table, "declare", player=2, choice="open-1"))
+    tv = phone(app, table, "viewer").get(f"/t/{table}/tv")
+    assert 'class="tv"' in tv.text and "Round 1 of 7" in tv.text
+    assert "<form" not in tv.text and 'class="bar"' not in tv.text
+    assert '<meta http-equiv="refresh"' in tv.text  # inside <noscript>: follows without JS
+    # Rendered once per change and per kind of viewer: the scorekeeper's sheet has Share.
+    assert "/share" in client.get(f"/t/{table}/sheet").text
+    assert "/share" not in phone(app, table, "viewer").get(f"/t/{table}/sheet").text
+
+
+def test_a_message_is_never_served_to_other_phones_from_a_cached_sheet(app, client, table):
+    ok(post(client, table, "declare", player=2, choice="open-1"))  # leaves no message behind
+    client.post(f"/t/{table}/share", data={"action": "player:Zed"})  # leaves a message
+    sheet = client.get(f"/t/{table}/sheet").text
+    assert "not something this page can do" not in sheet
+    assert "not something this page can do" in client.get(f"/t/{table}").text
+
+
+def test_security_headers_on_every_page(app, client, table):
+    for path in ("/", "/new", f"/t/{table}", f"/t/{table}/sheet", f"/t/{table}/seq", "/nope"):
+        headers = client.get(path).headers
+        policy = headers["Content-Security-Policy"]
+        assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+        assert "frame-ancestors 'none'" in policy
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert headers["X-Frame-Options"] == "DENY"
+        assert headers["Referrer-Policy"] == "same-origin"
+
+
+def test_pages_have_no_inline_script_or_style(app, client, table):
+    for path in ("/", "/new", f"/t/{table}", f"/t/{table}/sheet", f"/t/{table}/share"):
+        html = client.get(path).text
+        assert not re.search(r"<script(?![^>]*\ssrc=)", html), path
+        assert not re.search(r"\son[a-z]+=", html), path
+        assert not re.search(r'\sstyle="', html), path
+
+
+def test_creating_tables_is_rate_limited_per_address(app, client):
+    app.config["TABLE_LIMIT"] = 3
+    for _ in range(3):
+        assert client.post("/new", data=new_table_form()).status_code == 303
+    refused = client.post("/new", data=new_table_form(names=["Zoë", "Ben"]))
+    assert refused.status_code == 429
+    assert "Too many new tables" in refused.text
+    assert 'value="Zoë"' in refused.text  # the input is kept
+    elsewhere = app.test_client()
+    response = elsewhere.post(
+        "/new", data=new_table_form(), environ_base={"REMOTE_ADDR": "192.0.2.7"}
+    )
+    assert response.status_code == 303  # another address is not held up
+
+
+@pytest.mark.csrf
+def test_a_write_needs_both_the_link_and_the_csrf_token(app, client):
+    created = client.post("/new", data={**new_table_form(), "csrf_token": csrf(client, "/new")})
+    table = created.headers["Location"].rsplit("/", 1)[1]
+    page = client.get(f"/t/{table}").text
+    data = {"seq": "0", "round": "1", "action": "trump", "trump": "H"}
+    # The scorekeeper's browser without the form's token: refused as stale, nothing written.
+    assert client.post(f"/t/{table}/entry", data=data).status_code == 400
+    # Another browser with a valid token of its own but no link: refused.
+    stranger = app.test_client()
+    token = csrf(stranger, "/new")
+    assert stranger.post(f"/t/{table}/entry", data={**data, "csrf_token": token}).status_code == 403
+    assert state_of(app, table).rounds == []
+    # Both: recorded.
+    ok(client.post(f"/t/{table}/entry", data={**data, "csrf_token": hidden(page, "csrf_token")}))
+
+
+def csrf(client: FlaskClient, path: str) -> str:
+    return re.search(
+        r'name="csrf_token" type="hidden" value="([^"]+)"', client.get(path).text
+    ).group(1)
+
+
+def test_the_creator_of_a_table_holds_its_scorekeeper_link_and_a_spectator_link(app, client):
+    table = client.post("/new", data=new_table_form()).headers["Location"].rsplit("/", 1)[1]
+    page = client.get(f"/t/{table}/share").text
+    viewer_url = re.search(r'id="viewer-link"[^>]*value="([^"]+)"', page).group(1)
+    follower = app.test_client()
+    assert follower.get(viewer_url.replace("http://localhost", "")).status_code == 303
+    assert follower.get(f"/t/{table}").status_code == 200
+    assert follower.get(f"/t/{table}/share").status_code == 403
