@@ -15,6 +15,7 @@ import hashlib
 import hmac
 from datetime import timedelta
 
+import click
 from flask import Blueprint, abort, current_app, g, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
@@ -24,7 +25,7 @@ from referee.store.models import utcnow
 from referee.store.tables import created_since, current_seq
 from referee.web.recent import KEEP, remember
 
-bp = Blueprint("access", __name__)
+bp = Blueprint("access", __name__, cli_group=None)
 
 #: How much each kind of link allows, for "is this link at least that".
 RANK = {"viewer": 0, "player": 1, "keeper": 2}
@@ -181,3 +182,13 @@ def join(token: str) -> ResponseReturnValue:
     response = redirect(url_for("tables.show", table_id=found.table_id), 303)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.cli.command("link")
+@click.argument("table_id")
+@click.option("--kind", type=click.Choice(["keeper", "viewer"]), default="keeper")
+def link_command(table_id: str, kind: str) -> None:
+    """Print a new link to TABLE_ID (for a table whose scorekeeper lost every link)."""
+    if current_seq(table_id) is None:
+        raise click.ClickException(f"there is no table {table_id!r}")
+    click.echo(f"/j/{make_link(table_id, kind)}")

@@ -236,8 +236,8 @@ def test_has_anything_changed_is_a_304_until_the_table_changes(app, client, tabl
     ok(post(client, table, "declare", player=2, choice="open-1"))
     changed = viewer.get(f"/t/{table}/seq", headers={"If-None-Match": first.headers["ETag"]})
     assert changed.status_code == 200 and changed.text == "2"
-    page = viewer.get(f"/t/{table}").text
-    assert 'data-poll="/t/' in page and 'data-seq="2"' in page
+    body = re.search(r"<body\s[^>]*>", viewer.get(f"/t/{table}").text).group(0)
+    assert f'data-poll="/t/{table}/seq"' in body and 'data-seq="2"' in body
 
 
 def test_tv_mode_is_the_sheet_without_controls(app, client, table):
@@ -324,3 +324,12 @@ def test_the_creator_of_a_table_holds_its_scorekeeper_link_and_a_spectator_link(
     assert follower.get(viewer_url.replace("http://localhost", "")).status_code == 303
     assert follower.get(f"/t/{table}").status_code == 200
     assert follower.get(f"/t/{table}/share").status_code == 403
+
+
+def test_a_lost_table_gets_a_new_link_from_the_command_line(app, runner, table):
+    result = runner.invoke(args=["link", table])
+    assert result.exit_code == 0 and result.output.startswith("/j/")
+    rescuer = app.test_client()
+    assert rescuer.get(result.output.strip()).status_code == 303
+    assert "Undo the last entry" in rescuer.get(f"/t/{table}").text
+    assert runner.invoke(args=["link", "nope"]).exit_code != 0
