@@ -362,7 +362,15 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
     form = EntryForm()
     error = None
     kept: dict[str, Any] = view.form_values(state, old)
-    if request.method == "POST":
+    sealed = isinstance(old, ev.Declare) and any(
+        old.player in state.game.sealed(rnd) for rnd in state.rounds if rnd.number == old.round
+    )
+    if sealed:  # correcting it would show or erase it: after the round, like any entry
+        error = _(
+            "%(p)s's bid is sealed until the round is over; it can be corrected after that.",
+            p=old.player,
+        )
+    elif request.method == "POST":
         kept = request.form.to_dict()
         if not form.validate() or form.seq.data != record.last_seq:
             error = _(
@@ -397,6 +405,7 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
         form=form,
         kept=kept,
         error=error,
+        sealed=sealed,
         seq=record.last_seq,
         title=view.GAME_TITLES[state.setup.game],
         colour_label=view.colour_label,

@@ -333,3 +333,17 @@ def test_a_lost_table_gets_a_new_link_from_the_command_line(app, runner, table):
     assert rescuer.get(result.output.strip()).status_code == 303
     assert "Undo the last entry" in rescuer.get(f"/t/{table}").text
     assert runner.invoke(args=["link", "nope"]).exit_code != 0
+
+
+EVIL = ('"><script>alert(1)</script>', "<img src=x onerror=alert(2)>", "Ann")
+
+
+def test_hostile_names_stay_inert_on_the_new_pages(app, client):
+    table = new_table(app, client, "alles-oder-nichts", EVIL)
+    ok(post(client, table, "trump", trump="red"))
+    pages = [client.get(f"/t/{table}{path}").text for path in ("", "/share", "/tv", "/seal/1")]
+    for player in EVIL:
+        pages.append(client.post(f"/t/{table}/share", data={"action": f"player:{player}"}).text)
+    for page in pages:
+        assert "<script>alert" not in page and "<img src=x" not in page
+        assert "&lt;script&gt;" in page or "&lt;img" in page

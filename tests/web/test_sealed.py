@@ -95,7 +95,9 @@ def test_a_sealed_bid_shows_nowhere_before_the_round_is_over(app, client, how):
     assert six.keys() == zero.keys()
     for key in six:
         assert six[key] == zero[key], key
-    assert six["keeper", "/amend/7"][0] == 200  # the correction page exists and tells nothing
+    status, page = six["keeper", "/amend/7"]  # correcting it would show or erase it
+    assert status == 422 and "sealed until the round is over" in html.unescape(page)
+    assert "<form" not in page.split("<main>")[1]
 
 
 def test_after_the_round_the_sealed_bid_is_shown_and_said_to_be_sealed_before_play(app, client):
@@ -110,6 +112,7 @@ def test_after_the_round_the_sealed_bid_is_shown_and_said_to_be_sealed_before_pl
     page = html.unescape(client.get(f"/t/{table}").text)
     assert "Turn up Ben's secret bid" in page and "Cho's secret" not in page
     ok(post(client, table, "reveal", player=2, bid=2))
+    assert client.get(f"/t/{table}/amend/7").status_code == 200  # now it can be corrected
     history = html.unescape(client.get(f"/t/{table}/history").text)
     assert "Cho declared secret, bid sealed before play: 1" in history
     record = json.loads(client.get(f"/t/{table}/record.json").text)
