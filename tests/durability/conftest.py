@@ -8,7 +8,9 @@ SQLite file, or a new schema of ``TEST_DATABASE_URL``'s PostgreSQL database, req
 ``Server`` runs ``gunicorn 'app:create_app()'`` (2 workers × 4 threads, production settings:
 CSRF on, a fixed secret key so sessions outlive a restart) in its own process group, so that
 ``kill()`` can SIGKILL the master and every worker at once. ``Phone`` is one browser: its own
-cookies (session, CSRF), no redirects followed.
+cookies (session, CSRF), no redirects followed. A table opens only through one of its links, so a
+phone first opens one (``Phone.open_link``, with a token from ``tests/links.py``), which the
+server keeps in the phone's session cookie beside its CSRF token.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 from flask import Flask
@@ -174,3 +176,11 @@ class Phone:
 
     def post(self, path: str, form: Mapping[str, str]) -> Answer:
         return self.request("POST", path, form)
+
+    def open_link(self, token: str) -> str:
+        """Open a table's link (``/j/<token>``) as a phone that scans its QR code does: the
+        server keeps the link in this phone's session cookie. The table's path, where the link
+        leads."""
+        answer = self.request("GET", f"/j/{token}")
+        assert answer.status == 303, (answer.status, answer.body[-500:])
+        return urlsplit(answer.location).path

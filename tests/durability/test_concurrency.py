@@ -1,10 +1,11 @@
 """Many phones writing at once to a running server (gunicorn, 2 workers × 4 threads), on SQLite
 and on PostgreSQL: to one table, and to several tables.
 
-Each phone does what a phone at the table does, as fast as it can: shows the table, works out a
-legal next entry for what its page showed (or, now and then, taps "Undo"), sends it, and shows
-the table again, which tells it what became of its entry: recorded ("landed"), already recorded
-by another phone with the same entry ("already"), or refused because the table had moved on.
+Each phone does what a phone at the table does, as fast as it can: opens the table's scorekeeper
+link (one link per table, scanned by every phone at it), shows the table, works out a legal next
+entry for what its page showed (or, now and then, taps "Undo"), sends it, and shows the table
+again, which tells it what became of its entry: recorded ("landed"), already recorded by another
+phone with the same entry ("already"), or refused because the table had moved on.
 
 Afterwards the table's log must be exactly what the phones were told: every entry a phone was
 told it recorded is in the log once, at the place after the page it came from; every entry in
@@ -29,6 +30,7 @@ from referee.store.tables import create_table, effective_events, get_table
 from tests.durability import summary
 from tests.durability.conftest import Phone, Server
 from tests.durability.legal import check_log, entry_form, next_entry
+from tests.links import new_link
 
 pytestmark = pytest.mark.durability
 
@@ -50,8 +52,11 @@ class Attempt:
 
 @dataclass
 class Table:
+    """A table the phones race at; ``keeper`` is the token of its scorekeeper link."""
+
     id: str
     setup: Setup
+    keeper: str
     attempts: list[Attempt] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -72,6 +77,7 @@ def phone_at_table(
     try:
         rng = random.Random(number)
         phone = Phone(server)
+        assert phone.open_link(table.keeper) == f"/t/{table.id}"
         status, page = phone.get(f"/t/{table.id}")
         assert status == 200, page[-500:]
         for _ in range(taps):
@@ -149,11 +155,13 @@ def check_table(store: Flask, table: Table) -> int:
 
 
 def new_tables(store: Flask, games: list[str]) -> list[Table]:
+    """New tables of ``games``, each with its scorekeeper link."""
     tables = []
-    with store.app_context():
-        for game in games:
-            setup = Setup(game, ("Ann", "Ben", "Cho", "Dee"))
-            tables.append(Table(create_table(setup), setup))
+    for game in games:
+        setup = Setup(game, ("Ann", "Ben", "Cho", "Dee"))
+        with store.app_context():
+            table_id = create_table(setup)
+        tables.append(Table(table_id, setup, new_link(store, table_id)))
     return tables
 
 

@@ -7,8 +7,9 @@ then, with no server running, checks the database: SQLite's ``PRAGMA integrity_c
 ``foreign_key_check``; on both databases, every table's log holds every entry its phone saw
 acknowledged (303), in order, plus at most the one entry whose answer never came, and nothing
 else; ``tables.last_seq`` agrees with the log; the log replays under the strict rules. Then the
-server is started again and the phones carry on with the session and CSRF token they had. This
-is repeated ``KILLS`` times; finally each phone records one more entry on the restarted server.
+server is started again and the phones carry on with the session (the scorekeeper link each
+opened before the first start) and CSRF token they had. This is repeated ``KILLS`` times;
+finally each phone records one more entry on the restarted server.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from referee.store.tables import create_table, current_seq, effective_events, ge
 from tests.durability import summary
 from tests.durability.conftest import Phone, Server
 from tests.durability.legal import check_log, entry_form, next_entry
+from tests.links import new_link
 
 pytestmark = pytest.mark.durability
 
@@ -46,9 +48,11 @@ GAMES = [
 
 @dataclass
 class Writer:
-    """One phone at one table, and what it was told."""
+    """One phone at one table (``keeper``: the token of the table's scorekeeper link), and what
+    it was told."""
 
     table: str
+    keeper: str
     setup: Setup
     rng: random.Random
     state: State
@@ -132,10 +136,12 @@ def integrity(store: Flask) -> None:
 def test_entries_acknowledged_before_a_kill_survive_it(database_url, store, tmp_path):
     rng = random.Random(2026)
     writers = []
-    with store.app_context():
-        for number, (game, players) in enumerate(GAMES):
-            setup = Setup(game, players)
-            writers.append(Writer(create_table(setup), setup, random.Random(number), start(setup)))
+    for number, (game, players) in enumerate(GAMES):
+        setup = Setup(game, players)
+        with store.app_context():
+            table = create_table(setup)
+        keeper = new_link(store, table)
+        writers.append(Writer(table, keeper, setup, random.Random(number), start(setup)))
     server = Server(database_url, tmp_path / "gunicorn.log")
     try:
         for _ in range(KILLS):
@@ -143,6 +149,7 @@ def test_entries_acknowledged_before_a_kill_survive_it(database_url, store, tmp_
             for writer in writers:
                 if writer.phone is None:  # a phone keeps its session and token across restarts
                     writer.phone = Phone(server)
+                    assert writer.phone.open_link(writer.keeper) == f"/t/{writer.table}"
                     assert writer.phone.get(f"/t/{writer.table}")[0] == 200
             burst = Burst()
             threads = [

@@ -10,7 +10,9 @@
   against the background it is drawn on, after opacity. Disabled buttons are exempt (WCAG 1.4.3).
 
 The screens are set up through the store (the journeys test the taps); each is then reached in
-the browser as a person would see it, errors included.
+the browser as a person would see it, errors included. A table opens only through one of its
+links, so the phone first opens one (``/j/<token>``, made with ``tests/links.py``): the
+scorekeeper link, or the spectator link for the spectator's screen.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from referee.rules import Setup, start
 from referee.store.tables import append_entry, create_table
 from tests.durability.legal import next_entry
 from tests.e2e.conftest import LiveServer
+from tests.links import new_link
 
 try:
     from playwright.sync_api import expect
@@ -43,19 +46,36 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         yield live
 
 
-def table_at(server: LiveServer, game: str, step: str, *, rounds: int = 0, **options: Any) -> str:
+def open_link(page: Any, server: LiveServer, table: str, kind: str = "keeper") -> str:
+    """Open a new ``kind`` link to the table on ``page``'s phone, which then shows the table;
+    the table's address."""
+    url = server.url(f"/t/{table}")
+    page.goto(server.url(f"/j/{new_link(server.app, table, kind)}"))
+    expect(page).to_have_url(url)
+    return url
+
+
+def played_table(server: LiveServer, game: str, step: str, rounds: int, **options: Any) -> str:
     """A new table played (legally, at random but repeatably) up to its first ``step`` action
-    after ``rounds`` complete rounds; its address."""
+    after ``rounds`` complete rounds; its id."""
     setup = Setup(game, ("Ann", "Ben", "Cho"), options)
     rng = random.Random(7)
     with server.app.app_context():
         table, state, seq = create_table(setup), start(setup), 0
         while (now := state.next_step()) is not None:
             if now.action == step and now.round > rounds:
-                return server.url(f"/t/{table}")
+                return table
             event, state = next_entry(state, rng) or pytest.fail("the game ended")
             seq = append_entry(table, seq, "event", event.to_dict())
     raise AssertionError(f"no {step} step after round {rounds}")
+
+
+def table_at(
+    page: Any, server: LiveServer, game: str, step: str, *, rounds: int = 0, **options: Any
+) -> str:
+    """A table played up to ``step`` (``played_table``), open on ``page``'s phone as its
+    scorekeeper; its address."""
+    return open_link(page, server, played_table(server, game, step, rounds, **options))
 
 
 # --- the screens -------------------------------------------------------------------------------
@@ -65,7 +85,7 @@ Screen = Callable[[Any, LiveServer], None]
 
 
 def home_with_a_table(page: Any, server: LiveServer) -> None:
-    page.goto(table_at(server, "blackout", "bid"))  # the home page lists the tables seen
+    table_at(page, server, "blackout", "bid")  # the home page lists the tables seen
     page.goto(server.url("/"))
 
 
@@ -89,15 +109,14 @@ def at_step(
     game: str, step: str, rounds: int = 0, **options: Any
 ) -> Callable[[Any, LiveServer], None]:
     def screen(page: Any, server: LiveServer) -> None:
-        page.goto(table_at(server, game, step, rounds=rounds, **options))
+        table_at(page, server, game, step, rounds=rounds, **options)
 
     return screen
 
 
 def blackout_hook(page: Any, server: LiveServer) -> None:
     """The dealer's turn to bid, one bid disabled with its reason."""
-    url = table_at(server, "blackout", "bid")
-    page.goto(url)
+    table_at(page, server, "blackout", "bid")
     for _ in range(2):
         with page.expect_navigation():
             page.locator("section[aria-labelledby=next-title] button:enabled").first.click()
@@ -105,7 +124,7 @@ def blackout_hook(page: Any, server: LiveServer) -> None:
 
 
 def tricks_refused(page: Any, server: LiveServer) -> None:
-    page.goto(table_at(server, "blackout", "play", rounds=2))
+    table_at(page, server, "blackout", "play", rounds=2)
     for player in ("Ann", "Ben", "Cho"):  # round 3: three tricks, not nine
         page.get_by_label(player, exact=True).fill("3")
     page.get_by_role("button", name="Enter the tricks").click()
@@ -113,7 +132,7 @@ def tricks_refused(page: Any, server: LiveServer) -> None:
 
 
 def ebbes_cards_won(page: Any, server: LiveServer) -> None:
-    page.goto(table_at(server, "ebbes", "play"))
+    table_at(page, server, "ebbes", "play")
     for _ in range(4):
         with page.expect_navigation():
             page.locator("section[aria-labelledby=next-title] .choices button").first.click()
@@ -122,7 +141,7 @@ def ebbes_cards_won(page: Any, server: LiveServer) -> None:
 
 def undone_with_history(page: Any, server: LiveServer) -> None:
     """An undo (its flash message), then the history with the undone entry struck out."""
-    page.goto(table_at(server, "alles-oder-nichts", "declare", rounds=1))
+    table_at(page, server, "alles-oder-nichts", "declare", rounds=1)
     page.get_by_role("button", name="Undo the last entry").click()
     expect(page.locator(".flash")).to_be_visible()
 
@@ -154,15 +173,31 @@ def game_over(page: Any, server: LiveServer) -> None:
         while (entry := next_entry(state, rng)) is not None:
             event, state = entry
             seq = append_entry(table, seq, "event", event.to_dict())
-    page.goto(server.url(f"/t/{table}"))
+    open_link(page, server, table)
     expect(page.locator(".winner")).to_be_visible()
 
 
 def score_sheet(page: Any, server: LiveServer) -> None:
     """The sheet of a table two rounds into the game (it must be there: checked at once)."""
-    table = table_at(server, "alles-oder-nichts", "trump", rounds=2)
+    table = table_at(page, server, "alles-oder-nichts", "trump", rounds=2)
     page.goto(table + "/sheet")
     assert page.locator("table.sheet").count() == 1, "the score sheet is not shown as a table"
+
+
+def share(page: Any, server: LiveServer) -> None:
+    """The share page with a spectator and a scorekeeper link shown (QR codes and text)."""
+    table_at(page, server, "alles-oder-nichts", "declare")
+    page.get_by_role("link", name="Share", exact=True).click()
+    for button in ("Make a spectator link", "Make a scorekeeper link"):
+        with page.expect_navigation():
+            page.get_by_role("button", name=button).click()
+    expect(page.locator("#keeper-link")).to_be_visible()
+
+
+def spectator(page: Any, server: LiveServer) -> None:
+    """A table as a spectator's phone shows it: no controls, a line saying who records."""
+    open_link(page, server, played_table(server, "blackout", "bid", 1), "viewer")
+    expect(page.get_by_text("this page follows along")).to_be_visible()
 
 
 def not_found(page: Any, server: LiveServer) -> None:
@@ -199,6 +234,8 @@ SCREENS: dict[str, Screen] = {
     "amend-refused": amend_refused,
     "game-over": game_over,
     "sheet": score_sheet,
+    "share": share,
+    "spectator": spectator,
     "not-found": not_found,
     "upload-refused": upload_refused,
 }
@@ -336,7 +373,7 @@ def test_every_control_has_an_accessible_name(screen, server, phone):
     page = phone()
     show(screen, page, server)
     exposed, nameless = nameless_controls(page)
-    if screen not in ("not-found", "history"):  # pages of links only
+    if screen not in ("not-found", "history", "spectator"):  # pages of links only
         assert exposed > 0, "no controls found: the check would be empty"
     assert not nameless, "controls without a name:\n" + "\n".join(nameless)
 

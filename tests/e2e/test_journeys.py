@@ -3,8 +3,10 @@
 Each journey starts on the home page, creates the table on /new, plays at least two rounds with
 taps and typed counts, has a breach refused with its sentence and then corrected, reads the
 totals, downloads the record (and the PDF sheet when the page offers one), and opens the table
-on a second phone, which shows the first phone's entry after a reload. Nothing waits for a fixed
-time: every step waits for what the page shows. Screenshots land in ``artifacts/e2e/``.
+on a second phone with the spectator link that the first phone's share page shows: the second
+phone follows the table without controls and shows the first phone's entry after a reload.
+Nothing waits for a fixed time: every step waits for what the page shows. Screenshots land in
+``artifacts/e2e/``.
 """
 
 from __future__ import annotations
@@ -125,10 +127,32 @@ def check_downloads(page: Any, tmp_path: Path, game: str, players: list[str]) ->
     return state.totals()
 
 
-def see_on_second_phone(phone: Any, url: str, text: str) -> Any:
+def spectator_link(page: Any, server: Any, url: str) -> str:
+    """The spectator link as the scorekeeper's phone shows it on the share page of the table at
+    ``url`` (with its QR code); the phone goes back to the table afterwards."""
+    page.get_by_role("link", name="Share", exact=True).tap()
+    expect(page.get_by_role("heading", name="Share this table")).to_be_visible()
+    link = page.locator("#viewer-link")
+    expect(link).to_have_value(re.compile("^" + re.escape(server.url("/j/")) + r"[\w-]+$"))
+    expect(page.locator("section[aria-labelledby=viewer-title] figure.qr svg")).to_be_visible()
+    shown = str(link.input_value())
+    page.get_by_role("link", name="Table", exact=True).tap()
+    expect(page).to_have_url(url)
+    return shown
+
+
+def see_on_second_phone(phone: Any, page: Any, server: Any, url: str, text: str) -> Any:
+    """A second phone opens the spectator link from the first phone's share page: it shows the
+    table at ``url``, follows it without the scorekeeper's controls, and says ``text`` is next."""
+    link = spectator_link(page, server, url)
     second = phone()
-    second.goto(url)
+    second.goto(link)
+    expect(second).to_have_url(url)
     expect(second.locator("#next-title")).to_contain_text(text)
+    panel = second.locator("section[aria-labelledby=next-title]")
+    expect(panel).to_contain_text("this page follows along")
+    expect(panel.get_by_role("button")).to_have_count(0)
+    expect(second.get_by_role("link", name="Share", exact=True)).to_have_count(0)
     return second
 
 
@@ -186,7 +210,7 @@ def test_blackout_journey(live_server, phone, shoot, tmp_path):
     totals_are(page, {"Ann": 10, "Ben": 10, "Cho": 21})
 
     # A second phone at the table sees the same, and the first phone's next entry on reload.
-    second = see_on_second_phone(phone, url, "Turn up the trump")
+    second = see_on_second_phone(phone, page, live_server, url, "Turn up the trump")
     tap(page, "♠ spades")
     next_is(page, "Ann bids")
     second.reload()
@@ -236,7 +260,7 @@ def test_alles_oder_nichts_journey(live_server, phone, shoot, tmp_path):
 
     # Round 2: Ben deals; Cho, Ann, Ben declare. A second phone joins.
     tap(page, "blue")
-    second = see_on_second_phone(phone, url, "Cho declares")
+    second = see_on_second_phone(phone, page, live_server, url, "Cho declares")
     tap(page, "open 0")
     second.reload()
     next_is(second, "Ann declares")
@@ -302,7 +326,7 @@ def test_ebbes_journey(live_server, phone, shoot, tmp_path):
     # Round 2: Ann had the most nix (purple) cards and chooses who starts.
     next_is(page, "Who starts this round?")
     expect(page.get_by_text("Ann had the most nix cards")).to_be_visible()
-    second = see_on_second_phone(phone, url, "Who starts this round?")
+    second = see_on_second_phone(phone, page, live_server, url, "Who starts this round?")
     tap(page, "Ben")
     next_is(page, "Reveal the number card")
     expect(page.locator("section[aria-labelledby=next-title]").get_by_role("button")).to_have_text(

@@ -4,7 +4,10 @@ on SQLite and on PostgreSQL.
 Random and malicious values — huge and negative numbers, unicode, empty and very long strings,
 lists where one value goes, missing fields, forged hidden fields (seq, round, action, seats),
 XSS and SQL payloads, uploads that are not JSON or too large — at /new, every entry action of
-/t/<id>/entry, /t/<id>/undo, /t/<id>/amend/<n>, /records and unknown URLs.
+/t/<id>/entry, /t/<id>/undo, /t/<id>/amend/<n>, /records and unknown URLs. The client that
+posts to a table holds its scorekeeper link (``tests/links.py``), so its entries, undos and
+corrections reach the rules engine; an address fuzzed at a table the client holds no link to
+may be refused (403) like any other.
 
 After every request:
 
@@ -53,6 +56,7 @@ from referee.web.entries import BUILDERS
 from tests.durability import summary
 from tests.durability.legal import breaches, check_log, entry_form, next_entry
 from tests.hostile.conftest import on_postgresql
+from tests.links import join
 
 pytestmark = pytest.mark.hostile
 
@@ -180,9 +184,11 @@ def values(sent: Any) -> list[str]:
 
 
 class Table:
-    """A table under fire, and what its log must stay."""
+    """A table under fire, and what its log must stay; ``client`` holds its scorekeeper link."""
 
-    def __init__(self, app: Flask, game: str, seed: int, progress: int) -> None:
+    def __init__(
+        self, app: Flask, client: FlaskClient, game: str, seed: int, progress: int
+    ) -> None:
         self.app = app
         self.setup = Setup(game, ("Ann", "Ben", "Cho"))
         self.rng = random.Random(seed)
@@ -196,6 +202,7 @@ class Table:
                     break
                 event, state = entry
                 seq = append_entry(self.id, seq, "event", event.to_dict())
+        join(app, client, self.id)
         self.check()
 
     def check(self) -> None:
@@ -287,7 +294,7 @@ def without_nul(value: Any) -> Any:
     data=st.data(),
 )
 def test_a_table_under_fire(hostile_app, hostile_client, game, seed, progress, data):
-    table = Table(hostile_app, game, seed, progress)
+    table = Table(hostile_app, hostile_client, game, seed, progress)
     client, base = hostile_client, f"/t/{table.id}"
     for _ in range(data.draw(st.integers(1, 8), label="requests")):
         before = table.seq
@@ -577,10 +584,12 @@ def test_odd_addresses(hostile_client, path):
 )
 @pytest.mark.parametrize("action", ["entry", "undo", "amend/1", "new"])
 def test_posts_without_a_valid_token_change_nothing(app, client, token, action):
-    """With CSRF on (as in production), a post without its token records nothing."""
+    """With CSRF on (as in production), a post without its token records nothing, even from the
+    scorekeeper's phone."""
     with app.app_context():
         table = create_table(Setup("blackout", ("Ann", "Ben")))
         append_entry(table, 0, "event", {"type": "trump", "round": 1, "card": "H"})
+    join(app, client, table)
     form: Mapping[str, str] = {"seq": "1", "round": "1", "action": "bid", "player": "2", "bid": "0"}
     if action == "new":
         form = {"game": "blackout", "player_1": "Ann", "player_2": "Ben"}
@@ -604,6 +613,7 @@ def test_posts_without_a_valid_token_change_nothing(app, client, token, action):
 def test_get_of_a_post_address(hostile_app, hostile_client, path):
     with hostile_app.app_context():
         table = create_table(Setup("blackout", ("Ann", "Ben")))
+    join(hostile_app, hostile_client, table)
     response = hostile_client.get(path.format(table=table))
     count()
     assert response.status_code in (303, 405)
@@ -627,6 +637,7 @@ def test_a_number_too_large_for_a_float(hostile_app, action, field):
     with hostile_app.app_context():
         table = create_table(Setup("blackout", ("Ann", "Ben")))
         append_entry(table, 0, "event", {"type": "trump", "round": 1, "card": "H"})
+    join(hostile_app, client, table)
     form = {"seq": "1", "round": "1", "action": "bid", "player": "2", "bid": "0"}
     form[field] = "9" * 400
     try:
@@ -693,6 +704,7 @@ def test_a_number_with_more_digits_than_python_reads(hostile_app, hostile_client
     with hostile_app.app_context():
         table = create_table(Setup("blackout", ("Ann", "Ben")))
         append_entry(table, 0, "event", {"type": "trump", "round": 1, "card": "H"})
+    join(hostile_app, hostile_client, table)
     form = {"seq": "1", "round": "1", "action": "bid", "player": "2", "bid": "0"}
     form[field] = "9" * 5000
     try:
