@@ -1,0 +1,95 @@
+"""Shared tables in a real browser: spectators follow without reloading, TV mode, a player seals
+a secret bid on their own phone and the scorekeeper's phone never shows it before the round ends.
+
+The pages ask the server every 3 seconds whether the table changed; every wait here is for what
+a page shows, with a limit well above that.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.test_journeys import next_is, spectator_link, start_table, tap
+
+pytestmark = pytest.mark.e2e
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the browser fixture skips these tests (fails them with REQUIRE_BROWSER=1)
+    expect = None
+
+#: Long enough for a page to notice a change (it asks every 3 s) and load again.
+FOLLOW_MS = 10_000
+
+
+def test_spectators_and_the_tv_follow_the_table_without_reloading(live_server, phone, shoot):
+    keeper = phone()
+    url = start_table(keeper, live_server, "Blackout", ["Ann", "Ben", "Cho"])
+    link = spectator_link(keeper, live_server, url)
+    spectator = phone()
+    spectator.goto(link)
+    next_is(spectator, "Turn up the trump")
+    tv = phone()
+    tv.goto(link)
+    tv.goto(url + "/tv")
+    expect(tv.locator("body.tv")).to_be_visible()
+    tap(keeper, "♠ spades")
+    next_is(keeper, "Ben bids")
+    expect(spectator.locator("#next-title")).to_contain_text("Ben bids", timeout=FOLLOW_MS)
+    expect(tv.locator(".tv-next")).to_contain_text("Ben bids", timeout=FOLLOW_MS)
+    shoot(tv, "tv")
+    shoot(spectator, "following")
+
+
+def test_a_page_with_input_keeps_it_and_says_the_table_changed(live_server, phone):
+    first = phone()
+    url = start_table(first, live_server, "Blackout", ["Ann", "Ben", "Cho"])
+    first.get_by_role("link", name="Share", exact=True).tap()
+    first.get_by_role("button", name="Make a scorekeeper link").tap()
+    keeper_link = str(first.locator("#keeper-link").input_value())
+    second = phone()  # a second scorekeeper
+    second.goto(keeper_link)
+    expect(second).to_have_url(url)
+    first.goto(url)
+    tap(first, "♠ spades")
+    for bid in ("0", "0", "0"):  # Ben, Cho, Ann
+        tap(first, bid)
+    next_is(first, "Play the round")
+    expect(second.locator("#next-title")).to_contain_text("Play the round", timeout=FOLLOW_MS)
+    second.get_by_label("Ben", exact=True).fill("1")  # the second phone starts typing …
+    first.get_by_role("button", name="Undo the last entry").tap()  # … as the first undoes
+    note = second.locator(".stale-note")
+    expect(note).to_contain_text("The table changed on another phone", timeout=FOLLOW_MS)
+    expect(second.get_by_label("Ben", exact=True)).to_have_value("1")  # nothing typed is lost
+    note.get_by_role("link").tap()
+    next_is(second, "Ann bids")
+
+
+def test_a_sealed_bid_from_a_players_phone(live_server, phone, shoot):
+    keeper = phone()
+    url = start_table(keeper, live_server, "Alles oder Nichts", ["Ann", "Ben", "Cho"])
+    tap(keeper, "red")
+    next_is(keeper, "Ben declares")
+    keeper.get_by_role("link", name="Share", exact=True).tap()
+    keeper.get_by_role("button", name="Link for Ben").tap()
+    ben_link = str(keeper.locator("#player-link").input_value())
+    keeper.goto(url)
+    ben = phone()
+    ben.goto(ben_link)
+    expect(ben).to_have_url(url)
+    ben.get_by_role("link", name="Declare on this phone").tap()
+    expect(ben.get_by_role("heading", name="Ben: your secret bid")).to_be_visible()
+    shoot(ben, "seal")
+    ben.get_by_role("button", name="5", exact=True).tap()
+    expect(ben.get_by_role("status").first).to_contain_text("bid is sealed")
+    expect(keeper.locator("#next-title")).to_contain_text("Cho declares", timeout=FOLLOW_MS)
+    bids = keeper.locator("section[aria-labelledby=bids-title]")
+    expect(bids).to_contain_text("Ben: secret")
+    expect(bids).not_to_contain_text("5")
+    shoot(keeper, "sealed")
+    history = phone()
+    history.goto(ben_link)
+    history.goto(url + "/history")
+    expect(history.get_by_text(re.compile("Ben declared secret, bid sealed until"))).to_be_visible()
