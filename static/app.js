@@ -60,7 +60,7 @@ if (pollUrl) {
   const check = async () => {
     if (document.hidden) return;
     try {
-      const answer = await fetch(pollUrl, { cache: "no-cache", credentials: "same-origin" });
+      const answer = await fetch(pollUrl, { cache: "no-cache", credentials: "omit" });
       if (!answer.ok) return;
       if ((await answer.text()).trim() === shown) return;
       if (typed) tell();

@@ -11,6 +11,7 @@ CSRF token.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 from datetime import timedelta
@@ -82,6 +83,23 @@ def require(table_id: str, need: str = "viewer") -> Access:
     )
 
 
+def poll_key(table_id: str) -> str:
+    """The key a table's pages ask "has anything changed?" with (``/t/<id>/seq?k=…``).
+
+    Derived from the secret key and the table id, so the question needs neither the session
+    cookie nor a link lookup: the answer, a log position, tells nothing about the table. Only a
+    page the server rendered for a holder of a link carries it.
+    """
+    key = current_app.config["SECRET_KEY"].encode()
+    digest = hmac.new(key, f"poll:{table_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
+
+
+def valid_poll_key(table_id: str, key: str) -> bool:
+    """Whether ``key`` is the table's ``poll_key``."""
+    return hmac.compare_digest(key.encode("utf-8", "replace"), poll_key(table_id).encode())
+
+
 def keeps_score(table_id: str) -> bool:
     """Whether this browser holds the table's scorekeeper link."""
     found = held(table_id)
@@ -91,8 +109,8 @@ def keeps_score(table_id: str) -> bool:
 @bp.app_context_processor
 def links_in_templates() -> dict[str, object]:
     """``keeps_score(table_id)`` and ``held(table_id)`` for templates (controls only a
-    scorekeeper may use are left out of everybody else's pages)."""
-    return {"keeps_score": keeps_score, "held": held}
+    scorekeeper may use are left out of everybody else's pages), and ``poll_key``."""
+    return {"keeps_score": keeps_score, "held": held, "poll_key": poll_key}
 
 
 def grant(table_id: str, token: str) -> None:

@@ -11,6 +11,7 @@ Rendered pages (the score sheet) are kept under ``(page, table id, sequence numb
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import replace
@@ -96,9 +97,33 @@ def load(table_id: str) -> tuple[TableRecord, State]:
     return loaded
 
 
+#: How long this process answers "has anything changed?" from memory before asking the database.
+SEQ_MAX_AGE = 1.0
+
+_seqs: LRU[tuple[int, float]] = LRU(16384)
+
+
+def recent_seq(table_id: str) -> int | None:
+    """The table's log position as this process saw it at most ``SEQ_MAX_AGE`` seconds ago (or
+    wrote it itself), else as the database has it now; None for an unknown table.
+
+    Many phones poll each table every few seconds: this spares the database all but about one
+    read per table and second, and a change shows up at most a second later.
+    """
+    now = time.monotonic()
+    known = _seqs.get(table_id)
+    if known is not None and now - known[1] < SEQ_MAX_AGE:
+        return known[0]
+    seq = current_seq(table_id)
+    if seq is not None:
+        _seqs.put(table_id, (seq, now))
+    return seq
+
+
 def remember_after(record: TableRecord, entry: LogEntry, state: State) -> None:
     """Keep the table as it is after ``entry``, so the page that follows needs no replay.
 
     ``state`` must be the lenient replay of the new log: ``extend`` of the old state gives it.
     """
     _tables.put(record.id, (replace(record, entries=(*record.entries, entry)), state))
+    _seqs.put(record.id, (entry.seq, time.monotonic()))

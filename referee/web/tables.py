@@ -29,8 +29,8 @@ from referee.store.tables import (
     in_force,
 )
 from referee.web import view
-from referee.web.access import held, keeps_score, require
-from referee.web.cache import load, pages, remember_after
+from referee.web.access import held, keeps_score, require, valid_poll_key
+from referee.web.cache import load, pages, recent_seq, remember_after
 from referee.web.entries import EntryError, build_event
 from referee.web.errors import breach_text
 from referee.web.recent import remember
@@ -256,8 +256,15 @@ def undo(table_id: str) -> Response:
 @bp.get("/<table_id>/seq")
 def seq(table_id: str) -> Response:
     """Has anything changed? The table's log position, as text with an ETag: a page that polls
-    it gets a 304 until the next entry. One indexed read (the link check returns it)."""
-    last = require(table_id).last_seq
+    it gets a 304 until the next entry. A page's own poll carries the table's ``poll_key`` and
+    is answered from memory (``recent_seq``) without the session or a link lookup; anything
+    else needs a link."""
+    key = request.args.get("k")
+    if key is None or not valid_poll_key(table_id, key):
+        require(table_id)
+    last = recent_seq(table_id)
+    if last is None:
+        abort(404)
     etag = f"seq-{last}"
     headers = {"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
     if etag in request.if_none_match:

@@ -237,7 +237,23 @@ def test_has_anything_changed_is_a_304_until_the_table_changes(app, client, tabl
     changed = viewer.get(f"/t/{table}/seq", headers={"If-None-Match": first.headers["ETag"]})
     assert changed.status_code == 200 and changed.text == "2"
     body = re.search(r"<body\s[^>]*>", viewer.get(f"/t/{table}").text).group(0)
-    assert f'data-poll="/t/{table}/seq"' in body and 'data-seq="2"' in body
+    assert f'data-poll="/t/{table}/seq?k=' in body and 'data-seq="2"' in body
+
+
+def test_a_pages_own_poll_needs_no_cookie_and_opens_nothing_else(app, client, table):
+    other = new_table(app, client, "blackout", ("Ann", "Ben"))
+    page = phone(app, table, "viewer").get(f"/t/{table}").text
+    poll = html.unescape(re.search(r'data-poll="([^"]+)"', page).group(1))
+    assert poll.startswith(f"/t/{table}/seq?k=")
+    cookieless = app.test_client()
+    assert cookieless.get(poll).text == "1"  # the page's own poll: no cookie needed
+    ok(post(client, table, "declare", player=2, choice="open-1"))
+    assert cookieless.get(poll).text == "2"  # (written by this process: seen at once)
+    key = poll.split("k=")[1]
+    assert cookieless.get(f"/t/{other}/seq?k={key}").status_code == 403  # another table's
+    assert cookieless.get(f"/t/{table}/seq?k=forged").status_code == 403
+    assert cookieless.get(f"/t/{table}").status_code == 403  # the key opens nothing else
+    assert cookieless.get(f"/t/nope/seq?k={key}").status_code == 404
 
 
 def test_tv_mode_is_the_sheet_without_controls(app, client, table):
