@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import time
 from datetime import timedelta
 
 import click
@@ -24,6 +25,7 @@ from flask_babel import gettext
 from referee.store.links import Access, access, make_link
 from referee.store.models import utcnow
 from referee.store.tables import created_since, current_seq
+from referee.web.cache import LRU
 from referee.web.recent import KEEP, remember
 
 bp = Blueprint("access", __name__, cli_group=None)
@@ -39,15 +41,40 @@ def held_token(table_id: str) -> str | None:
     return token if isinstance(token, str) else None
 
 
+#: How long a link looked up for a read stays known to this process (a write always asks the
+#: database, so a revoked link never writes; it may read for this long in another process).
+LINK_MAX_AGE = 1.0
+
+_links: LRU[tuple[Access | None, float]] = LRU(16384)
+
+
 def held(table_id: str) -> Access | None:
     """What this browser's link opens at the table (None: no link, or a revoked one); looked up
-    once per request."""
+    once per request, and for a read (GET) kept by this process for ``LINK_MAX_AGE`` seconds:
+    phones following a table read its pages often."""
     cache = g.setdefault("access", {})
     if table_id not in cache:
         token = held_token(table_id)
-        cache[table_id] = None if token is None else access(token, table_id)
+        cache[table_id] = None if token is None else lookup(token, table_id)
     found: Access | None = cache[table_id]
     return found
+
+
+def lookup(token: str, table_id: str) -> Access | None:
+    """The link's access to the table, from this process's memory for a recent read."""
+    now = time.monotonic()
+    if request.method == "GET":
+        known = _links.get((token, table_id))
+        if known is not None and now - known[1] < LINK_MAX_AGE:
+            return known[0]
+    found = access(token, table_id)
+    _links.put((token, table_id), (found, now))
+    return found
+
+
+def forget_links() -> None:
+    """Forget the links this process knows (after revoking some)."""
+    _links.clear()
 
 
 def require(table_id: str, need: str = "viewer") -> Access:

@@ -54,6 +54,10 @@ class LRU(Generic[V]):
             while len(self.items) > self.size:
                 self.items.popitem(last=False)
 
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
     def get_or_make(self, key: Hashable, make: Callable[[], V]) -> V:
         value = self.get(key)
         if value is None:

@@ -18,7 +18,7 @@ from markupsafe import Markup
 from segno import make as make_qr
 
 from referee.store.links import access, make_link, revoke
-from referee.web.access import held_token, keep_shown, require, shown_token
+from referee.web.access import forget_links, held_token, keep_shown, require, shown_token
 from referee.web.cache import load
 
 bp = Blueprint("share", __name__, url_prefix="/t")
@@ -82,6 +82,7 @@ def act(table_id: str) -> ResponseReturnValue:
         flash(gettext("A new spectator link is ready."), "info")
     elif action == "revoke-viewers":
         revoke(table_id, "viewer")
+        forget_links()
         keep_shown(table_id, "viewer", make_link(table_id, "viewer"))
         flash(
             gettext("Every spectator link so far is revoked; here is a new one to share."), "info"
@@ -90,6 +91,7 @@ def act(table_id: str) -> ResponseReturnValue:
         return render_share(table_id, keeper=make_link(table_id, "keeper"))
     elif action == "revoke-keepers":
         count = revoke(table_id, "keeper", keep=held_token(table_id))
+        forget_links()
         flash(
             ngettext(
                 "%(num)d other scorekeeper link revoked: only this phone keeps score now.",

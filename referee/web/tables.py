@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
@@ -69,7 +69,9 @@ def render_table(
     kept: Mapping[str, Any] | None = None,
     status: int = 200,
     rule: str | None = None,
+    cached: bool = False,
 ) -> tuple[str, int]:
+    """The table's page; ``cached``: rendered to be served to every spectator (no messages)."""
     rnd = state.game.upcoming(state)
     step = state.next_step()
     kept = kept or {}
@@ -101,6 +103,7 @@ def render_table(
         title=view.GAME_TITLES[state.setup.game],
         warnings=view.shown_notes(state, state.warnings),
         own_turn=own_turn(record.id, step),
+        cached=cached,
     ), status
 
 
@@ -144,9 +147,15 @@ def seal(table_id: str, seat: int) -> tuple[str, int]:
 
 @bp.get("/<table_id>")
 def show(table_id: str) -> tuple[str, int]:
-    require(table_id)
-    record, state = load(table_id)
+    holder = require(table_id)
     remember(table_id)
+    if holder.kind == "viewer" and "_flashes" not in session:
+        # Every spectator sees the same page: rendered once per change of the table.
+        mode = "cards" if request.args.get("mode") == "cards" else ""
+        key = ("show", table_id, recent_seq(table_id), mode)
+        html = pages.get_or_make(key, lambda: render_table(*load(table_id), cached=True)[0])
+        return html, 200
+    record, state = load(table_id)
     return render_table(record, state)
 
 
@@ -309,13 +318,15 @@ def cached_sheet(table_id: str, last: int, template: str) -> Response:
 @bp.get("/<table_id>/sheet")
 def sheet(table_id: str) -> Response:
     """The score sheet."""
-    return cached_sheet(table_id, require(table_id).last_seq, "sheet")
+    require(table_id)
+    return cached_sheet(table_id, recent_seq(table_id) or 0, "sheet")
 
 
 @bp.get("/<table_id>/tv")
 def tv(table_id: str) -> Response:
     """TV mode: the score sheet in large print for a shared screen, dark, without controls."""
-    return cached_sheet(table_id, require(table_id).last_seq, "tv")
+    require(table_id)
+    return cached_sheet(table_id, recent_seq(table_id) or 0, "tv")
 
 
 @bp.get("/<table_id>/history")

@@ -372,3 +372,14 @@ def test_static_files_are_addressed_by_their_content_and_kept_a_year(app, client
     with client.get(addresses[0]) as response:  # a file response: closed when read
         assert response.status_code == 200
         assert "max-age=31536000" in response.headers["Cache-Control"]
+
+
+def test_spectators_get_one_page_rendered_once_per_change(app, client, table):
+    first, second = phone(app, table, "viewer"), phone(app, table, "viewer")
+    page = first.get(f"/t/{table}").text
+    assert page == second.get(f"/t/{table}").text and "Ben declares" in page
+    ok(post(client, table, "declare", player=2, choice="open-1"))
+    page = second.get(f"/t/{table}").text
+    assert "Cho declares" in page and 'data-seq="2"' in page
+    assert page == first.get(f"/t/{table}").text
+    assert "already recorded" not in page and "Undo the last entry" not in page
