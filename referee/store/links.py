@@ -1,8 +1,7 @@
 """The links that open a table: make one, look one up, revoke them.
 
 A link's token is 192 random bits, URL-safe; only its SHA-256 is stored, so the database (or a
-backup of it) opens nothing. Looking a link up is one indexed read that also returns the table's
-``last_seq``: the check every request makes and the "has anything changed?" answer in one.
+backup of it) opens nothing. Looking a link up is one read by the hash's unique index.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy import select, update
 
 from referee.store.db import db
-from referee.store.models import LINK_KINDS, Link, Table, utcnow
+from referee.store.models import LINK_KINDS, Link, utcnow
 
 #: Random bytes in a link's token: 192 bits, 32 URL-safe characters.
 TOKEN_BYTES = 24
@@ -22,13 +21,11 @@ TOKEN_BYTES = 24
 
 @dataclass(frozen=True)
 class Access:
-    """What a link opens: the table, the kind of link, the player of a player link, and where
-    the table's log stands (``last_seq``)."""
+    """What a link opens: the table, the kind of link, and the player of a player link."""
 
     table_id: str
     kind: str
     player: str | None
-    last_seq: int
 
     @property
     def keeps_score(self) -> bool:
@@ -58,15 +55,13 @@ def access(token: str, table_id: str | None = None) -> Access | None:
     is unknown, revoked, or for another table."""
     if not 0 < len(token) <= 64:
         return None
-    query = (
-        select(Link.table_id, Link.kind, Link.player, Table.last_seq)
-        .join(Table, Table.id == Link.table_id)
-        .where(Link.token_hash == token_hash(token), Link.revoked_at.is_(None))
+    query = select(Link.table_id, Link.kind, Link.player).where(
+        Link.token_hash == token_hash(token), Link.revoked_at.is_(None)
     )
     row = db.session.execute(query).first()
     if row is None or (table_id is not None and row.table_id != table_id):
         return None
-    return Access(row.table_id, row.kind, row.player, row.last_seq)
+    return Access(row.table_id, row.kind, row.player)
 
 
 def revoke(table_id: str, kind: str, keep: str | None = None) -> int:
