@@ -1,0 +1,103 @@
+"""Benchmark: what a phone downloads for the first view of a table page, and from where.
+
+Loads the complete 4-player Blackout (``tests/records/blackout/default-4p.json``, 25 rounds) as a
+table, opens its page as a spectator and as the scorekeeper, and its score sheet, in the app (in
+process: bytes do not depend on the server), then fetches every resource the page names (style
+sheets, scripts, images, icons, fonts) once, as a browser with an empty cache would. Prints the
+requests, the bytes uncompressed and gzipped (level 6, as a web server would send them), and the
+requests to other hosts; exit 1 when a budget is broken.
+
+    python bench/page_weight.py
+
+Budgets: at most 3 requests, 60 KB uncompressed, 12 KB gzipped, and no third-party request.
+"""
+
+from __future__ import annotations
+
+import gzip
+import html
+import re
+import sys
+import tempfile
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+GAME = ROOT / "tests" / "records" / "blackout" / "default-4p.json"
+BUDGETS = {"requests": 3, "bytes": 60 * 1024, "gzip": 12 * 1024, "third-party": 0}
+
+#: Attributes that make a browser fetch something when the page loads.
+FETCHED = re.compile(
+    r"<(?:link|script|img|source|iframe|video|audio)\b[^>]*?\s(?:href|src|srcset)=\"([^\"]+)\"",
+    re.IGNORECASE,
+)
+
+
+def first_view(client, path: str) -> list[tuple[str, bytes]]:
+    """The page at ``path`` and every resource it names, each fetched once: (address, body)."""
+    page = client.get(path)
+    assert page.status_code == 200, page.status_code
+    fetched = [(path, page.data)]
+    for address in dict.fromkeys(html.unescape(a) for a in FETCHED.findall(page.text)):
+        if urlsplit(address).netloc:
+            fetched.append((address, b""))  # another host: counted, never fetched
+            continue
+        with client.get(address) as response:
+            assert response.status_code == 200, (address, response.status_code)
+            fetched.append((address, response.get_data()))
+    return fetched
+
+
+def main() -> int:
+    from app import create_app
+    from referee.records import load_record
+    from referee.store.tables import append_entry, create_table
+    from tests.links import join
+
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app(
+            {"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/w.sqlite3"}
+        )
+        with app.app_context():
+            record = load_record(GAME.read_bytes())
+            table = create_table(record.setup)
+            seq = 0
+            for event in record.events:
+                if event.type != "begin-round":
+                    seq = append_entry(table, seq, "event", event.to_dict())
+        broken = False
+        views = [
+            ("table page", "viewer", ""),
+            ("table page", "keeper", ""),
+            ("score sheet", "viewer", "/sheet"),
+        ]
+        for page, kind, path in views:
+            client = app.test_client()
+            join(app, client, table, kind)
+            fetched = first_view(client, f"/t/{table}{path}")
+            who = "spectator" if kind == "viewer" else "scorekeeper"
+            figures = {
+                "requests": len(fetched),
+                "bytes": sum(len(body) for _, body in fetched),
+                "gzip": sum(len(gzip.compress(body, 6)) for _, body in fetched),
+                "third-party": sum(1 for address, _ in fetched if urlsplit(address).netloc),
+            }
+            over = [name for name, value in figures.items() if value > BUDGETS[name]]
+            broken |= bool(over)
+            print(
+                f"first view of a complete 4-player Blackout's {page} ({who}): "
+                f"{figures['requests']} requests (budget ≤ {BUDGETS['requests']}), "
+                f"{figures['bytes'] / 1024:.1f} KB (≤ {BUDGETS['bytes'] // 1024}), "
+                f"{figures['gzip'] / 1024:.1f} KB gzipped (≤ {BUDGETS['gzip'] // 1024}), "
+                f"{figures['third-party']} third-party (≤ 0) "
+                f"{'BROKEN: ' + ', '.join(over) if over else 'ok'}"
+            )
+            for address, body in fetched:
+                print(f"    {len(body):6d} B  {address.replace(table, '<id>')}")
+    return 1 if broken else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
