@@ -4,10 +4,13 @@ The worst case of referee mode: the last trick of the 17-card round of a 3-playe
 the whole game before it recorded card by card (about 500 entries per table). Tables are copied
 in bulk into a fresh SQLite database; the app runs under gunicorn (2 workers, production
 settings, CSRF on). One driver — threads with keep-alive connections — measures both: each
-unit is the POST of a card plus the GET of the round screen it redirects to, and the bare route
+unit is the POST of a card plus the GET of the round screen it redirects to, sent with the
+session cookie of that table's scorekeeper phone (its keeper link and the form's CSRF token,
+signed by ``bench/server.py`` with the app's own serializer), and the bare route
 (``GET /bare``) is fetched the same way. Prints units per second against bare requests per
 second (a unit is two requests, so the ratio is conservative). The tables are viewed a few times
-first, as the game before was played through the app. Budget: ≥ 10 %.
+first, as the game before was played through the app. Budget: ≥ 10 %; exit 1 when it is broken
+or a request did not succeed (a card must answer 303, a page 200).
 
     python bench/web_cards.py [--tables 60] [--threads 4]
 """
@@ -16,20 +19,16 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import os
-import re
-import signal
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.parse
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-PORT = 5393
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.server import Phone, Request, Server, instance, open_app, phones
+
 BUDGET = 0.10
 
 
@@ -63,17 +62,17 @@ def game_events() -> tuple[list[dict], list[tuple[str, str]]]:
     return events, last
 
 
-def seed(database: str, tables: int) -> tuple[list[str], int, list[tuple[str, str]]]:
+def seed(database: str, tables: int) -> tuple[list[Phone], int, list[tuple[str, str]]]:
+    """``tables`` tables at the last trick of round 17, and each one's scorekeeper phone."""
     from sqlalchemy import insert
 
-    from app import create_app
     from referee.rules import Setup
     from referee.store import db
     from referee.store.models import Entry, Table
     from referee.store.tables import create_table
 
     events, last = game_events()
-    app = create_app({"SQLALCHEMY_DATABASE_URI": database, "SECRET_KEY": "bench"})
+    app = open_app(database)
     ids = []
     with app.app_context():
         for _ in range(tables):
@@ -88,33 +87,34 @@ def seed(database: str, tables: int) -> tuple[list[str], int, list[tuple[str, st
             db.session.query(Table).filter_by(id=table).update({"last_seq": len(events)})
             db.session.commit()
             ids.append(table)
-    return ids, len(events), last
+    return phones(app, ids, "keeper", csrf=True), len(events), last
 
 
 class Driver:
     """Keep-alive HTTP from several threads; counts what it did and how long it took."""
 
-    def __init__(self, threads: int) -> None:
+    def __init__(self, port: int, threads: int) -> None:
+        self.port = port
         self.threads = threads
 
-    def run(self, jobs: list[list[tuple[str, str, bytes | None]]]) -> tuple[int, float]:
-        """Each job is a list of (method, path, body) done in order on one connection."""
+    def run(self, jobs: list[list[Request]]) -> tuple[int, float]:
+        """Each job is a list of requests done in order on one connection."""
         done = [0]
         lock = threading.Lock()
         failures: list[str] = []
 
-        def worker(queue: list[list[tuple[str, str, bytes | None]]]) -> None:
-            conn = http.client.HTTPConnection("127.0.0.1", PORT)
+        def worker(queue: list[list[Request]]) -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", self.port)
             for job in queue:
-                for method, path, body in job:
-                    headers = {"Cookie": self.cookie}
-                    if body is not None:
+                for r in job:
+                    headers = {"Cookie": r.cookie} if r.cookie else {}
+                    if r.body:
                         headers["Content-Type"] = "application/x-www-form-urlencoded"
-                    conn.request(method, path, body=body, headers=headers)
+                    conn.request(r.method, r.path, body=r.body or None, headers=headers)
                     response = conn.getresponse()
                     response.read()
-                    if response.status not in (200, 303):
-                        failures.append(f"{method} {path}: {response.status}")
+                    if response.status != (303 if r.method == "POST" else 200):
+                        failures.append(f"{r.method} {r.path}: {response.status}")
                 with lock:
                     done[0] += 1
 
@@ -130,53 +130,16 @@ class Driver:
             raise SystemExit(f"{len(failures)} failed requests, e.g. {failures[0]}")
         return done[0], elapsed
 
-    cookie = ""
-
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=60)
     parser.add_argument("--threads", type=int, default=4)
     args = parser.parse_args()
-    instance = Path(tempfile.mkdtemp(prefix="referee-cards-"))
-    database = f"sqlite:///{instance / 'bench.sqlite3'}"
-    ids, seq, last = seed(database, args.tables)
-    env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench"}
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "-w",
-            "2",
-            "-b",
-            f"127.0.0.1:{PORT}",
-            "--log-level",
-            "warning",
-            "bench.bench_app:make()",
-        ],
-        cwd=ROOT,
-        env=env,
-        start_new_session=True,
-    )
-    try:
-        for _ in range(100):
-            try:
-                http.client.HTTPConnection("127.0.0.1", PORT, timeout=1).request("GET", "/bare")
-                break
-            except OSError:
-                time.sleep(0.1)
-        time.sleep(0.5)
-        conn = http.client.HTTPConnection("127.0.0.1", PORT)
-        conn.request("GET", f"/t/{ids[0]}")
-        response = conn.getresponse()
-        page = response.read().decode()
-        cookie = response.getheader("Set-Cookie", "").split(";")[0]
-        token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
-        driver = Driver(args.threads)
-        driver.cookie = cookie
+    with instance("referee-cards-") as (_, database):
+        keepers, seq, last = seed(database, args.tables)
         units = []
-        for table in ids:
+        for keeper in keepers:
             steps = []
             for i, (player, card) in enumerate(last):
                 body = urllib.parse.urlencode(
@@ -187,23 +150,23 @@ def main() -> int:
                         "mode": "cards",
                         "player": ("Ann", "Ben", "Cho").index(player) + 1,
                         "card": card,
-                        "csrf_token": token,
+                        "csrf_token": keeper.csrf,
                     }
-                ).encode()
+                )
+                page = f"/t/{keeper.table_id}?mode=cards"
                 steps += [
-                    ("POST", f"/t/{table}/entry", body),
-                    ("GET", f"/t/{table}?mode=cards", None),
+                    Request(f"/t/{keeper.table_id}/entry", keeper.cookie, body=body, method="POST"),
+                    Request(page, keeper.cookie),
                 ]
             units.append(steps)
-        # The game before was played through the app, so the workers know the tables: warm up.
-        driver.run([[("GET", f"/t/{table}?mode=cards", None)] * 4 for table in ids])
-        bare_jobs = [[("GET", "/bare", None)] * 2 for _ in range(len(units) * 3)]
-        bare_count, bare_time = driver.run(bare_jobs)
-        card_count, card_time = driver.run(units)
-        bare_count2, bare_time2 = driver.run(bare_jobs)
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait()
+        with Server(database, workers=2) as server:
+            driver = Driver(server.port, args.threads)
+            # The game before was played through the app, so the workers know the tables: warm up.
+            driver.run([[Request(f"/t/{k.table_id}?mode=cards", k.cookie)] * 4 for k in keepers])
+            bare_jobs = [[Request("/bare")] * 2 for _ in range(len(units) * 3)]
+            bare_count, bare_time = driver.run(bare_jobs)
+            card_count, card_time = driver.run(units)
+            bare_count2, bare_time2 = driver.run(bare_jobs)
     bare_rate = 2 * (bare_count + bare_count2) / (bare_time + bare_time2)
     card_rate = 3 * card_count / card_time
     ratio = card_rate / bare_rate

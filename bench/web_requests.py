@@ -3,8 +3,12 @@
 Starts the app under gunicorn (production settings, SQLite in a temporary instance folder, CSRF
 on), seeds a complete 4-player Blackout (25 rounds) and thousands of tables waiting for their
 first bid, then drives load with wrk, alternating the bare route (``GET /bare``, a short string
-from the same server) with the measured requests. Prints each ratio against its budget; exit 1
-when a budget is broken or a measured request did not succeed.
+from the same server) with the measured requests. Every measured request carries the session
+cookie of a phone that opened one of the table's links (``bench/server.py`` signs it with the
+app's own serializer): the score sheet is read with a spectator (viewer) link; each bid is
+recorded into a different table by that table's scorekeeper phone, with its keeper link and the
+form's CSRF token. Prints each ratio against its budget; exit 1 when a budget is broken or a
+measured request did not succeed (the sheet must answer 200, a bid 303).
 
     python bench/web_requests.py [--seconds 5] [--workers 2]
 
@@ -14,69 +18,48 @@ Budgets: score sheet ≥ 20 % of the bare route; recording a bid ≥ 10 %.
 from __future__ import annotations
 
 import argparse
-import http.cookiejar
-import os
-import re
-import shutil
-import signal
-import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
+import urllib.parse
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.server import (
+    ROOT,
+    Load,
+    Request,
+    Server,
+    installed,
+    instance,
+    new_tables,
+    open_app,
+    phones,
+    request_file,
+    wrk,
+)
 
 GAME = ROOT / "tests" / "records" / "blackout" / "default-4p.json"
-PORT = 5391
 BUDGETS = {"score sheet": 0.20, "record a bid": 0.10}
 
 
-def seed(database: str, tables: int) -> tuple[str, list[str]]:
-    """A complete 4-player Blackout and ``tables`` new tables with their trump turned up."""
-    from app import create_app
+def seed(database: str, tables: int) -> tuple[Request, list[Request]]:
+    """A complete 4-player Blackout, read by a spectator; and ``tables`` new tables with their
+    trump turned up, each with its scorekeeper's bid to record."""
     from referee.records import load_record
-    from referee.rules import Setup
     from referee.rules import events as ev
-    from referee.store.tables import append_entry, create_table
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": database, "SECRET_KEY": "bench"})
-    with app.app_context():
-        record = load_record(GAME.read_bytes())
-        game = create_table(record.setup)
-        seq = 0
-        for event in record.events:
-            if event.type != "begin-round":
-                seq = append_entry(game, seq, "event", event.to_dict())
-        setup = Setup("blackout", ("Ann", "Ben", "Cho", "Dee"))
-        fresh = []
-        for _ in range(tables):
-            table = create_table(setup)
-            append_entry(table, 0, "event", ev.Trump(1, "H").to_dict())
-            fresh.append(table)
-    return game, fresh
-
-
-def wrk(
-    url: str,
-    seconds: int,
-    threads: int,
-    script: Path | None = None,
-    env: dict[str, str] | None = None,
-) -> tuple[float, int]:
-    """Requests per second and the count of failed (non-2xx/3xx) responses."""
-    command = ["wrk", "-t", str(threads), "-c", str(threads * 4), "-d", f"{seconds}s", url]
-    if script is not None:
-        command[1:1] = ["-s", str(script)]
-    out = subprocess.run(
-        command, capture_output=True, text=True, check=True, env={**os.environ, **(env or {})}
-    ).stdout
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    failed = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    errors = re.search(r"Socket errors: .*", out)
-    return rate, int(failed.group(1)) if failed else 0 + (1 if errors else 0) * 0
+    app = open_app(database)
+    record = load_record(GAME.read_bytes())
+    events = [e.to_dict() for e in record.events if e.type != "begin-round"]
+    [game] = new_tables(app, 1, record.setup.players, events)
+    [viewer] = phones(app, [game], "viewer")
+    fresh = new_tables(app, tables, ("Ann", "Ben", "Cho", "Dee"), [ev.Trump(1, "H").to_dict()])
+    bids = []
+    for keeper in phones(app, fresh, "keeper", csrf=True):
+        form = {"seq": 1, "round": 1, "action": "bid", "player": 2, "bid": 0}
+        body = urllib.parse.urlencode({**form, "csrf_token": keeper.csrf})
+        bids.append(Request(f"/t/{keeper.table_id}/entry", keeper.cookie, body=body, method="POST"))
+    return Request(f"/t/{game}/sheet", viewer.cookie), bids
 
 
 def main() -> int:
@@ -84,73 +67,36 @@ def main() -> int:
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    if shutil.which("wrk") is None:
-        print("wrk is not installed (apt-get install wrk)")
+    if not installed():
         return 1
-    instance = Path(tempfile.mkdtemp(prefix="referee-bench-"))
-    database = f"sqlite:///{instance / 'bench.sqlite3'}"
-    game, fresh = seed(database, tables=6000 * args.seconds // 5)
-    ids = instance / "bid-ids.txt"
-    ids.write_text("\n".join(fresh) + "\n")
-    env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench"}
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "-w",
-            str(args.workers),
-            "-b",
-            f"127.0.0.1:{PORT}",
-            "--log-level",
-            "warning",
-            "bench.bench_app:make()",
-        ],
-        cwd=ROOT,
-        env=env,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{PORT}"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/bare", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        jar = http.cookiejar.CookieJar()
-        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-        page = opener.open(f"{base}/t/{fresh[-1]}").read().decode()
-        token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
-        cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
-        threads = 2
-        bare_rates = []
-        results = {}
-        bare_rates.append(wrk(f"{base}/bare", args.seconds, threads)[0])
-        results["score sheet"] = wrk(f"{base}/t/{game}/sheet", args.seconds, threads)
-        bare_rates.append(wrk(f"{base}/bare", args.seconds, threads)[0])
-        results["record a bid"] = wrk(
-            base,
-            args.seconds,
-            threads,
-            ROOT / "bench" / "bid.lua",
-            {"BID_IDS": str(ids), "CSRF": token, "COOKIE": cookie, "WRK_THREADS": str(threads)},
-        )
-        bare_rates.append(wrk(f"{base}/bare", args.seconds, threads)[0])
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait()
-        shutil.rmtree(instance, ignore_errors=True)
-    bare = sum(bare_rates) / len(bare_rates)
-    print(f"bare route: {bare:.0f} requests/s (gunicorn, {args.workers} workers, SQLite)")
-    broken = False
-    for name, (rate, failed) in results.items():
-        ratio = rate / bare
-        ok = ratio >= BUDGETS[name] and failed == 0
+    with instance() as (folder, database):
+        sheet, bids = seed(database, tables=6000 * args.seconds // 5)
+        bare = request_file(folder / "bare.txt", [Request("/bare")])
+        sheets = request_file(folder / "sheet.txt", [sheet])
+        bid_file = request_file(folder / "bids.txt", bids)
+        with Server(database, args.workers) as server:
+            bare_loads = [wrk(server.base, bare, args.seconds, {200})]
+            results: dict[str, Load] = {}
+            results["score sheet"] = wrk(server.base, sheets, args.seconds, {200})
+            bare_loads.append(wrk(server.base, bare, args.seconds, {200}))
+            results["record a bid"] = wrk(server.base, bid_file, args.seconds, {303})
+            if results["record a bid"].responses > len(bids):
+                # Requests start again at the first table: a second bid there is not measured.
+                raise SystemExit(f"more bids than the {len(bids)} tables seeded")
+            bare_loads.append(wrk(server.base, bare, args.seconds, {200}))
+    bare_rate = sum(load.rate for load in bare_loads) / len(bare_loads)
+    print(f"bare route: {bare_rate:.0f} requests/s (gunicorn, {args.workers} workers, SQLite)")
+    broken = any(load.failures for load in bare_loads)
+    if broken:
+        failed = "; ".join(load.describe_failures() for load in bare_loads if load.failures)
+        print(f"bare route: failed responses: {failed} BROKEN")
+    for name, load in results.items():
+        ratio = load.rate / bare_rate
+        ok = ratio >= BUDGETS[name] and not load.failures
         broken |= not ok
-        note = f"; {failed} failed responses" if failed else ""
+        note = f"; failed responses: {load.describe_failures()}" if load.failures else ""
         print(
-            f"{name}: {rate:.0f} requests/s, ratio {ratio:.2f} "
+            f"{name}: {load.rate:.0f} requests/s, ratio {ratio:.2f} "
             f"(budget ≥ {BUDGETS[name]:.2f}){note} {'ok' if ok else 'BROKEN'}"
         )
     return 1 if broken else 0

@@ -46,7 +46,10 @@ class Table(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
-    __table_args__ = (sa.Index("ix_tables_creator_created_at", "creator", "created_at"),)
+    __table_args__ = (
+        sa.Index("ix_tables_creator_created_at", "creator", "created_at"),
+        sa.Index("ix_tables_updated_at", "updated_at"),
+    )
 
 
 class Entry(db.Model):  # type: ignore[name-defined,misc]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, func, select, update
+from sqlalchemy import CursorResult, bindparam, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from referee.rules import Setup, State, replay, start
@@ -147,6 +147,21 @@ def current_seq(table_id: str) -> int | None:
     if not could_be_id(table_id):
         return None
     return db.session.scalar(select(Table.last_seq).where(Table.id == table_id))
+
+
+#: The log positions of tables changed since a moment: run as a plain statement on a connection of
+#: its own (no ORM session), since the "has anything changed?" answers rest on it.
+_CHANGED_SINCE = select(Table.id, Table.last_seq, Table.updated_at).where(
+    Table.updated_at >= bindparam("since")
+)
+
+
+def changed_since(since: datetime) -> list[tuple[str, int, datetime]]:
+    """Every table whose log changed at or after ``since``: (id, last_seq, when), one indexed
+    read however many tables there are."""
+    with db.engine.connect() as connection:
+        rows = connection.execute(_CHANGED_SINCE, {"since": since}).all()
+    return [(row.id, row.last_seq, as_utc(row.updated_at)) for row in rows]
 
 
 def append_entry(table_id: str, expected_seq: int, kind: str, payload: Mapping[str, Any]) -> int:

@@ -15,15 +15,18 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Generic, TypeVar
 
 from flask import abort
 
 from referee.rules import State, extend, replay
 from referee.rules.events import event_from_dict
+from referee.store.models import utcnow
 from referee.store.tables import (
     LogEntry,
     TableRecord,
+    changed_since,
     current_seq,
     effective_events,
     entries_after,
@@ -101,27 +104,68 @@ def load(table_id: str) -> tuple[TableRecord, State]:
     return loaded
 
 
-#: How long this process answers "has anything changed?" from memory before asking the database.
-SEQ_MAX_AGE = 1.0
+#: How often this process asks the database which tables changed (seconds): a change made by
+#: another process shows in a poll at most this much later.
+SWEEP_EVERY = 1.0
+#: How far back each sweep looks before the last one, for clocks of writers that differ a little
+#: (each writer stamps its own ``updated_at``).
+SWEEP_OVERLAP = timedelta(seconds=5)
 
-_seqs: LRU[tuple[int, float]] = LRU(16384)
+
+class Positions:
+    """Every table's log position as this process knows it, for "has anything changed?".
+
+    Phones poll every few seconds and thousands of them follow a table each; asking the database
+    once per poll cost more than the rest of the request (``bench/web_poll.py``). Instead, at
+    most once per ``SWEEP_EVERY``, one indexed read fetches the tables changed since the last
+    look (``changed_since``); a table this process has not seen yet is read once; a table it
+    writes itself is known at once.
+    """
+
+    def __init__(self) -> None:
+        self.known: LRU[int] = LRU(65536)
+        self.lock = threading.Lock()
+        self.swept = -SWEEP_EVERY  # monotonic time of the last sweep
+        self.since: datetime | None = None  # database time the next sweep reads from
+
+    def get(self, table_id: str) -> int | None:
+        """The table's log position, at most ``SWEEP_EVERY`` old; None for an unknown table."""
+        self.sweep()
+        seq = self.known.get(table_id)
+        if seq is None:
+            seq = current_seq(table_id)
+            if seq is not None:
+                self.known.put(table_id, seq)
+        return seq
+
+    def sweep(self) -> None:
+        now = time.monotonic()
+        if now - self.swept < SWEEP_EVERY or not self.lock.acquire(blocking=False):
+            return  # fresh enough, or another thread of this process is sweeping
+        try:
+            start = utcnow()
+            if self.since is not None:
+                for table_id, seq, _when in changed_since(self.since):
+                    if self.known.get(table_id) is not None:
+                        self.set(table_id, seq)
+            self.since = start - SWEEP_OVERLAP
+            self.swept = now
+        finally:
+            self.lock.release()
+
+    def set(self, table_id: str, seq: int) -> None:
+        """Note a table's position (never moving it back: the log only grows)."""
+        if seq >= (self.known.get(table_id) or 0):
+            self.known.put(table_id, seq)
+
+
+positions = Positions()
 
 
 def recent_seq(table_id: str) -> int | None:
-    """The table's log position as this process saw it at most ``SEQ_MAX_AGE`` seconds ago (or
-    wrote it itself), else as the database has it now; None for an unknown table.
-
-    Many phones poll each table every few seconds: this spares the database all but about one
-    read per table and second, and a change shows up at most a second later.
-    """
-    now = time.monotonic()
-    known = _seqs.get(table_id)
-    if known is not None and now - known[1] < SEQ_MAX_AGE:
-        return known[0]
-    seq = current_seq(table_id)
-    if seq is not None:
-        _seqs.put(table_id, (seq, now))
-    return seq
+    """The table's log position as this process knows it (see ``Positions``); None for an
+    unknown table."""
+    return positions.get(table_id)
 
 
 def remember_after(record: TableRecord, entry: LogEntry, state: State) -> None:
@@ -130,4 +174,4 @@ def remember_after(record: TableRecord, entry: LogEntry, state: State) -> None:
     ``state`` must be the lenient replay of the new log: ``extend`` of the old state gives it.
     """
     _tables.put(record.id, (replace(record, entries=(*record.entries, entry)), state))
-    _seqs.put(record.id, (entry.seq, time.monotonic()))
+    positions.set(record.id, entry.seq)

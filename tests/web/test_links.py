@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+import time
 
 import pytest
 from flask import Flask
@@ -383,3 +384,18 @@ def test_spectators_get_one_page_rendered_once_per_change(app, client, table):
     assert "Cho declares" in page and 'data-seq="2"' in page
     assert page == first.get(f"/t/{table}").text
     assert "already recorded" not in page and "Undo the last entry" not in page
+
+
+def test_a_change_written_by_another_process_reaches_the_poll_within_a_second(app, client, table):
+    from referee.rules import events as ev
+    from referee.store.tables import append_entry
+    from referee.web.cache import SWEEP_EVERY
+
+    page = phone(app, table, "viewer").get(f"/t/{table}").text
+    poll = html.unescape(re.search(r'data-poll="([^"]+)"', page).group(1))
+    assert app.test_client().get(poll).text == "1"
+    with app.app_context():  # another worker records Ben's declaration: this process is not told
+        append_entry(table, 1, "event", ev.Declare(1, "Ben", True, 2).to_dict())
+    time.sleep(SWEEP_EVERY + 0.2)
+    assert app.test_client().get(poll).text == "2"
+    assert "Cho declares" in phone(app, table, "viewer").get(f"/t/{table}").text

@@ -1,0 +1,53 @@
+-- wrk script of the web benchmarks (bench/server.py): the requests are read from the file
+-- $REQUESTS, one a line, tab-separated: method, path, Cookie, If-None-Match, body (an empty field
+-- is left out). Thread i of $WRK_THREADS sends lines i, i + n, i + 2n … and starts again at the
+-- end. Every response's status is counted; done() prints "status <code>: <count>" lines.
+local requests = {}
+
+-- Each thread formats its requests once, in init(), when wrk.headers holds the Host header.
+function init(args)
+  for line in io.lines(os.getenv("REQUESTS")) do
+    local f = {}
+    for value in (line .. "\t"):gmatch("([^\t]*)\t") do f[#f + 1] = value end
+    local headers = {}
+    if f[3] ~= "" then headers["Cookie"] = f[3] end
+    if f[4] ~= "" then headers["If-None-Match"] = f[4] end
+    local body = nil
+    if f[5] ~= "" then
+      body = f[5]
+      headers["Content-Type"] = "application/x-www-form-urlencoded"
+    end
+    requests[#requests + 1] = wrk.format(f[1], f[2], headers, body)
+  end
+end
+
+local threads = {}
+function setup(thread)
+  thread:set("first", #threads)
+  threads[#threads + 1] = thread
+end
+
+local step = tonumber(os.getenv("WRK_THREADS"))
+local n = 0
+function request()
+  local index = (first + n * step) % #requests + 1
+  n = n + 1
+  return requests[index]
+end
+
+statuses = {}
+function response(status, headers, body)
+  statuses[status] = (statuses[status] or 0) + 1
+end
+
+function done(summary, latency, requests)
+  local total = {}
+  for _, thread in ipairs(threads) do
+    for status, count in pairs(thread:get("statuses")) do
+      total[status] = (total[status] or 0) + count
+    end
+  end
+  for status, count in pairs(total) do
+    io.write(string.format("status %d: %d\n", status, count))
+  end
+end

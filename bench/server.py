@@ -1,0 +1,265 @@
+"""What the web benchmarks share: a database, phones holding links, gunicorn, and wrk.
+
+- ``instance()``: a temporary instance folder with an SQLite database in it (removed after).
+- ``open_app()``, ``new_tables()``: the app on that database (same ``SECRET_KEY`` as the server)
+  and tables seeded in it.
+- ``phones()``: links to tables (``referee.store.links.make_link``) and, for each, the session
+  cookie a phone holds after opening it — signed with the app's own session serializer, as
+  ``GET /j/<token>`` would set it (``referee.web.access.grant``) — plus, when asked, a form CSRF
+  token (``flask_wtf.csrf.generate_csrf``) that belongs to that session. No browser needed.
+- ``Server``: gunicorn serving ``bench.bench_app:make()`` (the real app plus ``GET /bare``) on a
+  free port of 127.0.0.1, production settings, in a process group of its own.
+- ``wrk()``: load from wrk with ``requests.lua``, which sends the requests of a file (one a
+  line: method, path, cookie, If-None-Match, body), each thread taking every n-th line and
+  starting again at the end, and counts the status of every response. Returns requests/s and
+  the statuses; ``Load.failures`` names whatever was not in the expected statuses (socket
+  errors included), so a benchmark can fail on it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+#: The secret key of the served app and of the cookies made for it.
+SECRET_KEY = "bench"
+#: The Lua script every wrk run uses.
+SCRIPT = ROOT / "bench" / "requests.lua"
+
+
+@contextmanager
+def instance(prefix: str = "referee-bench-") -> Iterator[tuple[Path, str]]:
+    """A temporary folder and the URI of an SQLite database in it; removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield folder, f"sqlite:///{folder / 'bench.sqlite3'}"
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def open_app(database: str) -> Flask:
+    """The app on ``database`` (migrated), with the served app's secret key."""
+    from app import create_app
+
+    return create_app({"SQLALCHEMY_DATABASE_URI": database, "SECRET_KEY": SECRET_KEY})
+
+
+def new_tables(app: Flask, count: int, players: Sequence[str], events: Sequence[dict]) -> list[str]:
+    """``count`` new Blackout tables for ``players``, each with ``events`` (dicts) recorded."""
+    from referee.rules import Setup
+    from referee.store.tables import append_entry, create_table
+
+    ids = []
+    with app.app_context():
+        for _ in range(count):
+            table = create_table(Setup("blackout", tuple(players)))
+            seq = 0
+            for event in events:
+                seq = append_entry(table, seq, "event", event)
+            ids.append(table)
+    return ids
+
+
+@dataclass(frozen=True)
+class Phone:
+    """A phone that opened a link to a table: its ``Cookie`` header value (``name=value``) and,
+    if asked for, the CSRF token its forms post."""
+
+    table_id: str
+    kind: str
+    token: str
+    cookie: str
+    csrf: str = ""
+
+
+def phones(
+    app: Flask, tables: Iterable[str], kind: str, csrf: bool = False, per_table: int = 1
+) -> list[Phone]:
+    """``per_table`` phones for each table, each with a new ``kind`` link (made in the database)
+    and the session cookie that opening it leaves in a browser."""
+    from flask import session
+    from flask_wtf.csrf import generate_csrf
+
+    from referee.store.db import db
+    from referee.store.links import make_link
+    from referee.web.access import grant
+
+    with app.app_context():
+        made = [
+            (table, make_link(table, kind, commit=False))
+            for table in tables
+            for _ in range(per_table)
+        ]
+        db.session.commit()
+    serializer = app.session_interface.get_signing_serializer(app)
+    assert serializer is not None
+    name = app.config["SESSION_COOKIE_NAME"]
+    result = []
+    for table, token in made:
+        with app.test_request_context():
+            grant(table, token)  # what GET /j/<token> keeps in the session
+            form_token = generate_csrf() if csrf else ""
+            value = serializer.dumps(dict(session))
+        result.append(Phone(table, kind, token, f"{name}={value}", form_token))
+    return result
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """gunicorn serving ``bench.bench_app:make()`` on ``database`` (sync workers, like the
+    deployment's default); a context manager that waits until ``GET /bare`` answers and stops
+    the whole process group afterwards."""
+
+    def __init__(self, database: str, workers: int = 2) -> None:
+        self.database = database
+        self.workers = workers
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> Server:
+        env = {**os.environ, "DATABASE_URL": self.database, "SECRET_KEY": SECRET_KEY}
+        self.process = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "gunicorn", "-w", str(self.workers)),
+                *("-b", f"127.0.0.1:{self.port}", "--log-level", "warning"),
+                "bench.bench_app:make()",
+            ],
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit(f"gunicorn exited with status {self.process.returncode}")
+            try:
+                urllib.request.urlopen(self.base + "/bare", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            self.stop()
+            raise SystemExit("gunicorn did not answer within 30 s")
+        time.sleep(0.5)  # every worker up, not only the first
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait()
+
+    def worker_pids(self) -> list[int]:
+        """The worker processes (for a profiler)."""
+        assert self.process is not None
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        return [int(pid) for pid in children.read_text().split()]
+
+
+@dataclass(frozen=True)
+class Request:
+    """One line of a wrk request file."""
+
+    path: str
+    cookie: str = ""
+    etag: str = ""
+    body: str = ""
+    method: str = "GET"
+
+
+def request_file(path: Path, requests: Iterable[Request]) -> Path:
+    """Write the requests for ``requests.lua``: tab-separated, one a line."""
+    lines = []
+    for r in requests:
+        fields = (r.method, r.path, r.cookie, r.etag, r.body)
+        assert not any("\t" in f or "\n" in f for f in fields), fields
+        lines.append("\t".join(fields))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@dataclass
+class Load:
+    """What a wrk run did: requests per second and the count of each status (``0``: a socket
+    error), and which of them were not expected."""
+
+    rate: float
+    statuses: dict[int, int]
+    expected: frozenset[int] = field(default_factory=frozenset)
+
+    @property
+    def responses(self) -> int:
+        return sum(n for s, n in self.statuses.items() if s)
+
+    @property
+    def failures(self) -> dict[int, int]:
+        return {s: n for s, n in self.statuses.items() if s not in self.expected and n}
+
+    def describe_failures(self) -> str:
+        """E.g. ``"403 × 12, socket errors × 1"``; empty when nothing failed."""
+        return ", ".join(
+            f"{'socket errors' if s == 0 else s} × {n}" for s, n in sorted(self.failures.items())
+        )
+
+
+def wrk(
+    base: str,
+    requests: Path,
+    seconds: float,
+    expect: Iterable[int],
+    threads: int = 2,
+    connections: int = 8,
+) -> Load:
+    """Run wrk for ``seconds`` against ``base`` with the requests in the file ``requests``."""
+    command = [
+        *("wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s"),
+        *("-s", str(SCRIPT), base),
+    ]
+    env = {**os.environ, "REQUESTS": str(requests), "WRK_THREADS": str(threads)}
+    out = subprocess.run(command, capture_output=True, text=True, check=True, env=env).stdout
+    found = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    if found is None:
+        raise SystemExit(f"wrk printed no rate:\n{out}")
+    statuses: dict[int, int] = {}
+    for status, count in re.findall(r"^status (\d+): (\d+)$", out, re.MULTILINE):
+        statuses[int(status)] = int(count)
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    if errors:
+        statuses[0] = sum(int(n) for n in errors.groups())
+    if not statuses:
+        raise SystemExit(f"wrk counted no responses:\n{out}")
+    return Load(float(found.group(1)), statuses, frozenset(expect))
+
+
+def installed() -> bool:
+    """Whether wrk is there (saying how to get it if not)."""
+    if shutil.which("wrk") is None:
+        print("wrk is not installed (apt-get install wrk)")
+        return False
+    return True
