@@ -50,7 +50,27 @@ def first_view(client, path: str) -> list[tuple[str, bytes]]:
     return fetched
 
 
-def main() -> int:
+#: The views measured: page, link kind, path after ``/t/<id>``.
+VIEWS = [
+    ("table page", "viewer", ""),
+    ("table page", "keeper", ""),
+    ("score sheet", "viewer", "/sheet"),
+]
+
+
+def figures_of(fetched: list[tuple[str, bytes]]) -> dict[str, int]:
+    """Requests, bytes, gzipped bytes and third-party requests of a first view."""
+    return {
+        "requests": len(fetched),
+        "bytes": sum(len(body) for _, body in fetched),
+        "gzip": sum(len(gzip.compress(body, 6)) for _, body in fetched),
+        "third-party": sum(1 for address, _ in fetched if urlsplit(address).netloc),
+    }
+
+
+def measure() -> list[tuple[str, str, list[tuple[str, bytes]]]]:
+    """Each view of ``VIEWS``: page, who (spectator, scorekeeper) and what its first view
+    fetched (address with ``<id>`` for the table, body)."""
     from app import create_app
     from referee.records import load_record
     from referee.store.tables import append_entry, create_table
@@ -67,35 +87,32 @@ def main() -> int:
             for event in record.events:
                 if event.type != "begin-round":
                     seq = append_entry(table, seq, "event", event.to_dict())
-        broken = False
-        views = [
-            ("table page", "viewer", ""),
-            ("table page", "keeper", ""),
-            ("score sheet", "viewer", "/sheet"),
-        ]
-        for page, kind, path in views:
+        result = []
+        for page, kind, path in VIEWS:
             client = app.test_client()
             join(app, client, table, kind)
             fetched = first_view(client, f"/t/{table}{path}")
             who = "spectator" if kind == "viewer" else "scorekeeper"
-            figures = {
-                "requests": len(fetched),
-                "bytes": sum(len(body) for _, body in fetched),
-                "gzip": sum(len(gzip.compress(body, 6)) for _, body in fetched),
-                "third-party": sum(1 for address, _ in fetched if urlsplit(address).netloc),
-            }
-            over = [name for name, value in figures.items() if value > BUDGETS[name]]
-            broken |= bool(over)
-            print(
-                f"first view of a complete 4-player Blackout's {page} ({who}): "
-                f"{figures['requests']} requests (budget ≤ {BUDGETS['requests']}), "
-                f"{figures['bytes'] / 1024:.1f} KB (≤ {BUDGETS['bytes'] // 1024}), "
-                f"{figures['gzip'] / 1024:.1f} KB gzipped (≤ {BUDGETS['gzip'] // 1024}), "
-                f"{figures['third-party']} third-party (≤ 0) "
-                f"{'BROKEN: ' + ', '.join(over) if over else 'ok'}"
-            )
-            for address, body in fetched:
-                print(f"    {len(body):6d} B  {address.replace(table, '<id>')}")
+            result.append((page, who, [(a.replace(table, "<id>"), b) for a, b in fetched]))
+    return result
+
+
+def main() -> int:
+    broken = False
+    for page, who, fetched in measure():
+        figures = figures_of(fetched)
+        over = [name for name, value in figures.items() if value > BUDGETS[name]]
+        broken |= bool(over)
+        print(
+            f"first view of a complete 4-player Blackout's {page} ({who}): "
+            f"{figures['requests']} requests (budget ≤ {BUDGETS['requests']}), "
+            f"{figures['bytes'] / 1024:.1f} KB (≤ {BUDGETS['bytes'] // 1024}), "
+            f"{figures['gzip'] / 1024:.1f} KB gzipped (≤ {BUDGETS['gzip'] // 1024}), "
+            f"{figures['third-party']} third-party (≤ 0) "
+            f"{'BROKEN: ' + ', '.join(over) if over else 'ok'}"
+        )
+        for address, body in fetched:
+            print(f"    {len(body):6d} B  {address}")
     return 1 if broken else 0
 
 

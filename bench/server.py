@@ -1,8 +1,9 @@
 """What the web benchmarks share: a database, phones holding links, gunicorn, and wrk.
 
 - ``instance()``: a temporary instance folder with an SQLite database in it (removed after).
-- ``open_app()``, ``new_tables()``: the app on that database (same ``SECRET_KEY`` as the server)
-  and tables seeded in it.
+- ``open_app()``, ``new_tables()``, ``copy_tables()``: the app on that database (same
+  ``SECRET_KEY`` as the server) and tables seeded in it (``copy_tables`` in bulk, for many copies
+  of a long game).
 - ``phones()``: links to tables (``referee.store.links.make_link``) and, for each, the session
   cookie a phone holds after opening it — signed with the app's own session serializer, as
   ``GET /j/<token>`` would set it (``referee.web.access.grant``) — plus, when asked, a form CSRF
@@ -32,8 +33,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from flask import Flask
+
+if TYPE_CHECKING:
+    from referee.rules import Setup
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -74,6 +79,35 @@ def new_tables(app: Flask, count: int, players: Sequence[str], events: Sequence[
             seq = 0
             for event in events:
                 seq = append_entry(table, seq, "event", event)
+            ids.append(table)
+    return ids
+
+
+def copy_tables(app: Flask, count: int, setup: Setup, events: Sequence[dict]) -> list[str]:
+    """``count`` new tables for ``setup``, each with ``events`` (dicts), inserted in bulk (one
+    statement a table): for many copies of a long game. Each payload is checked once, as
+    ``append_entry`` would."""
+    from sqlalchemy import insert
+
+    from referee.store import db
+    from referee.store.models import Entry, Table
+    from referee.store.tables import checked_payload, create_table
+
+    stored = [checked_payload("event", e, i) for i, e in enumerate(events)]
+    ids = []
+    with app.app_context():
+        for _ in range(count):
+            table = create_table(setup)
+            if stored:
+                db.session.execute(
+                    insert(Entry),
+                    [
+                        {"table_id": table, "seq": i, "kind": "event", "payload": e}
+                        for i, e in enumerate(stored, start=1)
+                    ],
+                )
+                db.session.query(Table).filter_by(id=table).update({"last_seq": len(stored)})
+            db.session.commit()
             ids.append(table)
     return ids
 
@@ -238,7 +272,7 @@ def wrk(
 ) -> Load:
     """Run wrk for ``seconds`` against ``base`` with the requests in the file ``requests``."""
     command = [
-        *("wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s"),
+        *("wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds:g}s"),
         *("-s", str(SCRIPT), base),
     ]
     env = {**os.environ, "REQUESTS": str(requests), "WRK_THREADS": str(threads)}

@@ -48,14 +48,12 @@ def timed(make: Callable[[], bytes]) -> float:
     return time.process_time() - start
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--runs", type=int, default=30)
-    runs = parser.parse_args().runs
+def measure(runs: int = 30) -> dict[str, tuple[float, float]]:
+    """Each sheet's median processor time and that of the minimal document timed beside it
+    (seconds). ``SystemExit`` when the benchmark record is not a clean, complete 33-round game."""
     state = load_record(RECORD.read_bytes()).replay()
     if not state.complete or state.game.round_count != 33 or state.violations:
-        print("the benchmark record is not a clean, complete 33-round game")
-        return 1
+        raise SystemExit("the benchmark record is not a clean, complete 33-round game")
     sheets: dict[str, Callable[[], bytes]] = {
         "score sheet, 3-player Blackout, 33 rounds": lambda: table_sheet(state, SheetInfo()),
         "blank card, 8-player Blackout": lambda: blank_card(BlankCard("blackout", 8)),
@@ -68,9 +66,17 @@ def main() -> int:
         for name, make in sheets.items():
             bases[name].append(timed(minimal))
             times[name].append(timed(make))
+    return {
+        name: (statistics.median(times[name]), statistics.median(bases[name])) for name in sheets
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--runs", type=int, default=30)
+    runs = parser.parse_args().runs
     broken = False
-    for name in sheets:
-        sheet, base = statistics.median(times[name]), statistics.median(bases[name])
+    for name, (sheet, base) in measure(runs).items():
         ratio = sheet / base
         broken |= ratio > BUDGET
         print(
