@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import mimetypes
 import os
 import secrets
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, abort, request
 from flask_babel import Babel
 from flask_wtf import CSRFProtect
+from werkzeug.security import safe_join
+from werkzeug.wrappers import Response
 
 csrf = CSRFProtect()
 babel = Babel()
@@ -28,7 +31,7 @@ def register_blueprints(app: Flask) -> None:
     from referee.web.headers import security_headers
 
     app.after_request(security_headers)
-    version_static_files(app)
+    serve_static_files(app)
 
     app.register_blueprint(access.bp)
     app.register_blueprint(disputes.bp)
@@ -45,26 +48,47 @@ def register_blueprints(app: Flask) -> None:
 STATIC_MAX_AGE = 365 * 24 * 3600
 
 
-def version_static_files(app: Flask) -> None:
-    """Give every static file's address its content's hash (``/static/app.js?v=1a2b…``) and let
-    browsers keep static files a year: a phone fetches them once, and again only when they
-    change."""
-    if app.config.get("SEND_FILE_MAX_AGE_DEFAULT") is None:  # Flask's default: revalidate
-        app.config["SEND_FILE_MAX_AGE_DEFAULT"] = STATIC_MAX_AGE
+def serve_static_files(app: Flask) -> None:
+    """Serve the static files from memory, each addressed by its content's hash
+    (``/static/app.js?v=1a2b…``) and kept by browsers for a year: a phone fetches them once, and
+    again only when they change.
 
-    @functools.cache  # (not ``cache``: the name of this package's cache module)
-    def digest(filename: str) -> str | None:
-        path = Path(app.static_folder or "", filename)
-        if not path.is_file():
+    Each file is read once per process. Flask's own static route opens and inspects the file on
+    every request, which made a page's two static files cost more than the page itself in a
+    first view (``bench/run``).
+    """
+    folder = app.static_folder or ""
+
+    @functools.lru_cache(maxsize=64)
+    def load(filename: str) -> tuple[bytes, str, str] | None:
+        path = safe_join(folder, filename)
+        if path is None or not os.path.isfile(path):
             return None
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+        body = Path(path).read_bytes()
+        mimetype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+        return body, mimetype, hashlib.sha256(body).hexdigest()[:12]
+
+    def static(filename: str) -> Response:
+        found = load(filename)
+        if found is None:
+            abort(404)
+        body, mimetype, digest = found
+        headers = {
+            "Cache-Control": f"public, max-age={STATIC_MAX_AGE}, immutable",
+            "ETag": f'"{digest}"',
+        }
+        if digest in request.if_none_match:
+            return Response(status=304, headers=headers)
+        return Response(body, mimetype=mimetype, headers=headers)
+
+    app.view_functions["static"] = static
 
     @app.url_defaults
     def add_version(endpoint: str, values: dict[str, Any]) -> None:
         if endpoint == "static" and "filename" in values:
-            version = digest(values["filename"])
-            if version is not None:
-                values["v"] = version
+            found = load(values["filename"])
+            if found is not None:
+                values["v"] = found[2]
 
 
 def instance_secret_key(instance_path: str) -> str:

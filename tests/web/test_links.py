@@ -399,3 +399,13 @@ def test_a_change_written_by_another_process_reaches_the_poll_within_a_second(ap
     time.sleep(SWEEP_EVERY + 0.2)
     assert app.test_client().get(poll).text == "2"
     assert "Cho declares" in phone(app, table, "viewer").get(f"/t/{table}").text
+
+
+def test_static_files_come_from_memory_with_an_etag_and_nothing_else_does(client):
+    address = re.search(r'href="(/static/style\.css\?v=[0-9a-f]+)"', client.get("/").text).group(1)
+    first = client.get(address)
+    assert first.mimetype == "text/css" and b"--accent" in first.data
+    again = client.get(address, headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    for bad in ("/static/nope.css", "/static/../app.py", "/static/%2e%2e/app.py", "/static/"):
+        assert client.get(bad).status_code == 404, bad
