@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.server import Phone, Request, Server, instance, open_app, phones
+from bench.server import Phone, Request, Server, copy_tables, instance, open_app, phones
 
 BUDGET = 0.10
 
@@ -64,29 +64,11 @@ def game_events() -> tuple[list[dict], list[tuple[str, str]]]:
 
 def seed(database: str, tables: int) -> tuple[list[Phone], int, list[tuple[str, str]]]:
     """``tables`` tables at the last trick of round 17, and each one's scorekeeper phone."""
-    from sqlalchemy import insert
-
     from referee.rules import Setup
-    from referee.store import db
-    from referee.store.models import Entry, Table
-    from referee.store.tables import create_table
 
     events, last = game_events()
     app = open_app(database)
-    ids = []
-    with app.app_context():
-        for _ in range(tables):
-            table = create_table(Setup("blackout", ("Ann", "Ben", "Cho")))
-            db.session.execute(
-                insert(Entry),
-                [
-                    {"table_id": table, "seq": i, "kind": "event", "payload": e}
-                    for i, e in enumerate(events, start=1)
-                ],
-            )
-            db.session.query(Table).filter_by(id=table).update({"last_seq": len(events)})
-            db.session.commit()
-            ids.append(table)
+    ids = copy_tables(app, tables, Setup("blackout", ("Ann", "Ben", "Cho")), events)
     return phones(app, ids, "keeper", csrf=True), len(events), last
 
 

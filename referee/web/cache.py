@@ -73,17 +73,20 @@ _tables: LRU[tuple[TableRecord, State]] = LRU(256)
 pages: LRU[str] = LRU(256)
 
 
-def seq_or_404(table_id: str) -> int:
-    """The table's current sequence number, or a 404 page for an unknown table."""
+def load(table_id: str) -> tuple[TableRecord, State]:
+    """The stored table and its replayed state (lenient: breaches are shown, not hidden), or a
+    404 page for an unknown table."""
+    found = table(table_id)
+    if found is None:
+        abort(404)
+    return found
+
+
+def table(table_id: str) -> tuple[TableRecord, State] | None:
+    """The stored table and its replayed state, kept and caught up; None for an unknown table."""
     seq = current_seq(table_id)
     if seq is None:
-        abort(404)
-    return seq
-
-
-def load(table_id: str) -> tuple[TableRecord, State]:
-    """The stored table and its replayed state (lenient: breaches are shown, not hidden)."""
-    seq = seq_or_404(table_id)
+        return None
     known = _tables.get(table_id)
     if known is not None and known[0].last_seq == seq:
         return known
@@ -98,7 +101,7 @@ def load(table_id: str) -> tuple[TableRecord, State]:
             return caught_up
     record = get_table(table_id)
     if record is None:
-        abort(404)
+        return None
     loaded = (record, replay(record.setup, effective_events(record.entries), lenient=True))
     _tables.put(table_id, loaded)
     return loaded

@@ -10,7 +10,7 @@ from flask import Blueprint, current_app, render_template, url_for
 from flask_babel import gettext
 
 from referee.rules import GAMES
-from referee.store.tables import table_state
+from referee.web import cache
 from referee.web.newtable import GAME_ORDER
 from referee.web.recent import remembered
 
@@ -31,12 +31,13 @@ class TableSummary:
 def summary(table_id: str) -> TableSummary | None:
     """What the home page shows of a table, or None when it no longer exists."""
     try:
-        state = table_state(table_id)
+        found = cache.table(table_id)
     except (ValueError, KeyError, TypeError):  # a stored log this version cannot replay
         current_app.logger.exception("table %s cannot be replayed", table_id)
         return None
-    if state is None:
+    if found is None:
         return None
+    state = found[1]
     game = state.game
     upcoming = game.upcoming(state)
     if state.complete or upcoming is None:

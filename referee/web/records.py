@@ -14,7 +14,6 @@ from typing import Any
 from flask import (
     Blueprint,
     Response,
-    abort,
     current_app,
     flash,
     redirect,
@@ -29,9 +28,10 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from referee.records import Record, RecordError, export_record, load_record
 from referee.rules import Breach, OptionError, replay
-from referee.store.tables import append_entry, checked_payload, create_table, get_table, table_state
+from referee.store.tables import append_entry, checked_payload, create_table
 from referee.web import csrf
 from referee.web.access import creator, may_create, open_new_table, require, too_many_tables
+from referee.web.cache import load
 from referee.web.errors import breach_text, on_stale
 
 bp = Blueprint("records", __name__)
@@ -59,10 +59,7 @@ def download_name(game: str, day: str, table_id: str) -> str:
 @bp.get("/t/<table_id>/record.json")
 def download(table_id: str) -> ResponseReturnValue:
     require(table_id)
-    table = get_table(table_id)
-    state = table_state(table_id) if table is not None else None
-    if table is None or state is None:
-        abort(404, description=gettext("There is no table at this address."))
+    table, state = load(table_id)
     body = json.dumps(export_record(state), ensure_ascii=False, indent=2) + "\n"
     name = download_name(table.setup.game, table.created_at.strftime("%Y-%m-%d"), table_id)
     response = Response(body, mimetype="application/json")

@@ -531,6 +531,19 @@ def test_uploads_that_are_not_a_record(hostile_client, post):
 # --- addresses -----------------------------------------------------------------------------------
 
 
+#: Ben's bid of 0 as the page of a table ``at_the_first_bid`` posts it.
+FIRST_BID = {"seq": "1", "round": "1", "action": "bid", "player": "2", "bid": "0"}
+
+
+def at_the_first_bid(app: Flask, client: FlaskClient) -> str:
+    """A Blackout table for Ann and Ben with its trump turned up; ``client`` keeps its score."""
+    with app.app_context():
+        table = create_table(Setup("blackout", ("Ann", "Ben")))
+        append_entry(table, 0, "event", {"type": "trump", "round": 1, "card": "H"})
+    join(app, client, table)
+    return table
+
+
 @pytest.fixture(scope="module")
 def a_table(hostile_app: Flask) -> str:
     with hostile_app.app_context():
@@ -586,11 +599,8 @@ def test_odd_addresses(hostile_client, path):
 def test_posts_without_a_valid_token_change_nothing(app, client, token, action):
     """With CSRF on (as in production), a post without its token records nothing, even from the
     scorekeeper's phone."""
-    with app.app_context():
-        table = create_table(Setup("blackout", ("Ann", "Ben")))
-        append_entry(table, 0, "event", {"type": "trump", "round": 1, "card": "H"})
-    join(app, client, table)
-    form: Mapping[str, str] = {"seq": "1", "round": "1", "action": "bid", "player": "2", "bid": "0"}
+    table = at_the_first_bid(app, client)
+    form: Mapping[str, str] = dict(FIRST_BID)
     if action == "new":
         form = {"game": "blackout", "player_1": "Ann", "player_2": "Ben"}
     if token is not None:
@@ -634,11 +644,8 @@ def test_get_of_a_post_address(hostile_app, hostile_client, path):
 )
 def test_a_number_too_large_for_a_float(hostile_app, action, field):
     client = hostile_app.test_client()
-    with hostile_app.app_context():
-        table = create_table(Setup("blackout", ("Ann", "Ben")))
-        append_entry(table, 0, "event", {"type": "trump", "round": 1, "card": "H"})
-    join(hostile_app, client, table)
-    form = {"seq": "1", "round": "1", "action": "bid", "player": "2", "bid": "0"}
+    table = at_the_first_bid(hostile_app, client)
+    form = dict(FIRST_BID)
     form[field] = "9" * 400
     try:
         response = client.post(f"/t/{table}/{action}", data=form)
@@ -701,11 +708,8 @@ def test_a_nul_character_in_a_table_address(hostile_app, hostile_client, path):
 
 @pytest.mark.parametrize("field", ["bid", "player"])
 def test_a_number_with_more_digits_than_python_reads(hostile_app, hostile_client, field):
-    with hostile_app.app_context():
-        table = create_table(Setup("blackout", ("Ann", "Ben")))
-        append_entry(table, 0, "event", {"type": "trump", "round": 1, "card": "H"})
-    join(hostile_app, hostile_client, table)
-    form = {"seq": "1", "round": "1", "action": "bid", "player": "2", "bid": "0"}
+    table = at_the_first_bid(hostile_app, hostile_client)
+    form = dict(FIRST_BID)
     form[field] = "9" * 5000
     try:
         response = hostile_client.post(f"/t/{table}/entry", data=form)

@@ -375,14 +375,24 @@ def test_static_files_are_addressed_by_their_content_and_kept_a_year(app, client
         assert "max-age=31536000" in response.headers["Cache-Control"]
 
 
-def test_spectators_get_one_page_rendered_once_per_change(app, client, table):
+def test_spectators_get_one_page_rendered_once_per_change(app, client, table, monkeypatch):
+    from referee.web import tables
+
+    renders = []
+    render = tables.render_table
+    monkeypatch.setattr(
+        tables, "render_table", lambda *a, **k: renders.append(1) or render(*a, **k)
+    )
     first, second = phone(app, table, "viewer"), phone(app, table, "viewer")
     page = first.get(f"/t/{table}").text
     assert page == second.get(f"/t/{table}").text and "Ben declares" in page
+    assert len(renders) == 1
     ok(post(client, table, "declare", player=2, choice="open-1"))
+    renders.clear()
     page = second.get(f"/t/{table}").text
     assert "Cho declares" in page and 'data-seq="2"' in page
     assert page == first.get(f"/t/{table}").text
+    assert len(renders) == 1
     assert "already recorded" not in page and "Undo the last entry" not in page
 
 
@@ -401,7 +411,7 @@ def test_a_change_written_by_another_process_reaches_the_poll_within_a_second(ap
     assert "Cho declares" in phone(app, table, "viewer").get(f"/t/{table}").text
 
 
-def test_static_files_come_from_memory_with_an_etag_and_nothing_else_does(client):
+def test_static_files_carry_an_etag_and_nothing_outside_their_folder_is_served(client):
     address = re.search(r'href="(/static/style\.css\?v=[0-9a-f]+)"', client.get("/").text).group(1)
     first = client.get(address)
     assert first.mimetype == "text/css" and b"--accent" in first.data
