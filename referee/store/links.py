@@ -10,7 +10,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 
 from referee.store.db import db
 from referee.store.models import LINK_KINDS, Link, utcnow
@@ -30,6 +30,13 @@ class Access:
     @property
     def keeps_score(self) -> bool:
         return self.kind == "keeper"
+
+
+#: What a token opens, by its hash (built once: every request that opens a table runs it).
+LINKS = Link.__table__
+_ACCESS = select(LINKS.c.table_id, LINKS.c.kind, LINKS.c.player).where(
+    LINKS.c.token_hash == bindparam("hash"), LINKS.c.revoked_at.is_(None)
+)
 
 
 def token_hash(token: str) -> str:
@@ -55,10 +62,7 @@ def access(token: str, table_id: str | None = None) -> Access | None:
     is unknown, revoked, or for another table."""
     if not 0 < len(token) <= 64:
         return None
-    query = select(Link.table_id, Link.kind, Link.player).where(
-        Link.token_hash == token_hash(token), Link.revoked_at.is_(None)
-    )
-    row = db.session.execute(query).first()
+    row = db.session.execute(_ACCESS, {"hash": token_hash(token)}).first()
     if row is None or (table_id is not None and row.table_id != table_id):
         return None
     return Access(row.table_id, row.kind, row.player)

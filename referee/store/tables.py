@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, bindparam, func, select, update
+from sqlalchemy import CursorResult, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from referee.rules import Setup, State, replay, start
@@ -29,6 +29,37 @@ TABLE_ID_BYTES = 16
 
 #: The keys of an undo's and an amendment's payload (an event's are the event's own).
 PAYLOAD_KEYS = {"undo": {"target"}, "amend": {"target", "event"}}
+
+
+#: The statements every request runs, built once on the plain (Core) tables: building a query
+#: and going through the ORM cost more than SQLite running it (``bench/run``'s writes).
+TABLES = Table.__table__
+ENTRIES = Entry.__table__
+_TABLE = select(
+    TABLES.c.game,
+    TABLES.c.players,
+    TABLES.c.options,
+    TABLES.c.first_player,
+    TABLES.c.created_at,
+    TABLES.c.updated_at,
+).where(TABLES.c.id == bindparam("id"))
+_ENTRIES_AFTER = (
+    select(ENTRIES.c.seq, ENTRIES.c.kind, ENTRIES.c.payload, ENTRIES.c.created_at)
+    .where(ENTRIES.c.table_id == bindparam("id"), ENTRIES.c.seq > bindparam("after"))
+    .order_by(ENTRIES.c.seq)
+)
+_CURRENT_SEQ = select(TABLES.c.last_seq).where(TABLES.c.id == bindparam("id"))
+_ADVANCE = (
+    update(TABLES)
+    .where(TABLES.c.id == bindparam("table"), TABLES.c.last_seq == bindparam("expected"))
+    .values(last_seq=bindparam("new_seq"), updated_at=bindparam("now"))
+)
+_INSERT_ENTRY = insert(ENTRIES)
+#: The log positions of tables changed since a moment: run on a connection of its own (not the
+#: request's session), since the "has anything changed?" answers rest on it.
+_CHANGED_SINCE = select(TABLES.c.id, TABLES.c.last_seq, TABLES.c.updated_at).where(
+    TABLES.c.updated_at >= bindparam("since")
+)
 
 
 class StaleTable(Exception):
@@ -111,31 +142,21 @@ def get_table(table_id: str) -> TableRecord | None:
     """The table with its log, or None when no table has this id."""
     if not could_be_id(table_id):
         return None
-    table = db.session.get(Table, table_id)
+    table = db.session.execute(_TABLE, {"id": table_id}).first()
     if table is None:
         return None
-    rows = db.session.execute(  # plain rows, not ORM objects: a long log is read fast
-        select(Entry.seq, Entry.kind, Entry.payload, Entry.created_at)
-        .where(Entry.table_id == table_id)
-        .order_by(Entry.seq)
-    ).all()
-    record = TableRecord(
-        id=table.id,
+    return TableRecord(
+        id=table_id,
         setup=Setup(table.game, tuple(table.players), table.options, table.first_player),
-        entries=tuple(LogEntry(seq, kind, payload, as_utc(at)) for seq, kind, payload, at in rows),
+        entries=entries_after(table_id, 0),
         created_at=as_utc(table.created_at),
         updated_at=as_utc(table.updated_at),
     )
-    return record
 
 
 def entries_after(table_id: str, seq: int) -> tuple[LogEntry, ...]:
     """The table's log entries after ``seq``, in order (to catch up a table already replayed)."""
-    rows = db.session.execute(
-        select(Entry.seq, Entry.kind, Entry.payload, Entry.created_at)
-        .where(Entry.table_id == table_id, Entry.seq > seq)
-        .order_by(Entry.seq)
-    ).all()
+    rows = db.session.execute(_ENTRIES_AFTER, {"id": table_id, "after": seq})
     return tuple(LogEntry(seq, kind, payload, as_utc(at)) for seq, kind, payload, at in rows)
 
 
@@ -146,14 +167,7 @@ def current_seq(table_id: str) -> int | None:
     """
     if not could_be_id(table_id):
         return None
-    return db.session.scalar(select(Table.last_seq).where(Table.id == table_id))
-
-
-#: The log positions of tables changed since a moment: run as a plain statement on a connection of
-#: its own (no ORM session), since the "has anything changed?" answers rest on it.
-_CHANGED_SINCE = select(Table.id, Table.last_seq, Table.updated_at).where(
-    Table.updated_at >= bindparam("since")
-)
+    return db.session.execute(_CURRENT_SEQ, {"id": table_id}).scalar()
 
 
 def changed_since(since: datetime) -> list[tuple[str, int, datetime]]:
@@ -187,18 +201,11 @@ def add_entry(table_id: str, expected_seq: int, kind: str, payload: Mapping[str,
     seq = expected_seq + 1
     now = utcnow()
     try:
-        result = cast(
-            CursorResult[Any],
-            db.session.execute(
-                update(Table)
-                .where(Table.id == table_id, Table.last_seq == expected_seq)
-                .values(last_seq=seq, updated_at=now)
-            ),
-        )
+        moved = {"table": table_id, "expected": expected_seq, "new_seq": seq, "now": now}
+        result = cast(CursorResult[Any], db.session.execute(_ADVANCE, moved))
         if result.rowcount == 1:
-            db.session.add(
-                Entry(table_id=table_id, seq=seq, kind=kind, payload=stored, created_at=now)
-            )
+            entry = {"seq": seq, "kind": kind, "payload": stored, "created_at": now}
+            db.session.execute(_INSERT_ENTRY, {"table_id": table_id, **entry})
             db.session.commit()
             return LogEntry(seq, kind, stored, as_utc(now))
     except IntegrityError:
