@@ -15,7 +15,7 @@ from flask import Flask
 
 from referee.store import db, migrate, prepare_database
 from referee.store.db import database_uri
-from referee.web import babel, csrf, instance_secret_key, register_blueprints
+from referee.web import babel, csrf, i18n, instance_secret_key, register_blueprints
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -45,6 +45,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     prepare_database(app)
     csrf.init_app(app)
     babel.init_app(app)
+    i18n.install(app)
 
     register_blueprints(app)
     return app
