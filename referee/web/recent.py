@@ -17,7 +17,8 @@ def remember(table_id: str) -> None:
     ids = [t for t in session.get("tables", []) if isinstance(t, str) and t != table_id]
     if session.get("tables") != [table_id, *ids][:KEEP]:
         session["tables"] = [table_id, *ids][:KEEP]
-    session.permanent = True
+    if not session.permanent:  # setting it marks the session changed: a new cookie each time
+        session.permanent = True
 
 
 def remembered() -> list[str]:

@@ -287,6 +287,25 @@ def test_security_headers_on_every_page(app, client, table):
         assert headers["Referrer-Policy"] == "same-origin"
 
 
+def test_a_header_a_view_sets_is_kept_and_none_is_doubled(app, client, table):
+    response = client.get("/static/app.js")
+    assert response.headers.getlist("X-Frame-Options") == ["DENY"]
+    with app.test_request_context():
+        from flask import make_response
+
+        from referee.web.headers import security_headers
+
+        own = make_response("x", 200, {"x-frame-options": "SAMEORIGIN"})
+        assert security_headers(own).headers.getlist("X-Frame-Options") == ["SAMEORIGIN"]
+
+
+def test_looking_again_sends_no_new_session_cookie(app, table):
+    viewer = phone(app, table, "viewer")
+    viewer.get(f"/t/{table}")  # the table goes on this phone's home page: the cookie changes
+    for path in (f"/t/{table}", f"/t/{table}/sheet", f"/t/{table}/history"):
+        assert "Set-Cookie" not in viewer.get(path).headers, path
+
+
 def test_pages_have_no_inline_script_or_style(app, client, table):
     for path in ("/", "/new", f"/t/{table}", f"/t/{table}/sheet", f"/t/{table}/share"):
         html = client.get(path).text
