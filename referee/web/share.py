@@ -52,7 +52,6 @@ def render_share(
         "tables/share.html",
         record=record,
         state=state,
-        form=ShareForm(),
         viewer=None if viewer is None else shown_link(viewer, gettext("Spectator link")),
         keeper=None if keeper is None else shown_link(keeper, gettext("Scorekeeper link")),
         player_link=None
