@@ -17,7 +17,7 @@ from alembic import command
 from flask import Flask
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import MetaData, event
+from sqlalchemy import CursorResult, Executable, MetaData, event
 from sqlalchemy.orm import DeclarativeBase
 
 #: Named constraints, so migrations can refer to them on SQLite (batch mode) and PostgreSQL alike.
@@ -44,6 +44,13 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
+
+
+def run(statement: Executable, params: dict[str, Any]) -> CursorResult[Any]:
+    """Run a Core statement in the session's transaction, on its connection directly: the
+    session's own ``execute`` does ORM work on every statement that the hot reads and writes
+    (``referee.store.tables``, ``referee.store.links``) do not need."""
+    return db.session.connection().execute(statement, params)
 
 
 def database_uri(url: str | None, instance_path: str) -> str:

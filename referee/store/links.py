@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import bindparam, select, update
 
-from referee.store.db import db
+from referee.store.db import db, run
 from referee.store.models import LINK_KINDS, Link, utcnow
 
 #: Random bytes in a link's token: 192 bits, 32 URL-safe characters.
@@ -62,7 +62,7 @@ def access(token: str, table_id: str | None = None) -> Access | None:
     is unknown, revoked, or for another table."""
     if not 0 < len(token) <= 64:
         return None
-    row = db.session.execute(_ACCESS, {"hash": token_hash(token)}).first()
+    row = run(_ACCESS, {"hash": token_hash(token)}).first()
     if row is None or (table_id is not None and row.table_id != table_id):
         return None
     return Access(row.table_id, row.kind, row.player)

@@ -14,14 +14,14 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import CursorResult, bindparam, func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from referee.rules import Setup, State, replay, start
 from referee.rules.events import Event, event_from_dict
-from referee.store.db import db
+from referee.store.db import db, run
 from referee.store.models import Entry, Table, utcnow
 
 #: Random bytes in a table id: 128 bits, 22 URL-safe characters. Knowing the link is the key.
@@ -142,7 +142,7 @@ def get_table(table_id: str) -> TableRecord | None:
     """The table with its log, or None when no table has this id."""
     if not could_be_id(table_id):
         return None
-    table = db.session.execute(_TABLE, {"id": table_id}).first()
+    table = run(_TABLE, {"id": table_id}).first()
     if table is None:
         return None
     return TableRecord(
@@ -156,7 +156,7 @@ def get_table(table_id: str) -> TableRecord | None:
 
 def entries_after(table_id: str, seq: int) -> tuple[LogEntry, ...]:
     """The table's log entries after ``seq``, in order (to catch up a table already replayed)."""
-    rows = db.session.execute(_ENTRIES_AFTER, {"id": table_id, "after": seq})
+    rows = run(_ENTRIES_AFTER, {"id": table_id, "after": seq})
     return tuple(LogEntry(seq, kind, payload, as_utc(at)) for seq, kind, payload, at in rows)
 
 
@@ -167,7 +167,7 @@ def current_seq(table_id: str) -> int | None:
     """
     if not could_be_id(table_id):
         return None
-    return db.session.execute(_CURRENT_SEQ, {"id": table_id}).scalar()
+    return run(_CURRENT_SEQ, {"id": table_id}).scalar()
 
 
 def changed_since(since: datetime) -> list[tuple[str, int, datetime]]:
@@ -202,10 +202,10 @@ def add_entry(table_id: str, expected_seq: int, kind: str, payload: Mapping[str,
     now = utcnow()
     try:
         moved = {"table": table_id, "expected": expected_seq, "new_seq": seq, "now": now}
-        result = cast(CursorResult[Any], db.session.execute(_ADVANCE, moved))
+        result = run(_ADVANCE, moved)
         if result.rowcount == 1:
             entry = {"seq": seq, "kind": kind, "payload": stored, "created_at": now}
-            db.session.execute(_INSERT_ENTRY, {"table_id": table_id, **entry})
+            run(_INSERT_ENTRY, {"table_id": table_id, **entry})
             db.session.commit()
             return LogEntry(seq, kind, stored, as_utc(now))
     except IntegrityError:
