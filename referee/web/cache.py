@@ -82,6 +82,16 @@ def load(table_id: str) -> tuple[TableRecord, State]:
     return found
 
 
+def load_at(table_id: str, seq: int | None) -> tuple[TableRecord, State]:
+    """For a write the page made at log position ``seq``: the kept table if it is at that
+    position, without asking the database; else ``load``. If the table has moved on meanwhile,
+    the write's conditional UPDATE (``add_entry``) finds out and writes nothing."""
+    known = _tables.get(table_id)
+    if known is not None and known[0].last_seq == seq:
+        return known
+    return load(table_id)
+
+
 def table(table_id: str) -> tuple[TableRecord, State] | None:
     """The stored table and its replayed state, kept and caught up; None for an unknown table."""
     seq = current_seq(table_id)

@@ -30,7 +30,7 @@ from referee.store.tables import (
 )
 from referee.web import view
 from referee.web.access import held, keeps_score, require, valid_poll_key
-from referee.web.cache import load, pages, recent_seq, remember_after
+from referee.web.cache import load, load_at, pages, recent_seq, remember_after
 from referee.web.entries import EntryError, build_event
 from referee.web.errors import breach_text
 from referee.web.recent import remember
@@ -160,8 +160,8 @@ def show(table_id: str) -> tuple[str, int]:
 def enter(table_id: str) -> Response | tuple[str, int]:
     """Record an entry: the scorekeeper's phone any, a player link only its own declaration."""
     holder = require(table_id, "player")
-    record, state = load(table_id)
     form = EntryForm()
+    record, state = load_at(table_id, form.seq.data)
     kept = request.form.to_dict()
     if not form.validate():
         return render_table(

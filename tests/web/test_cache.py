@@ -44,3 +44,18 @@ def test_breaches_survive_catching_up(app, client):
         fresh = table_state(table)
         assert [b.rule for b in state.violations] == ["hook", "trick-total"]
         assert same(state, fresh)
+
+
+def test_an_entry_from_a_page_another_process_overtook_is_not_written(app, client):
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
+    ok(post(client, table, "trump", trump="H"))  # this process keeps the table at entry 1
+    with app.app_context():
+        append_entry(table, 1, "event", ev.Bid(1, "Ben", 1).to_dict())  # another process
+    # A phone whose page showed entry 1 enters Ben's bid as 0: the kept table agrees with the
+    # page, but the database has moved on, so nothing is written and the phone is told.
+    data = {"seq": "1", "round": "1", "action": "bid", "player": "2", "bid": "0"}
+    response = client.post(f"/t/{table}/entry", data=data)
+    assert response.status_code == 409
+    assert "changed on another phone" in response.get_data(as_text=True)
+    with app.app_context():
+        assert table_state(table).current.bids == {"Ben": 1}
