@@ -27,9 +27,18 @@ function setup(thread)
   threads[#threads + 1] = thread
 end
 
+-- Before the threads start, wrk calls thread 0's request() once to see how many requests it
+-- returns, and never sends that one: thread 0 hands it a line without counting it as sent, so
+-- its first real request is its first line (a figure that sends a table's cards in order would
+-- otherwise lose the first card and see every later one refused).
 local step = tonumber(os.getenv("WRK_THREADS"))
 local n = 0
+local checked = false
 function request()
+  if first == 0 and not checked then
+    checked = true
+    return requests[1]
+  end
   local index = (first + n * step) % #requests + 1
   n = n + 1
   return requests[index]
