@@ -1,6 +1,8 @@
 """What the web benchmarks share: a database, phones holding links, gunicorn, and wrk.
 
-- ``instance()``: a temporary instance folder with an SQLite database in it (removed after).
+- ``instance()``: a temporary instance folder with an SQLite database in it (removed after);
+  ``postgres_instance(url)``: the same with a throwaway database created on the PostgreSQL server
+  of ``url`` (``DATABASE_URL``), migrated, and dropped after.
 - ``open_app()``, ``new_tables()``, ``copy_tables()``: the app on that database (same
   ``SECRET_KEY`` as the server) and tables seeded in it (``copy_tables`` in bulk, for many copies
   of a long game).
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -60,11 +63,40 @@ def instance(prefix: str = "referee-bench-") -> Iterator[tuple[Path, str]]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def open_app(database: str) -> Flask:
-    """The app on ``database`` (migrated), with the served app's secret key."""
-    from app import create_app
+@contextmanager
+def postgres_instance(url: str) -> Iterator[tuple[Path, str]]:
+    """A temporary folder and the URI of a new, empty database on the PostgreSQL server of
+    ``url`` (a ``DATABASE_URL``; its user must be allowed to create databases), dropped after."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
 
-    return create_app({"SQLALCHEMY_DATABASE_URI": database, "SECRET_KEY": SECRET_KEY})
+    from referee.store.db import database_uri
+
+    server = make_url(database_uri(url, ""))
+    name = f"referee_bench_{secrets.token_hex(4)}"
+    admin = create_engine(server.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        with instance("referee-bench-pg-") as (folder, _sqlite):
+            yield folder, server.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def open_app(database: str) -> Flask:
+    """The app on ``database`` (migrated: SQLite by the app itself, PostgreSQL here), with the
+    served app's secret key."""
+    from app import create_app
+    from referee.store.db import upgrade_to_head
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": database, "SECRET_KEY": SECRET_KEY})
+    if not database.startswith("sqlite"):
+        with app.app_context():
+            upgrade_to_head()
+    return app
 
 
 def new_tables(app: Flask, count: int, players: Sequence[str], events: Sequence[dict]) -> list[str]:
