@@ -12,8 +12,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 from wtforms import Field, HiddenField, IntegerField
 from wtforms.validators import InputRequired, ValidationError
@@ -30,7 +32,7 @@ from referee.store.tables import (
 )
 from referee.web import view
 from referee.web.access import held, keeps_score, require, valid_poll_key
-from referee.web.cache import load, load_at, pages, recent_seq, remember_after
+from referee.web.cache import LRU, load, load_at, pages, recent_seq, remember_after
 from referee.web.entries import EntryError, build_event
 from referee.web.errors import breach_text
 from referee.web.recent import remember
@@ -94,6 +96,7 @@ def render_table(
         kept=kept,
         card_mode=card_mode,
         card_rows=view.card_rows(state, rnd) if card_mode and rnd is not None else [],
+        card_turn=view.card_turn(state, rnd) if card_mode and rnd is not None else None,
         discarder=view.next_discarder(state, rnd) if card_mode and rnd is not None else None,
         seq=record.last_seq,
         breach_text=breach_text,
@@ -103,6 +106,21 @@ def render_table(
         own_turn=own_turn(record.id, step),
         cached=cached,
     ), status
+
+
+#: Each table's navigation bar, rendered once per table, kind of holder, language and address
+#: prefix: eight links whose addresses and words never change, a tenth of the round screen's
+#: rendering when it was rendered with every page.
+_navs: LRU[Markup] = LRU(1024)
+
+
+@bp.app_template_global()
+def table_nav(record: TableRecord) -> Markup:
+    """The navigation bar of the table's pages (``tables/_nav.html``)."""
+    key = (record.id, keeps_score(record.id), str(get_locale()), request.script_root)
+    return _navs.get_or_make(
+        key, lambda: Markup(render_template("tables/_nav.html", record=record))
+    )
 
 
 def own_turn(table_id: str, step: Step | None) -> bool:

@@ -325,6 +325,31 @@ def card_rows(state: State, rnd: RoundState) -> list[tuple[str, list[tuple[str, 
     return rows
 
 
+@dataclass
+class CardTurn:
+    """Where a round recorded card by card stands: whose card is next in which trick, the cards
+    of the trick so far (player, label), and the tricks each player has won."""
+
+    player: str | None
+    trick: int
+    leads: bool
+    so_far: list[tuple[str, str]]
+    won: list[tuple[str, int]]
+
+
+def card_turn(state: State, rnd: RoundState) -> CardTurn:
+    """The round screen's card-by-card status line and prompt."""
+    open_trick = bool(rnd.plays) and not rnd.trick_complete(-1)
+    winners = [trick.winner for trick in rnd.plays if trick.winner]
+    return CardTurn(
+        player=state.game.next_to_play(rnd),
+        trick=len(rnd.plays) + (0 if open_trick else 1),
+        leads=not open_trick,
+        so_far=[(p, card.label()) for p, card in rnd.plays[-1].cards] if open_trick else [],
+        won=[(p, winners.count(p)) for p in state.setup.players],
+    )
+
+
 def next_discarder(state: State, rnd: RoundState) -> str | None:
     """ebbes' discard variant, card by card: who still has to lay a card aside."""
     if not isinstance(rnd, EbbesRound) or not state.game.options.get("discard") or rnd.plays:
