@@ -110,21 +110,23 @@ def require(table_id: str, need: str = "viewer") -> Access:
     )
 
 
-def poll_key(table_id: str) -> str:
+def poll_key(table_id: str, secret_key: str | None = None) -> str:
     """The key a table's pages ask "has anything changed?" with (``/t/<id>/seq?k=…``).
 
     Derived from the secret key and the table id, so the question needs neither the session
     cookie nor a link lookup: the answer, a log position, tells nothing about the table. Only a
-    page the server rendered for a holder of a link carries it.
+    page the server rendered for a holder of a link carries it. ``secret_key``: the app's
+    (default: the current app's).
     """
-    key = current_app.config["SECRET_KEY"].encode()
+    key = (secret_key or current_app.config["SECRET_KEY"]).encode()
     digest = hmac.new(key, f"poll:{table_id}".encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
 
 
-def valid_poll_key(table_id: str, key: str) -> bool:
+def valid_poll_key(table_id: str, key: str, secret_key: str | None = None) -> bool:
     """Whether ``key`` is the table's ``poll_key``."""
-    return hmac.compare_digest(key.encode("utf-8", "replace"), poll_key(table_id).encode())
+    expected = poll_key(table_id, secret_key).encode()
+    return hmac.compare_digest(key.encode("utf-8", "replace"), expected)
 
 
 def keeps_score(table_id: str) -> bool:

@@ -151,6 +151,13 @@ class Positions:
                 self.known.put(table_id, seq)
         return seq
 
+    def fresh(self, table_id: str) -> int | None:
+        """The table's position if this process knows it and no sweep is due; else None. Never
+        asks the database (``referee.web.front`` answers polls with it)."""
+        if time.monotonic() - self.swept >= SWEEP_EVERY:
+            return None
+        return self.known.get(table_id)
+
     def sweep(self) -> None:
         now = time.monotonic()
         if now - self.swept < SWEEP_EVERY or not self.lock.acquire(blocking=False):

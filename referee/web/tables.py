@@ -35,6 +35,7 @@ from referee.web.access import held, keeps_score, require, valid_poll_key
 from referee.web.cache import LRU, load, load_at, pages, recent_seq, remember_after
 from referee.web.entries import EntryError, build_event
 from referee.web.errors import breach_text
+from referee.web.front import position_text
 from referee.web.recent import remember
 
 bp = Blueprint("tables", __name__, url_prefix="/t")
@@ -281,19 +282,16 @@ def undo(table_id: str) -> Response:
 def seq(table_id: str) -> Response:
     """Has anything changed? The table's log position, as text with an ETag: a page that polls
     it gets a 304 until the next entry. A page's own poll carries the table's ``poll_key`` and
-    is answered from memory (``recent_seq``) without the session or a link lookup; anything
-    else needs a link."""
+    is answered from memory, mostly by ``referee.web.front`` before it gets here (no session,
+    no link lookup); anything else needs a link."""
     key = request.args.get("k")
     if key is None or not valid_poll_key(table_id, key):
         require(table_id)
     last = recent_seq(table_id)
     if last is None:
         abort(404)
-    etag = f"seq-{last}"
-    headers = {"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
-    if etag in request.if_none_match:
-        return Response(status=304, headers=headers)
-    return Response(str(last), mimetype="text/plain", headers=headers)
+    status, headers, body = position_text(last, request.headers.get("If-None-Match"))
+    return Response(body, status, headers)
 
 
 def cached_sheet(table_id: str, last: int, template: str) -> Response:

@@ -1,0 +1,134 @@
+"""The requests a table page repeats most, answered in front of Flask: the static files
+(``/static/<file>?v=<hash>``) and the page's own "has anything changed?" poll
+(``/t/<id>/seq?k=<poll key>``).
+
+Both answers come from memory: a static file is read once per process, and a table's log
+position is the one this process knows (``cache.positions``). Flask's per-request work (contexts,
+session, URL matching, the CSRF hook, after-request hooks) cost more than either answer
+(``bench/run``). Whatever this layer cannot answer from memory goes on to Flask: a missing file,
+a poll without the key (a link holder's, checked by ``tables.seq``), a table this process does
+not know yet or whose position is due for its sweep.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import mimetypes
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, abort
+from werkzeug.http import parse_etags
+from werkzeug.security import safe_join
+from werkzeug.utils import get_content_type
+
+from referee.web.access import valid_poll_key
+from referee.web.cache import positions
+from referee.web.headers import HEADERS
+
+#: How long a browser keeps a static file: a year, since its address changes with its content.
+STATIC_MAX_AGE = 365 * 24 * 3600
+
+#: A response as WSGI sends it: status line, headers, body.
+Answer = tuple[str, list[tuple[str, str]], bytes]
+
+
+def conditional(
+    etag: str, body: bytes, mimetype: str, cache_control: str, if_none_match: str | None
+) -> Answer:
+    """``body`` with its ETag, or a bodiless 304 when the browser already holds that ETag;
+    with the security headers every response gets (``referee.web.headers``)."""
+    headers = [("ETag", f'"{etag}"'), ("Cache-Control", cache_control), *HEADERS.items()]
+    if etag in parse_etags(if_none_match):
+        return "304 Not Modified", headers, b""
+    headers.append(("Content-Type", get_content_type(mimetype, "utf-8")))
+    headers.append(("Content-Length", str(len(body))))
+    return "200 OK", headers, body
+
+
+@functools.lru_cache(maxsize=64)
+def static_file(folder: str, filename: str) -> tuple[bytes, str, str] | None:
+    """A file of the static folder (body, mimetype, content hash), read once; None when there is
+    no such file in that folder."""
+    path = safe_join(folder, filename)
+    if path is None or not os.path.isfile(path):
+        return None
+    body = Path(path).read_bytes()
+    mimetype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+    return body, mimetype, hashlib.sha256(body).hexdigest()[:12]
+
+
+def position_text(seq: int, if_none_match: str | None) -> Answer:
+    """The answer to "has anything changed?": the table's log position as text, a 304 while
+    the page's ETag is still that position."""
+    return conditional(f"seq-{seq}", str(seq).encode(), "text/plain", "no-cache", if_none_match)
+
+
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+
+class Front:
+    """WSGI middleware answering static files and a page's poll from memory (see the module)."""
+
+    def __init__(self, app: Flask, then: WSGIApp) -> None:
+        self.app = app
+        self.then = then
+        self.folder = app.static_folder or ""
+        self.static_prefix = f"{app.static_url_path}/"
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        method = environ.get("REQUEST_METHOD")
+        if method == "GET" or method == "HEAD":
+            found = self.answer(environ.get("PATH_INFO", ""), environ)
+            if found is not None:
+                status, headers, body = found
+                start_response(status, headers)
+                return [b"" if method == "HEAD" else body]
+        return self.then(environ, start_response)
+
+    def answer(self, path: str, environ: dict[str, Any]) -> Answer | None:
+        if_none_match = environ.get("HTTP_IF_NONE_MATCH")
+        if path.startswith(self.static_prefix):
+            found = static_file(self.folder, path[len(self.static_prefix) :])
+            if found is None:
+                return None
+            body, mimetype, digest = found
+            cache = f"public, max-age={STATIC_MAX_AGE}, immutable"
+            return conditional(digest, body, mimetype, cache, if_none_match)
+        if path.startswith("/t/") and path.endswith("/seq"):
+            query = environ.get("QUERY_STRING", "")
+            if not query.startswith("k="):
+                return None
+            table_id = path[3:-4]
+            secret = self.app.config["SECRET_KEY"]
+            if not valid_poll_key(table_id, query[2:], secret):
+                return None
+            seq = positions.fresh(table_id)
+            return None if seq is None else position_text(seq, if_none_match)
+        return None
+
+
+def install(app: Flask) -> None:
+    """Put ``Front`` in front of the app, and give every static file's address its content
+    hash (``url_for("static", filename="app.js")`` → ``/static/app.js?v=1a2b…``), so browsers
+    keep it a year and fetch it again only when it changes.
+
+    Flask's own static route is left for what ``Front`` does not serve: a missing file (404).
+    """
+    app.wsgi_app = Front(app, app.wsgi_app)  # type: ignore[method-assign]
+    folder = app.static_folder or ""
+
+    def missing(filename: str) -> None:
+        abort(404)
+
+    app.view_functions["static"] = missing
+
+    @app.url_defaults
+    def add_version(endpoint: str, values: dict[str, Any]) -> None:
+        if endpoint == "static" and "filename" in values:
+            found = static_file(folder, values["filename"])
+            if found is not None:
+                values["v"] = found[2]
