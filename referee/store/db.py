@@ -9,6 +9,7 @@ itself, so a first start needs no init step. PostgreSQL is migrated by the deplo
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
 from typing import Any
@@ -104,10 +105,21 @@ def prepare_database(app: Flask) -> None:
 
     Creates the file and its tables on first start; after an update that brings a migration it
     applies it, and otherwise it is a no-op. Call after ``db.init_app`` and ``migrate.init_app``.
+
+    Processes starting together (gunicorn's workers) take turns through a lock file beside the
+    database: the first migrates, the others find nothing to do. Without it, the others waited
+    on SQLite's lock and gave up after its busy timeout when the first was slow (a loaded
+    machine).
     """
     with app.app_context():
         engine = db.engine
         if engine.dialect.name != "sqlite":
             return
         event.listen(engine, "connect", set_sqlite_pragmas)
-        upgrade_to_head()
+        database = engine.url.database
+        if not database or database == ":memory:":
+            upgrade_to_head()
+            return
+        with open(f"{database}.migrating", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+            upgrade_to_head()
