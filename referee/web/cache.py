@@ -92,6 +92,23 @@ def load_at(table_id: str, seq: int | None) -> tuple[TableRecord, State]:
     return load(table_id)
 
 
+def load_since(table_id: str, seq: int) -> tuple[TableRecord, State]:
+    """For the page that follows this phone's own write, which took the log to ``seq``: the
+    kept table without asking the database, if it is at least there and this process knows of
+    nothing newer (``recent_seq``: another process's write shows within ``SWEEP_EVERY``, as on
+    every spectator's page). The write may have gone to another process: a kept table that is
+    behind ``seq`` is caught up without first asking for the log position (it is at least
+    ``seq``). Else ``load``."""
+    known = _tables.get(table_id)
+    if known is not None and seq <= known[0].last_seq == recent_seq(table_id):
+        return known
+    if known is not None and known[0].last_seq < seq:
+        caught_up = catch_up(table_id, *known)
+        if caught_up is not None:
+            return caught_up
+    return load(table_id)
+
+
 def table(table_id: str) -> tuple[TableRecord, State] | None:
     """The stored table and its replayed state, kept and caught up; None for an unknown table."""
     seq = current_seq(table_id)
@@ -101,13 +118,8 @@ def table(table_id: str) -> tuple[TableRecord, State] | None:
     if known is not None and known[0].last_seq == seq:
         return known
     if known is not None and known[0].last_seq < seq:
-        newer = entries_after(table_id, known[0].last_seq)
-        if newer and all(entry.kind == "event" for entry in newer):
-            record, state = known
-            for entry in newer:
-                state = extend(state, event_from_dict(entry.payload))
-            caught_up = (replace(record, entries=(*record.entries, *newer)), state)
-            _tables.put(table_id, caught_up)
+        caught_up = catch_up(table_id, *known)
+        if caught_up is not None:
             return caught_up
     record = get_table(table_id)
     if record is None:
@@ -115,6 +127,21 @@ def table(table_id: str) -> tuple[TableRecord, State] | None:
     loaded = (record, replay(record.setup, effective_events(record.entries), lenient=True))
     _tables.put(table_id, loaded)
     return loaded
+
+
+def catch_up(table_id: str, record: TableRecord, state: State) -> tuple[TableRecord, State] | None:
+    """The kept table with the entries written since, replayed onto it (and kept); None when
+    there are none or one of them changes the past (an undo, a correction): then only a whole
+    replay will do."""
+    newer = entries_after(table_id, record.last_seq)
+    if not newer or any(entry.kind != "event" for entry in newer):
+        return None
+    for entry in newer:
+        state = extend(state, event_from_dict(entry.payload))
+    caught_up = (replace(record, entries=(*record.entries, *newer)), state)
+    _tables.put(table_id, caught_up)
+    positions.set(table_id, caught_up[0].last_seq)
+    return caught_up
 
 
 #: How often this process asks the database which tables changed (seconds): a change made by

@@ -32,7 +32,15 @@ from referee.store.tables import (
 )
 from referee.web import view
 from referee.web.access import held, keeps_score, require, valid_poll_key
-from referee.web.cache import LRU, load, load_at, pages, recent_seq, remember_after
+from referee.web.cache import (
+    LRU,
+    load,
+    load_at,
+    load_since,
+    pages,
+    recent_seq,
+    remember_after,
+)
 from referee.web.entries import EntryError, build_event
 from referee.web.errors import breach_text
 from referee.web.front import position_text
@@ -171,7 +179,8 @@ def show(table_id: str) -> tuple[str, int]:
         key = ("show", table_id, recent_seq(table_id), mode)
         html = pages.get_or_make(key, lambda: render_table(*load(table_id), cached=True)[0])
         return html, 200
-    record, state = load(table_id)
+    at = request.args.get("at", type=int)  # where this phone's own entry took the log
+    record, state = load(table_id) if at is None else load_since(table_id, at)
     return render_table(record, state)
 
 
@@ -225,7 +234,7 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     for note in view.shown_notes(after, new_notes):
         flash(breach_text(note), "warning")
     mode = {"mode": "cards"} if kept.get("mode") == "cards" else {}
-    return redirect(url_for("tables.show", table_id=table_id, **mode), 303)
+    return redirect(url_for("tables.show", table_id=table_id, at=entry.seq, **mode), 303)
 
 
 def stale(

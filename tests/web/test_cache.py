@@ -59,3 +59,55 @@ def test_an_entry_from_a_page_another_process_overtook_is_not_written(app, clien
     assert "changed on another phone" in response.get_data(as_text=True)
     with app.app_context():
         assert table_state(table).current.bids == {"Ben": 1}
+
+
+def statements(app):
+    """The SQL statements run while the ``with`` block runs (a list filled in as they run)."""
+    from contextlib import contextmanager
+
+    from sqlalchemy import event
+
+    from referee.store import db
+
+    @contextmanager
+    def counting():
+        ran: list[str] = []
+        with app.app_context():
+            engine = db.engine
+        listener = lambda *args: ran.append(args[2])  # noqa: E731  (conn, cursor, statement, …)
+        event.listen(engine, "before_cursor_execute", listener)
+        try:
+            yield ran
+        finally:
+            event.remove(engine, "before_cursor_execute", listener)
+
+    return counting()
+
+
+def test_the_page_after_this_phones_entry_is_shown_without_reading_the_database(app, client):
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
+    ok(post(client, table, "trump", trump="H"))
+    response = post(client, table, "bid", player=2, bid=1)
+    assert response.status_code == 303
+    address = response.headers["Location"]
+    assert "at=2" in address
+    with statements(app) as ran:
+        page = client.get(address).text
+    assert 'data-seq="2"' in page and "Ben: 1" in page
+    assert ran == []
+
+
+def test_the_page_after_an_entry_another_process_wrote_catches_up(app, client):
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
+    ok(post(client, table, "trump", trump="H"))  # this process keeps the table at entry 1
+    with app.app_context():  # the phone's bid went to another process, which redirected here
+        append_entry(table, 1, "event", ev.Bid(1, "Ben", 1).to_dict())
+    page = client.get(f"/t/{table}?at=2").text
+    assert 'data-seq="2"' in page and "Ben: 1" in page
+    with app.app_context():  # later another phone records Cho's bid in another process …
+        append_entry(table, 2, "event", ev.Bid(1, "Cho", 0).to_dict())
+    cache.positions.swept -= 10  # … which this process's next sweep finds
+    page = client.get(f"/t/{table}?at=2").text  # a reload of that address
+    assert 'data-seq="3"' in page and "Cho: 0" in page
+    # An address naming a position the log never reached shows the table as it is.
+    assert 'data-seq="3"' in client.get(f"/t/{table}?at=99").text
