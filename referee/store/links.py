@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import bindparam, select, update
 
@@ -39,6 +40,10 @@ _ACCESS = select(LINKS.c.table_id, LINKS.c.kind, LINKS.c.player).where(
 )
 
 
+#: The tables with a link revoked since a moment (see ``revoked_since``).
+_REVOKED_SINCE = select(LINKS.c.table_id).where(LINKS.c.revoked_at >= bindparam("since")).distinct()
+
+
 def token_hash(token: str) -> str:
     """The stored form of a token."""
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
@@ -66,6 +71,14 @@ def access(token: str, table_id: str | None = None) -> Access | None:
     if row is None or (table_id is not None and row.table_id != table_id):
         return None
     return Access(row.table_id, row.kind, row.player)
+
+
+def revoked_since(since: datetime) -> list[str]:
+    """The tables with a link revoked at or after ``since``: one indexed read, on a connection
+    of its own like ``referee.store.tables.changed_since`` (processes that keep looked-up links
+    forget those tables' links)."""
+    with db.engine.connect() as connection:
+        return list(connection.execute(_REVOKED_SINCE, {"since": since}).scalars())
 
 
 def revoke(table_id: str, kind: str, keep: str | None = None) -> int:

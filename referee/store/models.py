@@ -95,4 +95,5 @@ class Link(db.Model):  # type: ignore[name-defined,misc]
     player: Mapped[str | None] = mapped_column(sa.String(64))
     token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
-    revoked_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+    #: Indexed: every app process asks once a second which tables had a link revoked.
+    revoked_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True), index=True)

@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from referee.rules import Setup, State, replay, start
 from referee.rules.events import Event, event_from_dict
 from referee.store.db import db, run
+from referee.store.links import LINKS, access, token_hash
 from referee.store.models import Entry, Table, utcnow
 
 #: Random bytes in a table id: 128 bits, 22 URL-safe characters. Knowing the link is the key.
@@ -54,6 +55,15 @@ _ADVANCE = (
     .where(TABLES.c.id == bindparam("table"), TABLES.c.last_seq == bindparam("expected"))
     .values(last_seq=bindparam("new_seq"), updated_at=bindparam("now"))
 )
+#: The same UPDATE, only while the writer's link (its token's hash) still opens the table: the
+#: write authorises itself, in the same statement, so a link revoked a moment ago never writes.
+_ADVANCE_BY_LINK = _ADVANCE.where(
+    exists().where(
+        LINKS.c.token_hash == bindparam("link"),
+        LINKS.c.table_id == TABLES.c.id,
+        LINKS.c.revoked_at.is_(None),
+    )
+)
 _INSERT_ENTRY = insert(ENTRIES)
 #: The log positions of tables changed since a moment: run on a connection of its own (not the
 #: request's session), since the "has anything changed?" answers rest on it.
@@ -73,6 +83,11 @@ class StaleTable(Exception):
         self.expected_seq = expected_seq
         self.current_seq = current_seq
         super().__init__(f"table {table_id} is at entry {current_seq}, not {expected_seq}")
+
+
+class NoAccess(PermissionError):
+    """The writer's link does not open the table (any more: it was revoked); nothing was
+    written."""
 
 
 class UnknownTable(LookupError):
@@ -178,15 +193,27 @@ def changed_since(since: datetime) -> list[tuple[str, int, datetime]]:
     return [(row.id, row.last_seq, as_utc(row.updated_at)) for row in rows]
 
 
-def append_entry(table_id: str, expected_seq: int, kind: str, payload: Mapping[str, Any]) -> int:
+def append_entry(
+    table_id: str,
+    expected_seq: int,
+    kind: str,
+    payload: Mapping[str, Any],
+    link: str | None = None,
+) -> int:
     """Append an entry after ``expected_seq``, the last one the caller saw; return its seq.
 
-    See ``add_entry`` for how two writers are kept apart.
+    See ``add_entry`` for how two writers are kept apart, and for ``link``.
     """
-    return add_entry(table_id, expected_seq, kind, payload).seq
+    return add_entry(table_id, expected_seq, kind, payload, link).seq
 
 
-def add_entry(table_id: str, expected_seq: int, kind: str, payload: Mapping[str, Any]) -> LogEntry:
+def add_entry(
+    table_id: str,
+    expected_seq: int,
+    kind: str,
+    payload: Mapping[str, Any],
+    link: str | None = None,
+) -> LogEntry:
     """Append an entry after ``expected_seq``, the last one the caller saw; return it as stored.
 
     Optimistic concurrency, the same on SQLite and PostgreSQL: a conditional UPDATE moves
@@ -196,13 +223,20 @@ def add_entry(table_id: str, expected_seq: int, kind: str, payload: Mapping[str,
     row: it gets ``StaleTable`` and writes nothing. UNIQUE (table_id, seq) backs this up against
     any writer that bypasses ``last_seq``. ``ValueError`` for a payload that does not fit
     ``kind`` (the log is forever, so nothing unreadable goes in); ``UnknownTable`` for a bad id.
+
+    ``link``: the token of the link the writer holds. The UPDATE then also requires that link to
+    open the table, unrevoked, so the write is authorised in the statement that makes it;
+    ``NoAccess`` when it does not.
     """
     stored = checked_payload(kind, payload, expected_seq)
     seq = expected_seq + 1
     now = utcnow()
     try:
         moved = {"table": table_id, "expected": expected_seq, "new_seq": seq, "now": now}
-        result = run(_ADVANCE, moved)
+        if link is None:
+            result = run(_ADVANCE, moved)
+        else:
+            result = run(_ADVANCE_BY_LINK, {**moved, "link": token_hash(link)})
         if result.rowcount == 1:
             entry = {"seq": seq, "kind": kind, "payload": stored, "created_at": now}
             run(_INSERT_ENTRY, {"table_id": table_id, **entry})
@@ -217,6 +251,8 @@ def add_entry(table_id: str, expected_seq: int, kind: str, payload: Mapping[str,
     current = current_seq(table_id)
     if current is None:
         raise UnknownTable(table_id)
+    if link is not None and access(link, table_id) is None:
+        raise NoAccess(f"the link does not open table {table_id}")
     raise StaleTable(table_id, expected_seq, current)
 
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import time
+from collections.abc import Mapping
 from datetime import timedelta
+from typing import Any, NoReturn
 
 import click
 from flask import Blueprint, abort, current_app, g, redirect, request, session, url_for
@@ -24,8 +25,8 @@ from flask_babel import gettext
 
 from referee.store.links import Access, access, make_link
 from referee.store.models import utcnow
-from referee.store.tables import created_since, current_seq
-from referee.web.cache import LRU
+from referee.store.tables import LogEntry, NoAccess, add_entry, created_since, current_seq
+from referee.web.cache import links, positions
 from referee.web.recent import KEEP, remember
 
 bp = Blueprint("access", __name__, cli_group=None)
@@ -41,58 +42,50 @@ def held_token(table_id: str) -> str | None:
     return token if isinstance(token, str) else None
 
 
-#: How long a link looked up for a read stays known to this process (a write always asks the
-#: database, so a revoked link never writes; it may read for this long in another process).
-LINK_MAX_AGE = 1.0
-
-_links: LRU[tuple[Access | None, float]] = LRU(16384)
-
-
-def held(table_id: str) -> Access | None:
-    """What this browser's link opens at the table (None: no link, or a revoked one); looked up
-    once per request, and for a read (GET) kept by this process for ``LINK_MAX_AGE`` seconds:
-    phones following a table read its pages often."""
+def held(table_id: str, fresh: bool = False) -> Access | None:
+    """What this browser's link opens at the table (None: no link, or a revoked one), looked up
+    once per request: from the links this process keeps (``cache.links``: a link revoked in
+    another process is forgotten within ``SWEEP_EVERY``) unless ``fresh``, which asks the
+    database."""
     cache = g.setdefault("access", {})
-    if table_id not in cache:
+    if table_id not in cache or (fresh and not cache[table_id][1]):
         token = held_token(table_id)
-        cache[table_id] = None if token is None else lookup(token, table_id)
-    found: Access | None = cache[table_id]
+        cache[table_id] = (None if token is None else lookup(token, table_id, fresh), fresh)
+    found: Access | None = cache[table_id][0]
     return found
 
 
-def lookup(token: str, table_id: str) -> Access | None:
-    """The link's access to the table, from this process's memory for a recent read."""
-    now = time.monotonic()
-    if request.method == "GET":
-        known = _links.get((token, table_id))
-        if known is not None and now - known[1] < LINK_MAX_AGE:
-            return known[0]
+def lookup(token: str, table_id: str, fresh: bool) -> Access | None:
+    """The link's access to the table, kept by this process (see ``held``)."""
+    if not fresh:
+        positions.sweep()
+        kept = links.get(table_id)
+        if kept is not None and token in kept:
+            return kept[token]
     found = access(token, table_id)
-    _links.put((token, table_id), (found, now))
+    links.get_or_make(table_id, dict)[token] = found
     return found
 
 
-def forget_links() -> None:
-    """Forget the links this process knows (after revoking some)."""
-    _links.clear()
+def forget_links(table_id: str) -> None:
+    """Forget the table's links this process knows (after revoking some)."""
+    links.discard(table_id)
 
 
-def require(table_id: str, need: str = "viewer") -> Access:
+def require(table_id: str, need: str = "viewer", write_checks_link: bool = False) -> Access:
     """This browser's access to the table, if it is at least ``need``; else a 404 (no such
-    table) or a 403 page that says what would let them in."""
-    found = held(table_id)
+    table) or a 403 page that says what would let them in.
+
+    A read trusts the links this process keeps; any other request asks the database, unless
+    ``write_checks_link``: its write checks the link itself, in the statement that writes
+    (``write``)."""
+    found = held(table_id, fresh=request.method != "GET" and not write_checks_link)
     if found is not None and RANK[found.kind] >= RANK[need]:
         return found
     if found is None and current_seq(table_id) is None:
         abort(404)
     if found is None and held_token(table_id) is not None:
-        abort(
-            403,
-            description=gettext(
-                "The link this phone opened the table with has been revoked. Ask the "
-                "scorekeeper for a new one."
-            ),
-        )
+        refuse_revoked()
     if found is None:
         abort(
             403,
@@ -108,6 +101,28 @@ def require(table_id: str, need: str = "viewer") -> Access:
             "To keep score, open the scorekeeper link."
         ),
     )
+
+
+def refuse_revoked() -> NoReturn:
+    """The 403 page for a browser whose link to the table has been revoked."""
+    abort(
+        403,
+        description=gettext(
+            "The link this phone opened the table with has been revoked. Ask the "
+            "scorekeeper for a new one."
+        ),
+    )
+
+
+def write(table_id: str, expected_seq: int, kind: str, payload: Mapping[str, Any]) -> LogEntry:
+    """Append to the table's log (``add_entry``) with this browser's link, which the write
+    checks itself: a link revoked since it was looked up writes nothing and gets the 403 page.
+    ``StaleTable`` as ``add_entry``."""
+    try:
+        return add_entry(table_id, expected_seq, kind, payload, link=held_token(table_id))
+    except NoAccess:
+        forget_links(table_id)
+        refuse_revoked()
 
 
 def poll_key(table_id: str, secret_key: str | None = None) -> str:

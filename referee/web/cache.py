@@ -6,6 +6,9 @@ computed from the log is kept with the number it was computed at. One indexed re
 replayed table that is behind catches up by replaying only the newer entries (``extend``), unless
 one of them is an undo or a correction, which changes the past: then the whole log is replayed.
 Rendered pages (the score sheet) are kept under ``(page, table id, sequence number)``.
+
+``positions`` keeps every table's log position for "has anything changed?", refreshed by a sweep
+once a second; the same sweep tells when to forget the links this process looked up (``links``).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from flask import abort
 
 from referee.rules import State, extend, replay
 from referee.rules.events import event_from_dict
+from referee.store.links import Access, revoked_since
 from referee.store.models import utcnow
 from referee.store.tables import (
     LogEntry,
@@ -56,6 +60,10 @@ class LRU(Generic[V]):
             self.items[key] = value
             while len(self.items) > self.size:
                 self.items.popitem(last=False)
+
+    def discard(self, key: Hashable) -> None:
+        with self.lock:
+            self.items.pop(key, None)
 
     def clear(self) -> None:
         with self.lock:
@@ -186,6 +194,8 @@ class Positions:
         return self.known.get(table_id)
 
     def sweep(self) -> None:
+        """At most once per ``SWEEP_EVERY``: note the positions of the tables that changed,
+        and forget the links of the tables that had one revoked (``links``)."""
         now = time.monotonic()
         if now - self.swept < SWEEP_EVERY or not self.lock.acquire(blocking=False):
             return  # fresh enough, or another thread of this process is sweeping
@@ -195,6 +205,8 @@ class Positions:
                 for table_id, seq, _when in changed_since(self.since):
                     if self.known.get(table_id) is not None:
                         self.set(table_id, seq)
+                for table_id in revoked_since(self.since):
+                    links.discard(table_id)
             self.since = start - SWEEP_OVERLAP
             self.swept = now
         finally:
@@ -207,6 +219,12 @@ class Positions:
 
 
 positions = Positions()
+
+#: The links this process looked up, per table: token → what it opens (None: nothing). A table's
+#: are forgotten when a sweep finds one of its links revoked (``Positions.sweep``), at once when
+#: this process revokes one. Reads trust them; a write checks its link in the statement that
+#: writes (``referee.store.tables.add_entry``).
+links: LRU[dict[str, Access | None]] = LRU(16384)
 
 
 def recent_seq(table_id: str) -> int | None:

@@ -81,7 +81,7 @@ def act(table_id: str) -> ResponseReturnValue:
         flash(gettext("A new spectator link is ready."), "info")
     elif action == "revoke-viewers":
         revoke(table_id, "viewer")
-        forget_links()
+        forget_links(table_id)
         keep_shown(table_id, "viewer", make_link(table_id, "viewer"))
         flash(
             gettext("Every spectator link so far is revoked; here is a new one to share."), "info"
@@ -90,7 +90,7 @@ def act(table_id: str) -> ResponseReturnValue:
         return render_share(table_id, keeper=make_link(table_id, "keeper"))
     elif action == "revoke-keepers":
         count = revoke(table_id, "keeper", keep=held_token(table_id))
-        forget_links()
+        forget_links(table_id)
         flash(
             ngettext(
                 "%(num)d other scorekeeper link revoked: only this phone keeps score now.",

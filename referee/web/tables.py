@@ -26,12 +26,10 @@ from referee.rules.events import event_from_dict
 from referee.store.tables import (
     StaleTable,
     TableRecord,
-    add_entry,
-    append_entry,
     in_force,
 )
 from referee.web import view
-from referee.web.access import held, keeps_score, require, valid_poll_key
+from referee.web.access import held, keeps_score, require, valid_poll_key, write
 from referee.web.cache import (
     LRU,
     load,
@@ -187,7 +185,7 @@ def show(table_id: str) -> tuple[str, int]:
 @bp.post("/<table_id>/entry")
 def enter(table_id: str) -> Response | tuple[str, int]:
     """Record an entry: the scorekeeper's phone any, a player link only its own declaration."""
-    holder = require(table_id, "player")
+    holder = require(table_id, "player", write_checks_link=True)
     form = EntryForm()
     record, state = load_at(table_id, form.seq.data)
     kept = request.form.to_dict()
@@ -211,7 +209,7 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     except Breach as breach:
         return render_table(record, state, breach_text(breach), kept, 422, breach.rule)
     try:
-        entry = add_entry(table_id, form.seq.data, "event", event.to_dict())
+        entry = write(table_id, form.seq.data, "event", event.to_dict())
     except StaleTable:
         record, state = load(table_id)
         return stale(record, state, event, form.seq.data, kept)
@@ -267,7 +265,7 @@ def back_to_table(table_id: str) -> Response:
 
 @bp.post("/<table_id>/undo")
 def undo(table_id: str) -> Response:
-    require(table_id, "keeper")
+    require(table_id, "keeper", write_checks_link=True)
     record, _state = load(table_id)
     form = SeqForm()
     if not form.validate() or form.seq.data != record.last_seq:
@@ -279,7 +277,7 @@ def undo(table_id: str) -> Response:
         return redirect(url_for("tables.show", table_id=table_id), 303)
     target = max(events)
     try:
-        append_entry(table_id, record.last_seq, "undo", {"target": target})
+        write(table_id, record.last_seq, "undo", {"target": target})
     except StaleTable:
         flash(_("The table changed since this page was shown; nothing was undone."), "error")
         return redirect(url_for("tables.show", table_id=table_id), 303)
@@ -393,7 +391,7 @@ def history(table_id: str) -> str:
 
 @bp.route("/<table_id>/amend/<int:target>", methods=["GET", "POST"])
 def amend(table_id: str, target: int) -> Response | tuple[str, int]:
-    require(table_id, "keeper")
+    require(table_id, "keeper", write_checks_link=True)
     record, state = load(table_id)
     events = in_force(record.entries)
     if target not in events:
@@ -421,7 +419,7 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
                 new = build_event(state, old.type, old.round, request.form)
                 before = [event_from_dict(p) for seq, p in events.items() if seq < target]
                 apply(replay(record.setup, before, lenient=True), new)
-                append_entry(
+                write(
                     table_id, record.last_seq, "amend", {"target": target, "event": new.to_dict()}
                 )
                 flash(_("Corrected: %(what)s", what=view.describe_event(new)), "info")

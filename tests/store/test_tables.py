@@ -12,9 +12,11 @@ from sqlalchemy import event, func, select
 from referee.rules import Breach, OptionError, Setup, Step
 from referee.rules import events as ev
 from referee.store import db
-from referee.store.models import Entry, Table
+from referee.store.links import make_link, revoke, revoked_since
+from referee.store.models import Entry, Table, utcnow
 from referee.store.tables import (
     LogEntry,
+    NoAccess,
     StaleTable,
     UnknownTable,
     append_entry,
@@ -128,6 +130,25 @@ def test_a_stale_writer_gets_stale_table_and_writes_nothing(
     assert (caught.value.expected_seq, caught.value.current_seq) == (expected_seq, 5)
     assert get_table(table_id) == before
     assert entry_count() == 5
+
+
+def test_a_write_with_a_link_lands_only_while_the_link_opens_the_table(store_app: Flask) -> None:
+    table_id, other = new_table([]), new_table([])
+    keeper, elsewhere = make_link(table_id, "keeper"), make_link(other, "keeper")
+    trump = ROUND_ONE[0].to_dict()
+    with pytest.raises(NoAccess):  # another table's link
+        append_entry(table_id, 0, "event", trump, link=elsewhere)
+    with pytest.raises(NoAccess):  # no link at all
+        append_entry(table_id, 0, "event", trump, link="made-up")
+    assert append_entry(table_id, 0, "event", trump, link=keeper) == 1
+    before = utcnow()
+    assert revoke(table_id, "keeper") == 1
+    assert revoked_since(before) == [table_id] and revoked_since(utcnow()) == []
+    with pytest.raises(NoAccess):  # revoked
+        append_entry(table_id, 1, "event", ROUND_ONE[1].to_dict(), link=keeper)
+    with pytest.raises(NoAccess):  # revoked and stale: the link is what stops it
+        append_entry(table_id, 0, "event", trump, link=keeper)
+    assert current_seq(table_id) == 1 and entry_count() == 1
 
 
 def test_the_unique_seq_stops_a_writer_that_bypasses_last_seq(store_app: Flask) -> None:

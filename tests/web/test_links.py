@@ -257,6 +257,40 @@ def test_a_pages_own_poll_needs_no_cookie_and_opens_nothing_else(app, client, ta
     assert cookieless.get(f"/t/nope/seq?k={key}").status_code == 404
 
 
+def test_a_link_revoked_in_another_process_writes_nothing_and_reads_until_a_sweep_at_most(
+    app, client, table
+):
+    from referee.store.links import revoke
+    from referee.web.cache import positions
+
+    second = app.test_client()
+    join(app, second, table, "keeper")
+    follower = phone(app, table, "viewer")
+    data = entry(client.get(f"/t/{table}").text, action="declare", player="2", choice="open-1")
+    assert follower.get(f"/t/{table}").status_code == 200  # this process keeps both links
+    with app.app_context():  # another process revokes the spectator links …
+        revoke(table, "viewer")
+    positions.swept -= 10  # … which this process's next sweep finds
+    assert follower.get(f"/t/{table}").status_code == 403
+    assert client.get(f"/t/{table}").status_code == 200  # kept again
+    with app.app_context():  # … and every scorekeeper link but the second phone's
+        revoke(table, "keeper", keep=held_token_of(app, second, table))
+    positions.swept = time.monotonic()  # no sweep due: this process still keeps the link
+    refused = client.post(f"/t/{table}/entry", data=data)  # its write checks the link itself
+    assert refused.status_code == 403 and "has been revoked" in refused.text
+    assert log_length(app, table) == 1
+    share = client.post(f"/t/{table}/share", data={"action": "viewer"})  # asks the database
+    assert share.status_code == 403
+    ok(post(second, table, "declare", player=2, choice="open-1"))  # the kept link still writes
+    assert log_length(app, table) == 2
+
+
+def held_token_of(app: Flask, browser: FlaskClient, table: str) -> str:
+    """The token of the link ``browser`` holds for the table (from its session cookie)."""
+    with browser.session_transaction() as session:
+        return session["links"][table]
+
+
 def test_tv_mode_is_the_sheet_without_controls(app, client, table):
     ok(post(client, table, "declare", player=2, choice="open-1"))
     tv = phone(app, table, "viewer").get(f"/t/{table}/tv")
