@@ -90,23 +90,16 @@ def load(table_id: str) -> tuple[TableRecord, State]:
     return found
 
 
-def load_at(table_id: str, seq: int | None) -> tuple[TableRecord, State]:
-    """For a write the page made at log position ``seq``: the kept table if it is at that
-    position, without asking the database; else ``load``. If the table has moved on meanwhile,
-    the write's conditional UPDATE (``add_entry``) finds out and writes nothing."""
-    known = _tables.get(table_id)
-    if known is not None and known[0].last_seq == seq:
-        return known
-    return load(table_id)
-
-
 def load_since(table_id: str, seq: int) -> tuple[TableRecord, State]:
-    """For the page that follows this phone's own write, which took the log to ``seq``: the
-    kept table without asking the database, if it is at least there and this process knows of
-    nothing newer (``recent_seq``: another process's write shows within ``SWEEP_EVERY``, as on
-    every spectator's page). The write may have gone to another process: a kept table that is
-    behind ``seq`` is caught up without first asking for the log position (it is at least
-    ``seq``). Else ``load``."""
+    """The table as it is at log position ``seq`` or later, for a request that knows the log
+    reached ``seq``: the page that follows this phone's own entry (``?at=``), or an entry posted
+    from a page shown at ``seq``.
+
+    The kept table, without asking the database, if it is at least there and this process knows
+    of nothing newer (``recent_seq``: another process's write shows within ``SWEEP_EVERY``, as on
+    every spectator's page; a write from a page that was overtaken meanwhile is refused by its
+    conditional UPDATE). A kept table that is behind ``seq`` (the entry went to another process)
+    is caught up without first asking for the log position. Else ``load``."""
     known = _tables.get(table_id)
     if known is not None and seq <= known[0].last_seq == recent_seq(table_id):
         return known

@@ -33,7 +33,6 @@ from referee.web.access import held, keeps_score, require, valid_poll_key, write
 from referee.web.cache import (
     LRU,
     load,
-    load_at,
     load_since,
     pages,
     recent_seq,
@@ -187,7 +186,8 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     """Record an entry: the scorekeeper's phone any, a player link only its own declaration."""
     holder = require(table_id, "player", write_checks_link=True)
     form = EntryForm()
-    record, state = load_at(table_id, form.seq.data)
+    seen = form.seq.data  # the log position the page showed
+    record, state = load(table_id) if seen is None else load_since(table_id, seen)
     kept = request.form.to_dict()
     if not form.validate():
         return render_table(

@@ -111,3 +111,19 @@ def test_the_page_after_an_entry_another_process_wrote_catches_up(app, client):
     assert 'data-seq="3"' in page and "Cho: 0" in page
     # An address naming a position the log never reached shows the table as it is.
     assert 'data-seq="3"' in client.get(f"/t/{table}?at=99").text
+
+
+def test_an_entry_from_a_page_ahead_of_this_process_catches_up_without_asking_the_position(
+    app, client
+):
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
+    ok(post(client, table, "trump", trump="H"))  # this process keeps the table at entry 1
+    with app.app_context():  # Ben's bid went to another process, whose page the phone shows
+        append_entry(table, 1, "event", ev.Bid(1, "Ben", 1).to_dict())
+    data = {"seq": "2", "round": "1", "action": "bid", "player": "3", "bid": "0"}
+    with statements(app) as ran:
+        ok(client.post(f"/t/{table}/entry", data=data))  # Cho's bid, from that page
+    assert not any("last_seq \nFROM tables" in statement for statement in ran), ran
+    assert any(statement.startswith("UPDATE tables") for statement in ran)
+    with app.app_context():
+        assert table_state(table).current.bids == {"Ben": 1, "Cho": 0}
