@@ -14,10 +14,9 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from flask_wtf import FlaskForm
 from markupsafe import Markup
 from werkzeug.wrappers import Response
-from wtforms import Field, HiddenField, IntegerField
+from wtforms import Field, Form, HiddenField, IntegerField
 from wtforms.validators import InputRequired, ValidationError
 
 from referee.rules import Breach, State, Step, apply, extend, replay
@@ -46,25 +45,28 @@ from referee.web.recent import remember
 bp = Blueprint("tables", __name__, url_prefix="/t")
 
 
-def small(low: int, high: int) -> Callable[[FlaskForm, Field], None]:
+def small(low: int, high: int) -> Callable[[Form, Field], None]:
     """A whole number from ``low`` to ``high`` (WTForms' NumberRange overflows on a huge one)."""
 
-    def check(form: FlaskForm, field: Field) -> None:
+    def check(form: Form, field: Field) -> None:
         if not isinstance(field.data, int) or not low <= field.data <= high:
             raise ValidationError(f"must be a whole number from {low} to {high}")
 
     return check
 
 
-class EntryForm(FlaskForm):
-    """What every entry posts besides its own fields: where the page was when it was shown."""
+class EntryForm(Form):
+    """What every entry posts besides its own fields: where the page was when it was shown.
+
+    Plain WTForms forms (this one and ``SeqForm``): ``CSRFProtect`` has checked every POST's
+    token before a view runs, and the table pages print it with ``csrf_token()``."""
 
     seq = IntegerField(validators=[InputRequired(), small(0, 10**9)])
     round = IntegerField(validators=[InputRequired(), small(1, 99)])
     action = HiddenField(validators=[InputRequired()])
 
 
-class SeqForm(FlaskForm):
+class SeqForm(Form):
     """Undo: only the sequence number the page showed."""
 
     seq = IntegerField(validators=[InputRequired(), small(0, 10**9)])
@@ -185,7 +187,7 @@ def show(table_id: str) -> tuple[str, int]:
 def enter(table_id: str) -> Response | tuple[str, int]:
     """Record an entry: the scorekeeper's phone any, a player link only its own declaration."""
     holder = require(table_id, "player", write_checks_link=True)
-    form = EntryForm()
+    form = EntryForm(request.form)
     seen = form.seq.data  # the log position the page showed
     record, state = load(table_id) if seen is None else load_since(table_id, seen)
     kept = request.form.to_dict()
@@ -267,7 +269,7 @@ def back_to_table(table_id: str) -> Response:
 def undo(table_id: str) -> Response:
     require(table_id, "keeper", write_checks_link=True)
     record, _state = load(table_id)
-    form = SeqForm()
+    form = SeqForm(request.form)
     if not form.validate() or form.seq.data != record.last_seq:
         flash(_("The table changed since this page was shown; nothing was undone."), "error")
         return redirect(url_for("tables.show", table_id=table_id), 303)
@@ -397,7 +399,7 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
     if target not in events:
         abort(404)
     old = event_from_dict(events[target])
-    form = EntryForm()
+    form = EntryForm(request.form)
     error = None
     kept: dict[str, Any] = view.form_values(state, old)
     sealed = isinstance(old, ev.Declare) and any(
