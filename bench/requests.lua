@@ -1,6 +1,6 @@
 -- wrk script of the web benchmarks (bench/server.py): the requests are read from the file
--- $REQUESTS, one a line, tab-separated: method, path, Cookie, If-None-Match, body (an empty field
--- is left out). Thread i of $WRK_THREADS sends lines i, i + n, i + 2n … and starts again at the
+-- $REQUESTS, one a line, tab-separated: method, path, Cookie, If-None-Match, body, one more
+-- header as "Name: value" (an empty field is left out). Thread i of $WRK_THREADS sends lines i, i + n, i + 2n … and starts again at the
 -- end. Every response's status is counted; done() prints "status <code>: <count>" lines.
 local requests = {}
 
@@ -12,6 +12,8 @@ function init(args)
     local headers = {}
     if f[3] ~= "" then headers["Cookie"] = f[3] end
     if f[4] ~= "" then headers["If-None-Match"] = f[4] end
+    local name, value = (f[6] or ""):match("^([^:]+): (.*)$")
+    if name then headers[name] = value end
     local body = nil
     if f[5] ~= "" then
       body = f[5]

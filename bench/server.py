@@ -257,13 +257,14 @@ class Request:
     etag: str = ""
     body: str = ""
     method: str = "GET"
+    header: str = ""  # one more header, "Name: value"
 
 
 def request_file(path: Path, requests: Iterable[Request]) -> Path:
     """Write the requests for ``requests.lua``: tab-separated, one a line."""
     lines = []
     for r in requests:
-        fields = (r.method, r.path, r.cookie, r.etag, r.body)
+        fields = (r.method, r.path, r.cookie, r.etag, r.body, r.header)
         assert not any("\t" in f or "\n" in f for f in fields), fields
         lines.append("\t".join(fields))
     path.write_text("\n".join(lines) + "\n")

@@ -38,12 +38,11 @@ document.querySelectorAll("form[data-new-table]").forEach((form) => {
 // Live view: every few seconds, ask the server whether the table changed (an ETag'd request that
 // is a 304 until it does). A page with nothing typed into it is fetched again; a page with input
 // or an error on it keeps it and says the table changed instead. Without JavaScript: reload.
-const pollUrl = document.body.dataset.poll;
-if (pollUrl) {
-  const shown = document.body.dataset.seq;
-  let typed = document.querySelector(".error-box") !== null;
-  let told = false;
-  document.addEventListener("input", () => { typed = true; });
+let typed = document.querySelector(".error-box") !== null;
+let told = false;
+let sending = false; // an entry is on its way (see "Entries in place" below)
+document.addEventListener("input", () => { typed = true; });
+if (document.body.dataset.poll) {
   const tell = () => {
     if (told) return;
     told = true;
@@ -58,11 +57,11 @@ if (pollUrl) {
     document.querySelector("main").prepend(note);
   };
   const check = async () => {
-    if (document.hidden) return;
+    if (document.hidden || sending) return;
     try {
-      const answer = await fetch(pollUrl, { cache: "no-cache", credentials: "omit" });
-      if (!answer.ok) return;
-      if ((await answer.text()).trim() === shown) return;
+      const answer = await fetch(document.body.dataset.poll, { cache: "no-cache", credentials: "omit" });
+      if (!answer.ok || sending) return;
+      if ((await answer.text()).trim() === document.body.dataset.seq) return;
       if (typed) tell();
       else location.replace(location.pathname + location.search);
     } catch (error) {
@@ -72,6 +71,60 @@ if (pollUrl) {
   setInterval(check, 3000);
   document.addEventListener("visibilitychange", check);
 }
+
+// Entries in place: a form marked data-swap (the round screen's entries) is sent with fetch, and
+// the screen that comes back (the next one, or this one with the reason an entry was refused)
+// replaces this page's <main>: one request instead of a POST and the redirected page, and the
+// scroll position kept. Without JavaScript the form posts and the browser follows the redirect.
+function showScreen(html) {
+  const next = new DOMParser().parseFromString(html, "text/html");
+  const main = next.querySelector("main");
+  if (!main) return false;
+  document.querySelector("main").replaceWith(main);
+  for (const { name, value } of next.body.attributes) document.body.setAttribute(name, value);
+  document.title = next.title;
+  main.querySelectorAll("form").forEach(updateSums);
+  typed = main.querySelector(".error-box") !== null;
+  told = false;
+  // Move the reader to what changed: the message, else what the table enters next.
+  const focus = main.querySelector(".error-box, .flash, #next-title");
+  if (focus) {
+    focus.setAttribute("tabindex", "-1");
+    focus.focus({ preventScroll: focus.id === "next-title" });
+  }
+  return true;
+}
+document.addEventListener("submit", async (event) => {
+  const form = event.target;
+  if (!form.hasAttribute("data-swap") || !window.fetch || !window.DOMParser) return;
+  event.preventDefault();
+  if (sending) return; // a second tap while the first is on its way
+  const body = new URLSearchParams(new FormData(form));
+  if (event.submitter && event.submitter.name) body.append(event.submitter.name, event.submitter.value);
+  const main = document.querySelector("main");
+  sending = true;
+  main.setAttribute("aria-busy", "true");
+  try {
+    // getAttribute: the entry forms have a field named "action", which form.action would give.
+    const answer = await fetch(form.getAttribute("action"), {
+      method: "POST",
+      body,
+      headers: { "X-Next-Screen": "1" },
+      credentials: "same-origin",
+    });
+    if (!showScreen(await answer.text())) location.reload();
+  } catch (error) {
+    const note = document.createElement("p");
+    note.className = "flash error";
+    note.setAttribute("role", "alert");
+    note.textContent = "No connection: that entry may not have reached the table. Tap it again; " +
+      "an entry that did arrive is not recorded twice.";
+    main.prepend(note);
+  } finally {
+    sending = false;
+    main.removeAttribute("aria-busy");
+  }
+});
 
 // Share page: a "Copy link" button next to each link (the link is also there to select by hand).
 document.querySelectorAll("[data-copy]").forEach((button) => {

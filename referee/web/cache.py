@@ -115,6 +115,7 @@ def table(table_id: str) -> tuple[TableRecord, State] | None:
     seq = current_seq(table_id)
     if seq is None:
         return None
+    positions.set(table_id, seq)
     known = _tables.get(table_id)
     if known is not None and known[0].last_seq == seq:
         return known
@@ -226,10 +227,13 @@ def recent_seq(table_id: str) -> int | None:
     return positions.get(table_id)
 
 
-def remember_after(record: TableRecord, entry: LogEntry, state: State) -> None:
-    """Keep the table as it is after ``entry``, so the page that follows needs no replay.
+def remember_after(record: TableRecord, entry: LogEntry, state: State) -> tuple[TableRecord, State]:
+    """Keep the table as it is after ``entry``, so the page that follows needs no replay; return
+    it.
 
     ``state`` must be the lenient replay of the new log: ``extend`` of the old state gives it.
     """
-    _tables.put(record.id, (replace(record, entries=(*record.entries, entry)), state))
+    kept = (replace(record, entries=(*record.entries, entry)), state)
+    _tables.put(record.id, kept)
     positions.set(record.id, entry.seq)
+    return kept

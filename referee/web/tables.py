@@ -3,7 +3,8 @@
 Every state change is a POST of an ``EntryForm`` carrying the log's sequence number the page
 showed; the entry is checked by the rules engine (strict ``apply``) and appended to the log only
 if the table has not moved on meanwhile (optimistic concurrency), then the browser is redirected
-(POST/redirect/GET). A refused entry re-renders the page with the reason and the input kept.
+(POST/redirect/GET), or, when ``static/app.js`` sent it, answered with the next round screen.
+A refused entry re-renders the page with the reason and the input kept.
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ from referee.web.front import position_text
 from referee.web.recent import remember
 
 bp = Blueprint("tables", __name__, url_prefix="/t")
+
+#: Sent with an entry by ``static/app.js``, which shows the answer in place of the page: a
+#: recorded entry is then answered with the next round screen itself (one request on a weak
+#: signal) instead of a redirect to it, which a browser without JavaScript follows.
+NEXT_SCREEN_HEADER = "X-Next-Screen"
 
 
 def small(low: int, high: int) -> Callable[[Form, Field], None]:
@@ -215,7 +221,7 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     except StaleTable:
         record, state = load(table_id)
         return stale(record, state, event, form.seq.data, kept)
-    remember_after(record, entry, extend(state, event))
+    now = remember_after(record, entry, extend(state, event))
     for said in view.announcements(state, after):
         flash(said, "info")
     if isinstance(event, ev.Declare) and not event.open and event.bid is not None:
@@ -234,6 +240,8 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     for note in view.shown_notes(after, new_notes):
         flash(breach_text(note), "warning")
     mode = {"mode": "cards"} if kept.get("mode") == "cards" else {}
+    if request.headers.get(NEXT_SCREEN_HEADER):  # app.js asks for the next screen itself
+        return render_table(*now, kept=mode)
     return redirect(url_for("tables.show", table_id=table_id, at=entry.seq, **mode), 303)
 
 

@@ -27,6 +27,7 @@ from referee.rules import Setup, start
 from referee.store.tables import append_entry, create_table
 from tests.durability.legal import next_entry
 from tests.e2e.conftest import LiveServer
+from tests.e2e.helpers import answered
 from tests.links import new_link
 
 try:
@@ -117,9 +118,9 @@ def at_step(
 def blackout_hook(page: Any, server: LiveServer) -> None:
     """The dealer's turn to bid, one bid disabled with its reason."""
     table_at(page, server, "blackout", "bid")
+    buttons = page.locator("section[aria-labelledby=next-title] button:enabled")
     for _ in range(2):
-        with page.expect_navigation():
-            page.locator("section[aria-labelledby=next-title] button:enabled").first.click()
+        answered(page, buttons.first.click)
     expect(page.locator("button:disabled")).to_have_count(1)
 
 
@@ -133,9 +134,9 @@ def tricks_refused(page: Any, server: LiveServer) -> None:
 
 def ebbes_cards_won(page: Any, server: LiveServer) -> None:
     table_at(page, server, "ebbes", "play")
+    cards = page.locator("section[aria-labelledby=next-title] .choices button")
     for _ in range(4):
-        with page.expect_navigation():
-            page.locator("section[aria-labelledby=next-title] .choices button").first.click()
+        answered(page, cards.first.click)
     expect(page.get_by_role("button", name="Enter the cards won")).to_be_visible()
 
 

@@ -22,6 +22,7 @@ from pypdf import PdfReader
 from referee.records import load_record
 from tests.durability import summary
 from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.helpers import answered
 
 pytestmark = pytest.mark.e2e
 
@@ -65,9 +66,8 @@ def next_is(page: Any, text: str) -> None:
 
 
 def submit(page: Any, button: Any) -> None:
-    """Tap a button that sends its form, and wait until the page that comes back is shown."""
-    with page.expect_navigation():
-        button.tap()
+    """Tap a button that sends its form, and wait until what comes back is shown."""
+    answered(page, button.tap)
 
 
 def tap(page: Any, name: str) -> None:

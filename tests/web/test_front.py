@@ -81,7 +81,7 @@ def test_a_static_file_is_answered_in_front_of_flask(app, client, flask_calls):
     address = re.search(r'src="(/static/app\.js\?v=[0-9a-f]+)"', client.get("/").text).group(1)
     flask_calls.clear()
     response = client.get(address)
-    assert response.status_code == 200 and b"pollUrl" in response.data
+    assert response.status_code == 200 and b"dataset.poll" in response.data
     assert response.content_type == "text/javascript; charset=utf-8"
     assert response.headers["Content-Length"] == str(len(response.data))
     assert_security_headers(response)

@@ -124,6 +124,30 @@ def test_a_stale_page_and_a_double_tap(app, client):
     assert len(state_of(app, table).rounds) == 1
 
 
+def test_an_entry_sent_by_the_script_is_answered_with_the_next_screen(app, client):
+    from referee.web.tables import NEXT_SCREEN_HEADER
+
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
+    ok(post(client, table, "trump", trump="H"))
+    page = client.get(f"/t/{table}?mode=cards").text
+    assert 'method="post"' in page and "data-swap" in page  # app.js sends these forms
+    data = {"seq": "1", "round": "1", "action": "bid", "player": "2", "bid": "1"}
+    answer = client.post(f"/t/{table}/entry", data=data, headers={NEXT_SCREEN_HEADER: "1"})
+    assert answer.status_code == 200  # the screen itself, not a redirect to it
+    assert 'data-seq="2"' in answer.text and "Ben: 1" in answer.text
+    assert "Cho bids" in answer.text  # what comes next
+    assert client.get(f"/t/{table}").text.count("Ben: 1") == 1  # recorded once
+    # A refused entry comes back as before: the reason, the input kept, the log untouched.
+    again = client.post(f"/t/{table}/entry", data=data, headers={NEXT_SCREEN_HEADER: "1"})
+    assert again.status_code == 303  # a double tap: fetch follows to the page that says so
+    assert "already recorded" in client.get(again.headers["Location"]).text
+    refused = {"seq": "2", "round": "1", "action": "bid", "player": "3", "bid": "9"}
+    answer = client.post(f"/t/{table}/entry", data=refused, headers={NEXT_SCREEN_HEADER: "1"})
+    assert answer.status_code == 422 and 'role="alert"' in answer.text
+    with app.app_context():
+        assert table_state(table).current.bids == {"Ben": 1}
+
+
 def test_undo_and_history(app, client):
     table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="H"))
