@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
+from sqlalchemy import event
+
 from referee.records import export_record
 from referee.rules import events as ev
+from referee.store import db
 from referee.store.tables import append_entry, table_state
 from referee.web import cache
 from tests.web.helpers import new_table, ok, post
@@ -61,27 +66,21 @@ def test_an_entry_from_a_page_another_process_overtook_is_not_written(app, clien
         assert table_state(table).current.bids == {"Ben": 1}
 
 
+@contextmanager
 def statements(app):
     """The SQL statements run while the ``with`` block runs (a list filled in as they run)."""
-    from contextlib import contextmanager
+    ran: list[str] = []
+    with app.app_context():
+        engine = db.engine
 
-    from sqlalchemy import event
+    def note(_connection, _cursor, statement, *_rest) -> None:
+        ran.append(statement)
 
-    from referee.store import db
-
-    @contextmanager
-    def counting():
-        ran: list[str] = []
-        with app.app_context():
-            engine = db.engine
-        listener = lambda *args: ran.append(args[2])  # noqa: E731  (conn, cursor, statement, …)
-        event.listen(engine, "before_cursor_execute", listener)
-        try:
-            yield ran
-        finally:
-            event.remove(engine, "before_cursor_execute", listener)
-
-    return counting()
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        yield ran
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
 
 
 def test_the_page_after_this_phones_entry_is_shown_without_reading_the_database(app, client):
