@@ -83,7 +83,9 @@ def statements(app):
         event.remove(engine, "before_cursor_execute", note)
 
 
-def test_the_page_after_this_phones_entry_is_shown_without_reading_the_database(app, client):
+def test_the_page_after_this_phones_entry_is_shown_without_reading_the_database(
+    app, client, sweep_due
+):
     table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="H"))
     response = post(client, table, "bid", player=2, bid=1)
@@ -96,7 +98,7 @@ def test_the_page_after_this_phones_entry_is_shown_without_reading_the_database(
     assert ran == []
 
 
-def test_the_page_after_an_entry_another_process_wrote_catches_up(app, client):
+def test_the_page_after_an_entry_another_process_wrote_catches_up(app, client, sweep_due):
     table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="H"))  # this process keeps the table at entry 1
     with app.app_context():  # the phone's bid went to another process, which redirected here
@@ -105,7 +107,7 @@ def test_the_page_after_an_entry_another_process_wrote_catches_up(app, client):
     assert 'data-seq="2"' in page and "Ben: 1" in page
     with app.app_context():  # later another phone records Cho's bid in another process …
         append_entry(table, 2, "event", ev.Bid(1, "Cho", 0).to_dict())
-    cache.positions.swept -= 10  # … which this process's next sweep finds
+    sweep_due()  # … which this process's next sweep finds
     page = client.get(f"/t/{table}?at=2").text  # a reload of that address
     assert 'data-seq="3"' in page and "Cho: 0" in page
     # An address naming a position the log never reached shows the table as it is.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 
 import pytest
 from flask import Flask, request
@@ -13,7 +14,6 @@ from flask.testing import FlaskClient
 
 from referee.rules import events as ev
 from referee.store.tables import append_entry
-from referee.web.cache import positions
 from referee.web.headers import HEADERS
 from tests.links import join
 from tests.web.helpers import new_table
@@ -32,8 +32,11 @@ def flask_calls(app: Flask) -> list[str]:
 
 
 @pytest.fixture
-def poll(app: Flask, client: FlaskClient, flask_calls: list[str]) -> tuple[str, str]:
-    """A table and the poll address its page carries (``flask_calls`` emptied after)."""
+def poll(
+    app: Flask, client: FlaskClient, flask_calls: list[str], sweep_due: Callable[[], None]
+) -> tuple[str, str]:
+    """A table and the poll address its page carries (``flask_calls`` emptied after); no sweep
+    falls due until the test says so."""
     table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     viewer = app.test_client()
     join(app, viewer, table, "viewer")
@@ -62,12 +65,12 @@ def test_a_known_tables_poll_is_answered_in_front_of_flask(app, flask_calls, pol
     assert flask_calls == []  # the page's render made this process know the table
 
 
-def test_a_poll_goes_to_flask_when_the_answer_is_not_in_memory(app, flask_calls, poll):
+def test_a_poll_goes_to_flask_when_the_answer_is_not_in_memory(app, flask_calls, poll, sweep_due):
     table, address = poll
     cookieless = app.test_client()
     with app.app_context():  # another process writes; this one's sweep is due
         append_entry(table, 0, "event", ev.Trump(1, "H").to_dict())
-    positions.swept -= 10
+    sweep_due()
     assert cookieless.get(address).text == "1"  # Flask's view swept and saw it
     assert flask_calls == [f"/t/{table}/seq"]
     assert cookieless.get(address).text == "1"  # fresh again: answered in front

@@ -258,10 +258,9 @@ def test_a_pages_own_poll_needs_no_cookie_and_opens_nothing_else(app, client, ta
 
 
 def test_a_link_revoked_in_another_process_writes_nothing_and_reads_until_a_sweep_at_most(
-    app, client, table
+    app, client, table, sweep_due
 ):
     from referee.store.links import revoke
-    from referee.web.cache import positions
 
     second = app.test_client()
     join(app, second, table, "keeper")
@@ -270,12 +269,12 @@ def test_a_link_revoked_in_another_process_writes_nothing_and_reads_until_a_swee
     assert follower.get(f"/t/{table}").status_code == 200  # this process keeps both links
     with app.app_context():  # another process revokes the spectator links …
         revoke(table, "viewer")
-    positions.swept -= 10  # … which this process's next sweep finds
+    sweep_due()  # … which this process's next sweep finds
     assert follower.get(f"/t/{table}").status_code == 403
     assert client.get(f"/t/{table}").status_code == 200  # kept again
     with app.app_context():  # … and every scorekeeper link but the second phone's
         revoke(table, "keeper", keep=held_token_of(app, second, table))
-    positions.swept = time.monotonic()  # no sweep due: this process still keeps the link
+    # No sweep is due: this process still keeps the link.
     refused = client.post(f"/t/{table}/entry", data=data)  # its write checks the link itself
     assert refused.status_code == 403 and "has been revoked" in refused.text
     assert log_length(app, table) == 1
