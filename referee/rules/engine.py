@@ -121,6 +121,10 @@ class State:
     beyond_last: bool = False
     #: What a lenient replay's end noted about its last round; redone if more events follow.
     provisional: list[Breach] = field(default_factory=list)
+    #: How many rounds ``totals`` has summed for good, and their points. Only the last round
+    #: ever changes (events go to it; ``copy`` copies it alone and shares the rest), so each
+    #: earlier round is scored once, not on every page.
+    settled: tuple[int, dict[str, int]] = (0, {})
 
     def copy(self) -> State:
         rounds = list(self.rounds)
@@ -134,6 +138,7 @@ class State:
             list(self.warnings),
             self.beyond_last,
             list(self.provisional),
+            self.settled,
         )
 
     @property
@@ -154,10 +159,18 @@ class State:
 
     def totals(self) -> dict[str, int]:
         """Points per player over every scored round."""
-        totals = dict.fromkeys(self.setup.players, 0)
-        for rnd in self.rounds:
-            scores = self.game.score_round(self, rnd)
-            for player, score in (scores or {}).items():
+        count, points = self.settled
+        final = len(self.rounds) - 1  # the rounds before the last one never change
+        if final > count:
+            points = self.add_points(points, self.rounds[count:final])
+            self.settled = (final, points)
+        return self.add_points(points, self.rounds[final:])
+
+    def add_points(self, points: dict[str, int], rounds: list[RoundState]) -> dict[str, int]:
+        """``points`` plus the points scored in ``rounds``, as a new dict in seat order."""
+        totals = dict.fromkeys(self.setup.players, 0) | points
+        for rnd in rounds:
+            for player, score in (self.game.score_round(self, rnd) or {}).items():
                 totals[player] = totals.get(player, 0) + score.points
         return totals
 

@@ -174,17 +174,17 @@ def describe_step(step: Step | None, game: str = "") -> str:
         return _("The game is over.")
     if step.action == "play" and game == "ebbes":
         return _("Play the round: tap each colour as it gets its role, then count the cards won")
-    what = {
-        "trump": _("Turn up the trump"),
-        "bid": _("%(player)s bids", player=step.player),
-        "declare": _("%(player)s declares open or secret", player=step.player),
-        "play": _("Play the round, then enter the tricks won"),
-        "reveal": _("Turn up %(player)s's secret bid", player=step.player),
-        "starter": _("Who starts this round?"),
-        "number": _("Reveal the number card"),
-        "designators": _("Place the designators"),
+    what = {  # translated when chosen: a page shows one of them
+        "trump": lambda: _("Turn up the trump"),
+        "bid": lambda: _("%(player)s bids", player=step.player),
+        "declare": lambda: _("%(player)s declares open or secret", player=step.player),
+        "play": lambda: _("Play the round, then enter the tricks won"),
+        "reveal": lambda: _("Turn up %(player)s's secret bid", player=step.player),
+        "starter": lambda: _("Who starts this round?"),
+        "number": lambda: _("Reveal the number card"),
+        "designators": lambda: _("Place the designators"),
     }
-    return what[step.action]
+    return what[step.action]()
 
 
 def shown_notes(state: State, notes: Sequence[Breach]) -> list[Breach]:
