@@ -111,21 +111,25 @@ def load_since(table_id: str, seq: int) -> tuple[TableRecord, State]:
 
 
 def table(table_id: str) -> tuple[TableRecord, State] | None:
-    """The stored table and its replayed state, kept and caught up; None for an unknown table."""
-    seq = current_seq(table_id)
-    if seq is None:
-        return None
-    positions.set(table_id, seq)
+    """The stored table and its replayed state, kept and caught up; None for an unknown table.
+    A kept table costs one read of its log position (and the newer entries, if any); one this
+    process does not keep is read whole at once."""
     known = _tables.get(table_id)
-    if known is not None and known[0].last_seq == seq:
-        return known
-    if known is not None and known[0].last_seq < seq:
-        caught_up = catch_up(table_id, *known)
-        if caught_up is not None:
-            return caught_up
+    if known is not None:
+        seq = current_seq(table_id)
+        if seq is None:
+            return None
+        positions.set(table_id, seq)
+        if known[0].last_seq == seq:
+            return known
+        if known[0].last_seq < seq:
+            caught_up = catch_up(table_id, *known)
+            if caught_up is not None:
+                return caught_up
     record = get_table(table_id)
     if record is None:
         return None
+    positions.set(table_id, record.last_seq)
     loaded = (record, replay(record.setup, effective_events(record.entries), lenient=True))
     _tables.put(table_id, loaded)
     return loaded

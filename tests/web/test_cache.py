@@ -128,3 +128,17 @@ def test_an_entry_from_a_page_ahead_of_this_process_catches_up_without_asking_th
     assert any(statement.startswith("UPDATE tables") for statement in ran)
     with app.app_context():
         assert table_state(table).current.bids == {"Ben": 1, "Cho": 0}
+
+
+def test_a_table_this_process_does_not_keep_is_read_whole_without_asking_its_position(
+    app, client, sweep_due
+):
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
+    with app.app_context():  # another process turns up the trump; this one has forgotten the table
+        append_entry(table, 0, "event", ev.Trump(1, "H").to_dict())
+    cache._tables.discard(table)
+    with statements(app) as ran:
+        page = client.get(f"/t/{table}").text
+    assert 'data-seq="1"' in page and "Ben bids" in page
+    assert not any("last_seq \nFROM tables" in statement for statement in ran), ran
+    assert cache.positions.fresh(table) == 1  # the poll is answered from what the read found
