@@ -1,6 +1,6 @@
 """Durability fixtures: the app under gunicorn on SQLite and on PostgreSQL, and phones to drive it.
 
-Each test gets an empty database at the newest schema (``tests/durability/databases.py``: a new
+Each test gets an empty database at the newest schema (``tests/databases.py``: a new
 SQLite file, or a new schema of ``TEST_DATABASE_URL``'s PostgreSQL database, required when
 ``REQUIRE_POSTGRES=1``), migrated before the server starts — as a deployment runs
 ``flask db upgrade`` before its servers.
@@ -33,8 +33,8 @@ from flask import Flask
 from app import create_app
 from referee.store import db
 from referee.store.db import upgrade_to_head
+from tests.databases import KINDS, empty_database
 from tests.durability import summary
-from tests.durability.databases import KINDS, empty_database
 
 ROOT = Path(__file__).resolve().parents[2]
 

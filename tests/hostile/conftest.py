@@ -18,8 +18,8 @@ from flask.testing import FlaskClient
 from app import create_app
 from referee.store import db
 from referee.store.db import upgrade_to_head
+from tests.databases import KINDS, empty_database
 from tests.durability import summary
-from tests.durability.databases import KINDS, empty_database
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -30,7 +30,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 def hostile_app(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Flask]:
-    """The app on SQLite, then on PostgreSQL (``tests/durability/databases.py``)."""
+    """The app on SQLite, then on PostgreSQL (``tests/databases.py``)."""
     with empty_database(request.param, tmp_path_factory.mktemp("hostile")) as url:
         app = create_app(
             {

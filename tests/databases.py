@@ -1,4 +1,4 @@
-"""Empty databases of each kind for a test, as ``tests/store/conftest.py`` makes them.
+"""Empty databases of each kind for a test: the store, durability and hostile tests run on both.
 
 PostgreSQL comes from ``TEST_DATABASE_URL`` (``export TEST_DATABASE_URL=$(.ci/start-postgres)``).
 Without it the PostgreSQL cases are skipped, unless ``REQUIRE_POSTGRES=1`` (``.ci/run``): then
