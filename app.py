@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask
 
 from referee.store import db, migrate, prepare_database
-from referee.store.db import database_uri
+from referee.store.db import close_autocommit, database_uri
 from referee.web import babel, csrf, i18n, instance_secret_key, register_blueprints
 
 
@@ -41,6 +41,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
 
     db.init_app(app)
+    app.teardown_appcontext(close_autocommit)
     migrate.init_app(app, db, directory=os.path.join(app.root_path, "migrations"))
     prepare_database(app)
     csrf.init_app(app)

@@ -15,7 +15,7 @@ import sqlite3
 from typing import Any
 
 from alembic import command
-from flask import Flask
+from flask import Flask, g
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import CursorResult, Executable, MetaData, event
@@ -48,10 +48,33 @@ migrate = Migrate()
 
 
 def run(statement: Executable, params: dict[str, Any]) -> CursorResult[Any]:
-    """Run a Core statement in the session's transaction, on its connection directly: the
-    session's own ``execute`` does ORM work on every statement that the hot reads and writes
-    (``referee.store.tables``, ``referee.store.links``) do not need."""
-    return db.session.connection().execute(statement, params)
+    """Run one of the hot reads and writes (``referee.store.tables``, ``referee.store.links``),
+    a Core statement, on a connection directly: the session's ``execute`` does ORM work they do
+    not need.
+
+    On SQLite, in the session's transaction. On PostgreSQL (``autocommits``), on a connection
+    the app context keeps in autocommit: each of these statements is whole by itself, one round
+    trip instead of three with BEGIN and COMMIT."""
+    if not autocommits():
+        return db.session.connection().execute(statement, params)
+    if "referee_autocommit" not in g:
+        connection = db.engine.connect()
+        g.referee_autocommit = connection.execution_options(isolation_level="AUTOCOMMIT")
+    return g.referee_autocommit.execute(statement, params)
+
+
+def autocommits() -> bool:
+    """Whether ``run`` commits each statement by itself: on PostgreSQL, whose read committed
+    transactions give every statement a snapshot of its own anyway (so a read sees what it
+    would have seen in a transaction), and where ``add_entry`` writes in one statement."""
+    return db.engine.dialect.name == "postgresql"
+
+
+def close_autocommit(_error: BaseException | None = None) -> None:
+    """At the end of an app context: give ``run``'s PostgreSQL connection back to the pool."""
+    connection = g.pop("referee_autocommit", None)
+    if connection is not None:
+        connection.close()
 
 
 def database_uri(url: str | None, instance_path: str) -> str:

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, exists, func, insert, select, update
+from sqlalchemy import Insert, Update, bindparam, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from referee.rules import Setup, State, replay, start
 from referee.rules.events import Event, event_from_dict
-from referee.store.db import db, run
+from referee.store.db import autocommits, db, run
 from referee.store.links import LINKS, access, token_hash
 from referee.store.models import Entry, Table, utcnow
 
@@ -65,6 +65,27 @@ _ADVANCE_BY_LINK = _ADVANCE.where(
     )
 )
 _INSERT_ENTRY = insert(ENTRIES)
+
+
+def _append(advance: Update) -> Insert:
+    """``advance`` and ``_INSERT_ENTRY`` in one statement, for PostgreSQL (an UPDATE in a WITH):
+    the entry goes in only if the UPDATE moved the table's position. Its parameters are the
+    UPDATE's, ``kind`` and ``payload`` (a parameter named like a column of ``tables`` would
+    join the UPDATE's SET)."""
+    moved = advance.returning(TABLES.c.id).cte("moved")
+    values = select(
+        moved.c.id,
+        bindparam("new_seq"),
+        bindparam("kind"),
+        bindparam("payload", type_=ENTRIES.c.payload.type),
+        bindparam("now", type_=ENTRIES.c.created_at.type),
+    )
+    columns = ["table_id", "seq", "kind", "payload", "created_at"]
+    return insert(ENTRIES).from_select(columns, values).execution_options(preserve_rowcount=True)
+
+
+_APPEND = _append(_ADVANCE)
+_APPEND_BY_LINK = _append(_ADVANCE_BY_LINK)
 #: The log positions of tables changed since a moment: run on a connection of its own (not the
 #: request's session), since the "has anything changed?" answers rest on it.
 _CHANGED_SINCE = select(TABLES.c.id, TABLES.c.last_seq, TABLES.c.updated_at).where(
@@ -218,11 +239,13 @@ def add_entry(
 
     Optimistic concurrency, the same on SQLite and PostgreSQL: a conditional UPDATE moves
     ``tables.last_seq`` from ``expected_seq`` to ``expected_seq + 1`` and the entry is inserted
-    with that seq, in one transaction. Of two writers on the same step, the second one's UPDATE
-    waits for the first to commit (row lock on PostgreSQL, write lock on SQLite), then matches no
-    row: it gets ``StaleTable`` and writes nothing. UNIQUE (table_id, seq) backs this up against
-    any writer that bypasses ``last_seq``. ``ValueError`` for a payload that does not fit
-    ``kind`` (the log is forever, so nothing unreadable goes in); ``UnknownTable`` for a bad id.
+    with that seq, both or neither: in the session's transaction on SQLite, in one statement
+    that commits by itself on PostgreSQL (``_APPEND``; see ``run``). Of two writers on the same
+    step, the second one's UPDATE waits for the first to commit (row lock on PostgreSQL, write
+    lock on SQLite), then matches no row: it gets ``StaleTable`` and writes nothing. UNIQUE
+    (table_id, seq) backs this up against any writer that bypasses ``last_seq``. ``ValueError``
+    for a payload that does not fit ``kind`` (the log is forever, so nothing unreadable goes
+    in); ``UnknownTable`` for a bad id.
 
     ``link``: the token of the link the writer holds. The UPDATE then also requires that link to
     open the table, unrevoked, so the write is authorised in the statement that makes it;
@@ -231,16 +254,20 @@ def add_entry(
     stored = checked_payload(kind, payload, expected_seq)
     seq = expected_seq + 1
     now = utcnow()
+    moved = {"table": table_id, "expected": expected_seq, "new_seq": seq, "now": now}
+    if link is not None:
+        moved["link"] = token_hash(link)
     try:
-        moved = {"table": table_id, "expected": expected_seq, "new_seq": seq, "now": now}
-        if link is None:
-            result = run(_ADVANCE, moved)
+        if autocommits():
+            entry = {"kind": kind, "payload": stored}
+            written = run(_APPEND if link is None else _APPEND_BY_LINK, moved | entry).rowcount
         else:
-            result = run(_ADVANCE_BY_LINK, {**moved, "link": token_hash(link)})
-        if result.rowcount == 1:
-            entry = {"seq": seq, "kind": kind, "payload": stored, "created_at": now}
-            run(_INSERT_ENTRY, {"table_id": table_id, **entry})
-            db.session.commit()
+            written = run(_ADVANCE if link is None else _ADVANCE_BY_LINK, moved).rowcount
+            if written == 1:
+                entry = {"seq": seq, "kind": kind, "payload": stored, "created_at": now}
+                run(_INSERT_ENTRY, {"table_id": table_id, **entry})
+                db.session.commit()
+        if written == 1:
             return LogEntry(seq, kind, stored, as_utc(now))
     except IntegrityError:
         pass  # the UNIQUE constraint: an entry with this seq is already there

@@ -161,9 +161,49 @@ def test_the_unique_seq_stops_a_writer_that_bypasses_last_seq(store_app: Flask) 
     assert current_seq(table_id) == 0
 
 
+def test_a_write_is_one_statement_on_postgresql_and_one_transaction_on_sqlite(
+    store_app: Flask,
+) -> None:
+    table_id = new_table([])
+    ran: list[str] = []
+    commits: list[object] = []
+
+    def note(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        ran.append(statement.split()[0])
+
+    def committed(connection: object) -> None:
+        commits.append(connection)
+
+    event.listen(db.engine, "before_cursor_execute", note)
+    event.listen(db.engine, "commit", committed)
+    try:
+        assert append_entry(table_id, 0, "event", ROUND_ONE[0].to_dict()) == 1
+    finally:
+        event.remove(db.engine, "before_cursor_execute", note)
+        event.remove(db.engine, "commit", committed)
+    if db.engine.dialect.name == "postgresql":  # one round trip: no BEGIN, no COMMIT
+        assert ran == ["WITH"] and commits == []
+    else:
+        assert ran == ["UPDATE", "INSERT"] and len(commits) == 1
+    assert get_table(table_id).entries[0].payload == ROUND_ONE[0].to_dict()
+
+
+def test_the_reads_and_writes_give_their_connection_back_with_the_app_context(
+    store_app: Flask,
+) -> None:
+    table_id = new_table([])
+    held = db.engine.pool.checkedout()
+    for _ in range(3):  # as three requests
+        with store_app.app_context():
+            append_entry(table_id, current_seq(table_id), "event", ROUND_ONE[0].to_dict())
+    assert db.engine.pool.checkedout() == held
+    assert current_seq(table_id) == 3
+
+
 def hold_after_update(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
-    """Keep a writer's transaction open after its UPDATE, so the other writer runs into it."""
-    if statement.startswith("UPDATE tables"):
+    """Hold a writer after its UPDATE: on SQLite its transaction stays open, so the other
+    writer runs into it (on PostgreSQL the write is one statement, already committed)."""
+    if "UPDATE tables" in statement:
         time.sleep(0.02)
 
 
