@@ -1,0 +1,50 @@
+"""Session cookies checked once per process: Flask's signed-cookie sessions, the same cookies on
+the wire, with each cookie's signature verified the first time this process sees it.
+
+A phone sends the same cookie with every request of an evening (it changes only when the session
+does), and verifying it again each time was an eighth of the work of a score sheet served from
+memory. A cookie is kept with its data and the moment it was signed, so one that has grown older
+than the session lifetime since it was checked is refused as Flask would refuse it; every request
+gets its own copy of the data, so nothing a view does to its session reaches the next one.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from typing import Any
+
+from flask import Flask, Request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from itsdangerous import BadSignature
+
+from referee.web.cache import LRU
+
+
+class CheckedOnce(SecureCookieSessionInterface):
+    """Flask's cookie sessions with a per-process memory of the cookies already verified."""
+
+    def __init__(self, size: int = 4096) -> None:
+        #: (secret keys, cookie) → (session data, signed at: seconds since the epoch)
+        self.checked: LRU[tuple[Any, int]] = LRU(size)
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value or not app.secret_key:
+            return super().open_session(app, request)
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        key = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()), value)
+        found = self.checked.get(key)
+        if found is None:
+            serializer = self.get_signing_serializer(app)
+            assert serializer is not None  # there is a secret key
+            try:
+                data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
+            except BadSignature:
+                return self.session_class()
+            found = (data, int(signed.timestamp()))
+            self.checked.put(key, found)
+        data, signed = found
+        if not 0 <= int(time.time()) - signed <= max_age:
+            return self.session_class()  # expired since it was checked
+        return self.session_class(copy.deepcopy(data))
