@@ -1,4 +1,5 @@
-"""Empty databases of each kind for a test: the store, durability and hostile tests run on both.
+"""Databases for tests: empty ones of each kind (the store, durability and hostile tests run on
+both), and the statements a piece of code runs on one.
 
 PostgreSQL comes from ``TEST_DATABASE_URL`` (``export TEST_DATABASE_URL=$(.ci/start-postgres)``).
 Without it the PostgreSQL cases are skipped, unless ``REQUIRE_POSTGRES=1`` (``.ci/run``): then
@@ -12,10 +13,14 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from flask import Flask
+from sqlalchemy import event
 
+from referee.store import db
 from referee.store.db import database_uri
 
 KINDS = ["sqlite", "postgresql"]
@@ -50,3 +55,21 @@ def empty_database(kind: str, folder: Path) -> Iterator[str]:
             connection.exec_driver_sql("SET lock_timeout = '10s'")
             connection.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
         admin.dispose()
+
+
+@contextmanager
+def statements(app: Flask) -> Iterator[list[str]]:
+    """The SQL statements run on the app's database while the ``with`` block runs (a list filled
+    in as they run)."""
+    ran: list[str] = []
+    with app.app_context():
+        engine = db.engine
+
+    def note(_connection: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        ran.append(statement)
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        yield ran
+    finally:
+        event.remove(engine, "before_cursor_execute", note)

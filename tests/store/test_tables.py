@@ -26,6 +26,7 @@ from referee.store.tables import (
     get_table,
     table_state,
 )
+from tests.databases import statements
 
 FOUR = ("Ann", "Ben", "Cho", "Dee")
 # Blackout round 1 (one card each, Ann deals): trump, then bids from Ben round to Ann.
@@ -165,26 +166,22 @@ def test_a_write_is_one_statement_on_postgresql_and_one_transaction_on_sqlite(
     store_app: Flask,
 ) -> None:
     table_id = new_table([])
-    ran: list[str] = []
     commits: list[object] = []
-
-    def note(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
-        ran.append(statement.split()[0])
 
     def committed(connection: object) -> None:
         commits.append(connection)
 
-    event.listen(db.engine, "before_cursor_execute", note)
     event.listen(db.engine, "commit", committed)
     try:
-        assert append_entry(table_id, 0, "event", ROUND_ONE[0].to_dict()) == 1
+        with statements(store_app) as ran:
+            assert append_entry(table_id, 0, "event", ROUND_ONE[0].to_dict()) == 1
     finally:
-        event.remove(db.engine, "before_cursor_execute", note)
         event.remove(db.engine, "commit", committed)
+    kinds = [statement.split()[0] for statement in ran]
     if db.engine.dialect.name == "postgresql":  # one round trip: no BEGIN, no COMMIT
-        assert ran == ["WITH"] and commits == []
+        assert kinds == ["WITH"] and commits == []
     else:
-        assert ran == ["UPDATE", "INSERT"] and len(commits) == 1
+        assert kinds == ["UPDATE", "INSERT"] and len(commits) == 1
     assert get_table(table_id).entries[0].payload == ROUND_ONE[0].to_dict()
 
 

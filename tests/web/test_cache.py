@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
-from sqlalchemy import event
-
 from referee.records import export_record
 from referee.rules import events as ev
-from referee.store import db
 from referee.store.tables import append_entry, table_state
 from referee.web import cache
+from tests.databases import statements
 from tests.web.helpers import new_table, ok, post
 
 
@@ -64,23 +60,6 @@ def test_an_entry_from_a_page_another_process_overtook_is_not_written(app, clien
     assert "changed on another phone" in response.get_data(as_text=True)
     with app.app_context():
         assert table_state(table).current.bids == {"Ben": 1}
-
-
-@contextmanager
-def statements(app):
-    """The SQL statements run while the ``with`` block runs (a list filled in as they run)."""
-    ran: list[str] = []
-    with app.app_context():
-        engine = db.engine
-
-    def note(_connection, _cursor, statement, *_rest) -> None:
-        ran.append(statement)
-
-    event.listen(engine, "before_cursor_execute", note)
-    try:
-        yield ran
-    finally:
-        event.remove(engine, "before_cursor_execute", note)
 
 
 def test_the_page_after_this_phones_entry_is_shown_without_reading_the_database(
