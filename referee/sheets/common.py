@@ -10,7 +10,7 @@ from reportlab.platypus import Flowable, Spacer
 
 from referee.rules.cards import SUIT_NAMES
 from referee.sheets import fonts
-from referee.sheets.grid import BODY_SIZE, Column, Grid
+from referee.sheets.grid import BODY_SIZE, Grid
 from referee.sheets.layout import Page, frame_height, frame_width, option_text, para, render
 
 #: The bounds of a blank card's row height (points) when it is fitted to the page, and the
@@ -27,19 +27,6 @@ def dealer_width(names: Iterable[str]) -> float:
     """The dealer column's width: the longest name, within bounds."""
     widest = max((fonts.width(name, BODY_SIZE) for name in names), default=0.0)
     return min(max(widest, 30.0), DEALER_ROOM) + 6
-
-
-def lead_columns(game: str, names: Sequence[str]) -> list[Column]:
-    """The columns left of the players: round and cards, dealer and trump (ebbes: the round
-    only; its starter and colour roles are in the strip above each round)."""
-    if game == "ebbes":
-        return [Column("Round", 30)]
-    return [
-        Column("Rd", 20),
-        Column("Cards", 24),
-        Column("Dealer", dealer_width(names)),
-        Column("Trump", 46),
-    ]
 
 
 def dealer_text(name: str | None) -> str:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from referee.games.blackout.printed import PREFIX
 from referee.rules import GAMES, Breach, OptionError, Setup, start
 from referee.rules.blackout import hand_sizes
 from referee.sheets import BlankCard, Page, blank_card
-from referee.sheets.blank import PREFIX
 from referee.sheets.grid import LABEL_SIZE, PREFIX_SIZE
 from tests.sheets.reading import line_of, page_sizes, page_texts, pieces, round_numbers, words
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from referee.games.blackout.printed import BLACKED
 from referee.records import load_record
 from referee.rules import Setup, State, apply, replay, start
 from referee.rules import events as ev
 from referee.sheets import Correction, Page, SheetInfo, fonts, table_sheet
 from referee.sheets.grid import LABEL_SIZE
-from referee.sheets.score import BLACKED
 from tests.sheets.reading import line_of, page_sizes, page_texts, round_numbers, rows, words
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
