@@ -15,8 +15,7 @@ from flask import Flask
 
 from referee.store import db, migrate, prepare_database
 from referee.store.db import close_autocommit, database_uri
-from referee.web import babel, csrf, i18n, instance_secret_key, register_blueprints
-from referee.web.sessions import CheckedOnce
+from referee.web import babel, csrf, instance_secret_key, register_blueprints
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -45,10 +44,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.teardown_appcontext(close_autocommit)
     migrate.init_app(app, db, directory=os.path.join(app.root_path, "migrations"))
     prepare_database(app)
-    app.session_interface = CheckedOnce()
     csrf.init_app(app)
     babel.init_app(app)
-    i18n.install(app)
 
     register_blueprints(app)
     return app

@@ -8,8 +8,9 @@
   of a long game).
 - ``phones()``: links to tables (``referee.store.links.make_link``) and, for each, the session
   cookie a phone holds after opening it — signed with the app's own session serializer, as
-  ``GET /j/<token>`` would set it (``referee.web.access.grant``) — plus, when asked, a form CSRF
-  token (``flask_wtf.csrf.generate_csrf``) that belongs to that session. No browser needed.
+  ``GET /j/<token>`` would set it (``referee.web.sharing.access.grant``) — plus, when asked, a
+  form CSRF token (``flask_wtf.csrf.generate_csrf``) that belongs to that session. No browser
+  needed.
 - ``Server``: gunicorn serving ``bench.bench_app:make()`` (the real app plus ``GET /bare``) on a
   free port of 127.0.0.1, production settings, in a process group of its own.
 - ``wrk()``: load from wrk with ``requests.lua``, which sends the requests of a file (one a
@@ -166,7 +167,7 @@ def phones(
 
     from referee.store.db import db
     from referee.store.links import make_link
-    from referee.web.access import grant
+    from referee.web.sharing.access import grant
 
     with app.app_context():
         made = [

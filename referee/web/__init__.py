@@ -21,23 +21,16 @@ babel = Babel()
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint of the app, the security headers every response gets, and the
-    layer in front of Flask that serves static files and polls (``referee.web.front``)."""
-    from referee.web import (
-        access,
-        disputes,
-        errors,
-        front,
-        home,
-        newtable,
-        records,
-        share,
-        sheets,
-        tables,
-    )
+    speed layer (``referee.web.speed``)."""
+    from referee.web import disputes, errors, home, newtable, records, scorecards, speed
     from referee.web.headers import security_headers
+    from referee.web.round import routes as round_routes
+    from referee.web.sharing import access
+    from referee.web.sharing import routes as sharing_routes
+    from referee.web.sheet import pdf
 
     app.after_request(security_headers)
-    front.install(app)
+    speed.init_app(app)
 
     app.register_blueprint(access.bp)
     app.register_blueprint(disputes.bp)
@@ -45,9 +38,10 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(home.bp)
     app.register_blueprint(newtable.bp)
     app.register_blueprint(records.bp)
-    app.register_blueprint(share.bp)
-    app.register_blueprint(sheets.bp)
-    app.register_blueprint(tables.bp)
+    app.register_blueprint(sharing_routes.bp)
+    app.register_blueprint(pdf.bp)
+    app.register_blueprint(scorecards.bp)
+    app.register_blueprint(round_routes.bp)
 
 
 def instance_secret_key(instance_path: str) -> str:

@@ -19,7 +19,7 @@ from referee.rules.cards import (
     coloured_deck,
 )
 from referee.rules.tricks import trick_winner
-from referee.web.view import GAME_TITLES, WHY, colour_label
+from referee.web.round.screen import GAME_TITLES, WHY, colour_label
 
 bp = Blueprint("disputes", __name__)
 

@@ -10,9 +10,9 @@ from flask import Blueprint, current_app, render_template, url_for
 from flask_babel import gettext
 
 from referee.rules import GAMES
-from referee.web import cache
 from referee.web.newtable import GAME_ORDER
 from referee.web.recent import remembered
+from referee.web.speed import kept as cache
 
 bp = Blueprint("home", __name__)
 

@@ -21,8 +21,8 @@ from wtforms import BooleanField, Field, RadioField, SelectChoice, SelectField, 
 from referee.rules import GAMES, Breach, OptionError, Setup, start
 from referee.rules.cards import ALLES_COLOURS
 from referee.store.tables import create_table
-from referee.web.access import creator, may_create, open_new_table, too_many_tables
 from referee.web.errors import breach_text, on_stale
+from referee.web.sharing.access import creator, may_create, open_new_table, too_many_tables
 
 bp = Blueprint("newtable", __name__)
 

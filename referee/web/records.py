@@ -8,12 +8,10 @@ allowed) is loaded; otherwise the page shows why, as the command-line referee wo
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from flask import (
     Blueprint,
-    Response,
     current_app,
     flash,
     redirect,
@@ -30,9 +28,10 @@ from referee.records import Record, RecordError, export_record, load_record
 from referee.rules import Breach, OptionError, replay
 from referee.store.tables import append_entry, checked_payload, create_table
 from referee.web import csrf
-from referee.web.access import creator, may_create, open_new_table, require, too_many_tables
-from referee.web.cache import load
+from referee.web.downloads import attachment, safe_file_name
 from referee.web.errors import breach_text, on_stale
+from referee.web.sharing.access import creator, may_create, open_new_table, require, too_many_tables
+from referee.web.speed.kept import load
 
 bp = Blueprint("records", __name__)
 
@@ -50,23 +49,14 @@ class UploadForm(FlaskForm):
     )
 
 
-def download_name(game: str, day: str, table_id: str) -> str:
-    """A file name made only of safe characters: game, date and the start of the table id."""
-    name = f"{game}-{day}-{table_id[:8]}.json"
-    return re.sub(r"[^A-Za-z0-9._-]", "-", name)
-
-
 @bp.get("/t/<table_id>/record.json")
 def download(table_id: str) -> ResponseReturnValue:
     require(table_id)
     table, state = load(table_id)
     body = json.dumps(export_record(state), ensure_ascii=False, indent=2) + "\n"
-    name = download_name(table.setup.game, table.created_at.strftime("%Y-%m-%d"), table_id)
-    response = Response(body, mimetype="application/json")
-    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    day = table.created_at.strftime("%Y-%m-%d")
+    name = safe_file_name(table.setup.game, day, table_id[:8]) + ".json"
+    return attachment(body, "application/json", name)
 
 
 @bp.get("/records")

@@ -52,7 +52,7 @@ from referee.store.tables import (
     get_table,
     in_force,
 )
-from referee.web.entries import BUILDERS
+from referee.web.round.entries import BUILDERS
 from tests.durability import summary
 from tests.durability.legal import breaches, check_log, entry_form, next_entry
 from tests.hostile.conftest import on_postgresql

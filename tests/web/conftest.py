@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from referee.web import cache
+from referee.web.speed import kept as cache
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee.records import export_record
 from referee.rules import events as ev
 from referee.store.tables import append_entry, table_state
-from referee.web import cache
+from referee.web.speed import kept as cache
 from tests.databases import statements
 from tests.web.helpers import new_table, ok, post
 

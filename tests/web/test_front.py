@@ -1,4 +1,4 @@
-"""The layer in front of Flask (``referee.web.front``): static files and a page's own poll are
+"""The layer in front of Flask (``referee.web.speed.front``): static files and a page's own poll are
 answered from memory without Flask's request machinery, with the same answers and headers Flask
 gives; whatever it cannot answer from memory reaches Flask."""
 

@@ -1,5 +1,5 @@
-"""The templates' translation functions (``referee.web.i18n``): the request's catalog is used, the
-arguments are escaped, and ``ngettext`` counts."""
+"""The templates' translation functions (``referee.web.speed.translations``): the request's
+catalog is used, the arguments are escaped, and ``ngettext`` counts."""
 
 from __future__ import annotations
 

@@ -428,7 +428,7 @@ def test_static_files_are_addressed_by_their_content_and_kept_a_year(app, client
 
 
 def test_spectators_get_one_page_rendered_once_per_change(app, client, table, monkeypatch):
-    from referee.web import tables
+    from referee.web.round import routes as tables
 
     renders = []
     render = tables.render_table
@@ -451,7 +451,7 @@ def test_spectators_get_one_page_rendered_once_per_change(app, client, table, mo
 def test_a_change_written_by_another_process_reaches_the_poll_within_a_second(app, client, table):
     from referee.rules import events as ev
     from referee.store.tables import append_entry
-    from referee.web.cache import SWEEP_EVERY
+    from referee.web.speed.kept import SWEEP_EVERY
 
     page = phone(app, table, "viewer").get(f"/t/{table}").text
     poll = html.unescape(re.search(r'data-poll="([^"]+)"', page).group(1))

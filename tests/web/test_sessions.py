@@ -1,4 +1,4 @@
-"""Session cookies are verified once per process (``referee.web.sessions``) and still open
+"""Session cookies are verified once per process (``referee.web.speed.sessions``) and still open
 exactly what Flask would open: a forged or expired cookie opens nothing, and what one request
 does to its session never reaches the next request with the same cookie."""
 
@@ -8,9 +8,9 @@ import time
 
 from flask import request
 
-from referee.web import sessions
-from referee.web.cache import LRU
-from referee.web.sessions import CheckedOnce
+from referee.web.speed import sessions
+from referee.web.speed.kept import LRU
+from referee.web.speed.sessions import CheckedOnce
 from tests.web.helpers import new_table
 
 REFUSED = "This table opens only with one of its links"

@@ -125,7 +125,7 @@ def test_a_stale_page_and_a_double_tap(app, client):
 
 
 def test_an_entry_sent_by_the_script_is_answered_with_the_next_screen(app, client):
-    from referee.web.tables import NEXT_SCREEN_HEADER
+    from referee.web.round.routes import NEXT_SCREEN_HEADER
 
     table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="H"))

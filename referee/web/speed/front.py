@@ -25,9 +25,9 @@ from werkzeug.http import parse_etags
 from werkzeug.security import safe_join
 from werkzeug.utils import get_content_type
 
-from referee.web.access import valid_poll_key
-from referee.web.cache import positions
 from referee.web.headers import HEADERS
+from referee.web.sharing.access import valid_poll_key
+from referee.web.speed.kept import positions
 
 #: How long a browser keeps a static file: a year, since its address changes with its content.
 STATIC_MAX_AGE = 365 * 24 * 3600

@@ -186,7 +186,7 @@ class Positions:
 
     def fresh(self, table_id: str) -> int | None:
         """The table's position if this process knows it and no sweep is due; else None. Never
-        asks the database (``referee.web.front`` answers polls with it)."""
+        asks the database (``referee.web.speed.front`` answers polls with it)."""
         if time.monotonic() - self.swept >= SWEEP_EVERY:
             return None
         return self.known.get(table_id)

@@ -18,7 +18,7 @@ from flask import Flask, Request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature
 
-from referee.web.cache import LRU
+from referee.web.speed.kept import LRU
 
 
 class CheckedOnce(SecureCookieSessionInterface):

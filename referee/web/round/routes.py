@@ -28,9 +28,13 @@ from referee.store.tables import (
     TableRecord,
     in_force,
 )
-from referee.web import view
-from referee.web.access import held, keeps_score, require, valid_poll_key, write
-from referee.web.cache import (
+from referee.web.errors import breach_text
+from referee.web.recent import remember
+from referee.web.round import screen as view
+from referee.web.round.entries import EntryError, build_event
+from referee.web.sharing.access import held, keeps_score, require, valid_poll_key, write
+from referee.web.speed.front import position_text
+from referee.web.speed.kept import (
     LRU,
     load,
     load_since,
@@ -38,10 +42,6 @@ from referee.web.cache import (
     recent_seq,
     remember_after,
 )
-from referee.web.entries import EntryError, build_event
-from referee.web.errors import breach_text
-from referee.web.front import position_text
-from referee.web.recent import remember
 
 bp = Blueprint("tables", __name__, url_prefix="/t")
 
@@ -299,7 +299,7 @@ def undo(table_id: str) -> Response:
 def seq(table_id: str) -> Response:
     """Has anything changed? The table's log position, as text with an ETag: a page that polls
     it gets a 304 until the next entry. A page's own poll carries the table's ``poll_key`` and
-    is answered from memory, mostly by ``referee.web.front`` before it gets here (no session,
+    is answered from memory, mostly by ``referee.web.speed.front`` before it gets here (no session,
     no link lookup); anything else needs a link."""
     key = request.args.get("k")
     if key is None or not valid_poll_key(table_id, key):

@@ -18,8 +18,8 @@ from markupsafe import Markup
 from segno import make as make_qr
 
 from referee.store.links import access, make_link, revoke
-from referee.web.access import forget_links, held_token, keep_shown, require, shown_token
-from referee.web.cache import load
+from referee.web.sharing.access import forget_links, held_token, keep_shown, require, shown_token
+from referee.web.speed.kept import load
 
 bp = Blueprint("share", __name__, url_prefix="/t")
 

@@ -26,8 +26,8 @@ from flask_babel import gettext
 from referee.store.links import Access, access, make_link
 from referee.store.models import utcnow
 from referee.store.tables import LogEntry, NoAccess, add_entry, created_since, current_seq
-from referee.web.cache import links, positions
 from referee.web.recent import KEEP, remember
+from referee.web.speed.kept import links, positions
 
 bp = Blueprint("access", __name__, cli_group=None)
 
