@@ -1,4 +1,5 @@
-"""The front page: start a table of each game, find the tables this browser knows, load a record."""
+"""The front page: start a table of each game, find the tables this browser knows, load a record
+(the upload form is this page's; ``referee.web.records`` takes what it posts)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, current_app, render_template, url_for
-from flask_babel import gettext
+from flask_babel import gettext, lazy_gettext
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
 
 from referee.rules import GAMES
 from referee.web.newtable import GAME_ORDER
@@ -15,6 +18,16 @@ from referee.web.recent import remembered
 from referee.web.speed import kept as cache
 
 bp = Blueprint("home", __name__)
+
+#: The largest record the upload form takes. A whole card-by-card game is far below it.
+UPLOAD_LIMIT = 1024 * 1024
+
+
+class UploadForm(FlaskForm):
+    record = FileField(
+        lazy_gettext("Game record (.json)"),
+        validators=[FileRequired(lazy_gettext("Choose a record file to load."))],
+    )
 
 
 @dataclass(frozen=True)
@@ -67,8 +80,6 @@ def render_home(
     status: int = 200,
 ) -> tuple[str, int]:
     """The home page; after a refused upload, with its errors by the upload form."""
-    from referee.web.records import UPLOAD_LIMIT, UploadForm  # records renders this page
-
     tables = [s for s in (summary(t) for t in remembered()) if s is not None]
     return (
         render_template(

@@ -19,9 +19,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext, lazy_gettext, ngettext
-from flask_wtf import FlaskForm
-from flask_wtf.file import FileField, FileRequired
+from flask_babel import gettext, ngettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from referee.records import Record, RecordError, export_record, load_record
@@ -30,23 +28,14 @@ from referee.store.tables import append_entry, checked_payload, create_table
 from referee.web import csrf
 from referee.web.downloads import attachment, safe_file_name
 from referee.web.errors import breach_text, on_stale
+from referee.web.home import UPLOAD_LIMIT, UploadForm, render_home
 from referee.web.sharing.access import creator, may_create, open_new_table, require, too_many_tables
 from referee.web.speed.kept import load
 
 bp = Blueprint("records", __name__)
 
-#: The largest record the upload form takes. A whole card-by-card game is far below it.
-UPLOAD_LIMIT = 1024 * 1024
-
 #: How many of a loaded record's warnings are shown after loading it.
 WARNINGS_SHOWN = 5
-
-
-class UploadForm(FlaskForm):
-    record = FileField(
-        lazy_gettext("Game record (.json)"),
-        validators=[FileRequired(lazy_gettext("Choose a record file to load."))],
-    )
 
 
 @bp.get("/t/<table_id>/record.json")
@@ -71,8 +60,6 @@ def refuse(
     breaches: list[dict[str, Any]] | None = None,
     status: int = 422,
 ) -> ResponseReturnValue:
-    from referee.web.home import render_home  # home shows this blueprint's form
-
     return render_home(form, errors, breaches or [], status)
 
 
