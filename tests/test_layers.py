@@ -35,8 +35,8 @@ LAYERS = [
     ),
     Layer(
         "sheets",
-        ("sheets/*.py", "games/__init__.py", "games/*/printed.py"),
-        ("referee.rules", "referee.sheets", "referee.games"),
+        ("sheets/*.py", "parts.py", "games/*/printed.py"),
+        ("referee.rules", "referee.sheets", "referee.parts"),
         frozenset(SMALL_STDLIB | {"contextvars", "datetime", "importlib", "io", "re", "xml"})
         | {"reportlab"},
         frozenset(WEB_AND_DATABASE),

@@ -5,7 +5,8 @@ does the printing. Nothing here knows Flask or the database: the web layer hands
 read from the store (``SheetInfo``) and sends the bytes back.
 """
 
-from referee.sheets.blank import BlankCard, blank_card
+from referee.sheets.blank import blank_card
+from referee.sheets.card import BlankCard
 from referee.sheets.layout import ORIENTATIONS, PAPERS, Page
 from referee.sheets.score import Correction, SheetInfo, table_sheet
 

@@ -13,54 +13,17 @@ Whether the players and options are allowed is the rules engine's decision (``st
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
-
 from reportlab.platypus import Spacer
 
-from referee.rules import Setup, start
+from referee.rules import start
 from referee.sheets import common, fonts
+from referee.sheets.card import BlankCard
 from referee.sheets.grid import Grid
 from referee.sheets.layout import Page, own
 from referee.sheets.printed import printed
 
 #: The height of the name row when some seats are left blank (points): room to write a name.
 NAME_HEIGHT = 30.0
-
-#: A name never typed at a table stands in for a seat left blank (never printed).
-_SEAT = "\ue000seat {}"
-
-
-@dataclass(frozen=True)
-class BlankCard:
-    """What a blank card is for: the game, how many play, and what to fill in beforehand.
-
-    ``names`` by seat ('' or none: written in by hand); ``first`` the seat (from 1) that deals
-    (ebbes: starts) round 1, or None to leave the dealers blank; ``options`` the game's options.
-    """
-
-    game: str
-    players: int
-    names: Sequence[str] = ()
-    first: int | None = None
-    options: Mapping[str, Any] = field(default_factory=dict)
-
-    def seat_names(self) -> tuple[str, ...]:
-        """The name of every seat as printed: '' for a seat left blank."""
-        given = [name.strip() for name in self.names]
-        if len(given) > self.players and any(given[self.players :]):
-            raise ValueError(f"{len(given)} names for a card of {self.players} players")
-        given = given[: self.players]
-        return tuple(given) + ("",) * (self.players - len(given))
-
-    def setup(self) -> Setup:
-        """The card as a table setup (a blank seat gets a stand-in name) for the rules to check."""
-        names = tuple(name or _SEAT.format(seat) for seat, name in enumerate(self.seat_names(), 1))
-        if self.first is not None and not 1 <= self.first <= self.players:
-            raise ValueError(f"seat {self.first} is not at a table of {self.players}")
-        first = names[self.first - 1] if self.first is not None else None
-        return Setup(self.game, names, dict(self.options), first)
 
 
 @fonts.fitted

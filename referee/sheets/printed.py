@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 
 from reportlab.platypus import Flowable
 
-from referee.games import part
+from referee.parts import part
 from referee.rules import Game, RoundState, State
 from referee.sheets import common
 from referee.sheets.grid import Cell, Column, Row
 
 if TYPE_CHECKING:
-    from referee.sheets.blank import BlankCard
+    from referee.sheets.card import BlankCard
 
 
 class PrintedGame:

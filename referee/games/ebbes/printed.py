@@ -17,7 +17,7 @@ from referee.sheets.layout import own
 from referee.sheets.printed import PrintedGame
 
 if TYPE_CHECKING:
-    from referee.sheets.blank import BlankCard
+    from referee.sheets.card import BlankCard
 
 #: The colour roles whose cards are counted on the sheet, in column order.
 COUNTED_ROLES = ("plus", "ebbes", "minus", "nix")
