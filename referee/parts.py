@@ -1,7 +1,7 @@
 """The games the app knows, and where each one keeps what it adds beyond its rules.
 
 A game is its rules, ``referee/rules/<game>.py`` (what is legal, how it scores), and a package
-here, ``referee/games/<package>/``, with one module for each layer that needs to know the game:
+in ``referee/games/<package>/`` with one module for each layer that needs to know the game:
 
 - ``record.py``: its fields in a ``table-referee/1`` record (``referee.records``);
 - ``printed.py``: its columns and cells on the PDF score sheet and the blank scorecard
@@ -11,7 +11,7 @@ here, ``referee/games/<package>/``, with one module for each layer that needs to
 
 The shared code of each layer asks ``part(game, layer, kind)`` for the game's part of it, a
 subclass of the base class that layer defines. A fourth game is its rules module, a package
-here with those modules, its templates and tests, and one line in ``PACKAGES``.
+in referee/games/ with those modules, its templates and tests, and one line in ``PACKAGES``.
 """
 
 from __future__ import annotations
