@@ -12,8 +12,8 @@ from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
+from referee.parts import ORDER
 from referee.rules import GAMES
-from referee.web.newtable import GAME_ORDER
 from referee.web.recent import remembered
 from referee.web.speed import kept as cache
 
@@ -84,7 +84,7 @@ def render_home(
     return (
         render_template(
             "home/index.html",
-            games=[(name, GAMES[name]) for name in GAME_ORDER],
+            games=[(name, GAMES[name]) for name in ORDER],
             tables=tables,
             upload_form=upload_form if upload_form is not None else UploadForm(formdata=None),
             upload_errors=upload_errors,

@@ -12,14 +12,15 @@ from typing import Any
 from flask import Blueprint, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext
-from flask_wtf import FlaskForm
 from wtforms import Field, RadioField, SelectChoice, SelectField, StringField
 
+from referee.parts import ORDER
 from referee.rules import GAMES, Breach, OptionError, start
 from referee.sheets import BlankCard, Page, blank_card
 from referee.web.downloads import ORIENTATION_LABELS, PAPER_LABELS, attachment, safe_file_name
 from referee.web.errors import breach_text, on_stale
-from referee.web.newtable import GAME_ORDER, SEQUENCE_LABELS, choices, game_label, whole_number
+from referee.web.forms import WithGameOptions, every_error, game_label
+from referee.web.screens import screens
 
 bp = Blueprint("scorecards", __name__)
 
@@ -27,22 +28,16 @@ bp = Blueprint("scorecards", __name__)
 SEATS = 8
 
 
-class ScorecardForm(FlaskForm):
+class ScorecardForm(WithGameOptions):
     """The blank scorecard form; the name rows ``player_1`` … ``player_8`` are added below."""
 
-    game = RadioField(lazy_gettext("Game"), default="blackout")
+    game = RadioField(lazy_gettext("Game"), default=ORDER[0])
     players = SelectField(
         lazy_gettext("Players"),
         choices=[str(n) for n in range(2, SEATS + 1)],
         default="4",
     )
     first = SelectField(lazy_gettext("Deals first"), default="")
-    blackout_sequence = SelectField(
-        lazy_gettext("Hand sizes"),
-        choices=choices("blackout", "sequence", SEQUENCE_LABELS),
-        default=GAMES["blackout"].option_choices["sequence"][0],
-    )
-    blackout_max_cards = StringField(lazy_gettext("Most cards in a hand"))
     paper = RadioField(
         lazy_gettext("Paper"),
         choices=[SelectChoice(key, label) for key, label in PAPER_LABELS.items()],
@@ -56,7 +51,7 @@ class ScorecardForm(FlaskForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.game.choices = [SelectChoice(name, game_label(name)) for name in GAME_ORDER]
+        self.game.choices = [SelectChoice(name, game_label(name)) for name in ORDER]
         self.first.choices = [SelectChoice("", gettext("Leave the dealers blank"))] + [
             SelectChoice(str(n), gettext("Seat %(seat)d", seat=n)) for n in range(1, SEATS + 1)
         ]
@@ -97,16 +92,10 @@ def card_from(form: ScorecardForm) -> BlankCard | None:
         form.first.errors.append(
             gettext("There is no seat %(seat)d at a table of %(count)d.", seat=first, count=count)
         )
-    options: dict[str, Any] = {}
-    if game == "blackout":
-        options["sequence"] = form.blackout_sequence.data
-        max_cards = whole_number(
-            form.blackout_max_cards,
-            gettext("Most cards in a hand must be a whole number, or blank for the most."),
-        )
-        if max_cards is not None:
-            options["max_cards"] = max_cards
-    if any(field.errors for field in form):
+    part = screens(game)
+    read = part.read_options(form.options(game))
+    options = {k: v for k, v in (read or {}).items() if k in part.card_options}
+    if read is None or any(field.errors for field in form):
         return None
     card = BlankCard(game, count, tuple(names[:count]), first, options)
     try:
@@ -115,8 +104,8 @@ def card_from(form: ScorecardForm) -> BlankCard | None:
         form.form_errors.append(breach_text(breach))
         return None
     except OptionError as error:
-        name = f"blackout_{error.option}"
-        (form[name].errors if name in form else form.form_errors).append(str(error))
+        field = form.options(game)._fields.get(error.option)
+        (form.form_errors if field is None else field.errors).append(str(error))
         return None
     except ValueError as error:
         form.form_errors.append(str(error))
@@ -125,15 +114,13 @@ def card_from(form: ScorecardForm) -> BlankCard | None:
 
 
 def render_form(form: ScorecardForm, status: int = 200, notice: str | None = None) -> Any:
-    errors = list(form.form_errors)
-    for field in form:
-        if field.errors and isinstance(field.errors, list):
-            errors += [f"{field.label.text}: {error}" for error in field.errors]
+    errors = every_error(form)
     return (
         render_template(
             "scorecards/form.html",
             form=form,
             seats=range(1, SEATS + 1),
+            games=[(name, GAMES[name].title, screens(name)) for name in ORDER],
             errors=errors,
             notice=notice,
         ),
@@ -146,7 +133,7 @@ def page() -> ResponseReturnValue:
     """The scorecard page; a valid POST downloads the card."""
     if request.method == "GET":
         game = request.args.get("game")
-        return render_form(ScorecardForm(game=game if game in GAMES else "blackout"))
+        return render_form(ScorecardForm(game=game if game in GAMES else ORDER[0]))
     form = ScorecardForm()
     if not form.validate():
         return render_form(form, 422)

@@ -1,0 +1,77 @@
+"""What the new-table and the scorecard forms share: a game's options as fieldsets of the form,
+the engine's choices and defaults, whole numbers, and every error in one list for the page."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from flask_babel import gettext
+from flask_wtf import FlaskForm
+from wtforms import Field, Form, FormField, SelectChoice
+
+from referee.parts import ORDER
+from referee.rules import GAMES
+from referee.web.screens import screens
+
+
+def choices(game: str, option: str, labels: Mapping[str, Any]) -> list[SelectChoice]:
+    """The engine's allowed values of an option (default first), with the page's labels."""
+    return [
+        SelectChoice(value, labels.get(value, value))
+        for value in GAMES[game].option_choices[option]
+    ]
+
+
+def default(game: str, option: str) -> Any:
+    """The engine's default of an option: the first of its allowed values."""
+    return GAMES[game].option_choices[option][0]
+
+
+def whole_number(field: Field, message: str) -> int | None:
+    """The field's whole number, None when blank; ``message`` on the field when it is not one."""
+    text = (field.data or "").strip()
+    if not text:
+        return None
+    if re.fullmatch(r"[+-]?\d{1,6}", text):
+        return int(text)
+    field.errors.append(message)
+    return None
+
+
+def game_label(name: str) -> str:
+    """A game as the forms offer it: its title and how many may play."""
+    game = GAMES[name]
+    return gettext(
+        "%(game)s · %(low)d–%(high)d players",
+        game=game.title,
+        low=game.min_players,
+        high=game.max_players,
+    )
+
+
+class WithGameOptions(FlaskForm):
+    """A form with every game's options, each a fieldset named by the game's prefix
+    (``blackout_sequence``); only the chosen game's are read."""
+
+    def options(self, game: str) -> Form:
+        """The options fieldset of ``game``."""
+        found: Form = self[screens(game).prefix].form
+        return found
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for game in ORDER:
+            part = screens(game)
+            setattr(cls, part.prefix, FormField(part.options_form, separator="_"))
+
+
+def every_error(form: FlaskForm) -> list[str]:
+    """The form's own errors, then each field's with its label, fieldsets included."""
+    errors = list(form.form_errors)
+    for field in form:
+        for one in field.form if isinstance(field, FormField) else [field]:
+            if one.errors and isinstance(one.errors, list):
+                errors += [f"{one.label.text}: {error}" for error in one.errors]
+    return errors
