@@ -25,11 +25,13 @@ def register_blueprints(app: Flask) -> None:
     from referee.web import disputes, errors, home, newtable, records, scorecards, speed
     from referee.web.headers import security_headers
     from referee.web.round import routes as round_routes
+    from referee.web.screens import game_titles
     from referee.web.sharing import access
     from referee.web.sharing import routes as sharing_routes
     from referee.web.sheet import pdf
 
     app.after_request(security_headers)
+    app.add_template_global(game_titles)
     speed.init_app(app)
 
     app.register_blueprint(access.bp)

@@ -10,45 +10,33 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, request
 from flask_babel import gettext as _
 
-from referee.rules.cards import (
-    ALLES_COLOURS,
-    EBBES_COLOURS,
-    Card,
-    Deck,
-    blackout_deck,
-    coloured_deck,
-)
+from referee.parts import ORDER
+from referee.rules import GAMES
+from referee.rules.cards import Card
 from referee.rules.tricks import trick_winner
-from referee.web.round.screen import GAME_TITLES, WHY, colour_label
+from referee.web.round.screen import WHY, colour_label
+from referee.web.screens import game_titles, screens
 
 bp = Blueprint("disputes", __name__)
 
-#: The deck each game's cards are read against in the trick tool (the largest one it can have).
-DECKS: dict[str, Deck] = {
-    "blackout": blackout_deck(4, 13),
-    "alles-oder-nichts": coloured_deck(ALLES_COLOURS, 12),
-    "ebbes": coloured_deck(EBBES_COLOURS, 15),
-}
 MAX_CARDS = 8
 
 
 @bp.get("/rules/<game>")
 def rules(game: str) -> str:
     """A game's rules for players, one section (and anchor) per rule the referee checks."""
-    if game not in GAME_TITLES:
+    if game not in GAMES:
         abort(404)
-    return render_template(
-        f"disputes/rules_{game.replace('-', '_')}.html", title=GAME_TITLES[game], game=game
-    )
+    return render_template(screens(game).rules_template(game), title=GAMES[game].title, game=game)
 
 
 @bp.get("/tools/trick")
 def trick() -> tuple[str, int]:
     """Who wins this trick: the game, the trump, the cards in the order played."""
-    game = request.args.get("game", "blackout")
-    if game not in DECKS:
-        game = "blackout"
-    deck = DECKS[game]
+    game = request.args.get("game", ORDER[0])
+    if game not in GAMES:
+        game = ORDER[0]
+    deck = screens(game).trick_deck
     texts = [request.args.get(f"card{i}", "").strip()[:20] for i in range(1, MAX_CARDS + 1)]
     trump_text = request.args.get("trump", "")
     answer = error = None
@@ -62,7 +50,7 @@ def trick() -> tuple[str, int]:
                     "Card %(n)s, “%(text)s”, is not a card of %(game)s.",
                     n=i + 1,
                     text=text,
-                    game=GAME_TITLES[game],
+                    game=GAMES[game].title,
                 )
                 break
             if card in cards:
@@ -83,7 +71,7 @@ def trick() -> tuple[str, int]:
             )
     return render_template(
         "disputes/trick.html",
-        games=GAME_TITLES,
+        games=dict(game_titles()),
         game=game,
         deck=deck,
         texts=texts,

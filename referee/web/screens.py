@@ -12,7 +12,8 @@ from typing import Any
 
 from wtforms import Form
 
-from referee.parts import PACKAGES, part
+from referee.parts import ORDER, PACKAGES, part
+from referee.rules import GAMES, Deck
 
 
 class ScreensGame:
@@ -24,6 +25,8 @@ class ScreensGame:
     options_form: type[Form] = Form
     #: The options the blank scorecard asks for too (they change what the card prints).
     card_options: tuple[str, ...] = ()
+    #: The deck the trick tool reads this game's cards against (the largest it can have).
+    trick_deck: Deck
 
     def read_options(self, form: Form) -> dict[str, Any] | None:
         """The options posted in ``form`` (an ``options_form``), or None after noting a field
@@ -34,6 +37,15 @@ class ScreensGame:
     def options_template(self, game: str) -> str:
         """The template of its options fieldset."""
         return f"games/{PACKAGES[game]}/options.html"
+
+    def rules_template(self, game: str) -> str:
+        """The template of its rules page (an anchor per rule id the referee checks)."""
+        return f"games/{PACKAGES[game]}/rules.html"
+
+
+def game_titles() -> list[tuple[str, str]]:
+    """Every game's record name and title, in the order the pages offer them."""
+    return [(name, GAMES[name].title) for name in ORDER]
 
 
 def screens(game: str) -> ScreensGame:

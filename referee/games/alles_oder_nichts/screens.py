@@ -9,7 +9,7 @@ from typing import Any
 from flask_babel import gettext, lazy_gettext
 from wtforms import Form, StringField
 
-from referee.rules.cards import ALLES_COLOURS
+from referee.rules.cards import ALLES_COLOURS, coloured_deck
 from referee.web.forms import whole_number
 from referee.web.screens import ScreensGame
 
@@ -20,6 +20,7 @@ class Options(Form):
 
 
 class AllesScreens(ScreensGame):
+    trick_deck = coloured_deck(ALLES_COLOURS, 12)
     prefix = "alles"
     options_form = Options
 

@@ -7,6 +7,7 @@ from typing import Any
 from flask_babel import gettext, lazy_gettext
 from wtforms import BooleanField, Form, SelectField, StringField
 
+from referee.rules.cards import blackout_deck
 from referee.web.forms import choices, default, whole_number
 from referee.web.screens import ScreensGame
 
@@ -39,6 +40,7 @@ class Options(Form):
 
 
 class BlackoutScreens(ScreensGame):
+    trick_deck = blackout_deck(4, 13)
     prefix = "blackout"
     options_form = Options
     card_options = ("sequence", "max_cards")

@@ -7,6 +7,7 @@ from typing import Any
 from flask_babel import lazy_gettext
 from wtforms import BooleanField, Form, SelectField
 
+from referee.rules.cards import EBBES_COLOURS, coloured_deck
 from referee.web.forms import choices, default
 from referee.web.screens import ScreensGame
 
@@ -36,6 +37,7 @@ class Options(Form):
 
 
 class EbbesScreens(ScreensGame):
+    trick_deck = coloured_deck(EBBES_COLOURS, 15)
     prefix = "ebbes"
     options_form = Options
 
