@@ -9,12 +9,12 @@ itself, so a first start needs no init step. PostgreSQL is migrated by the deplo
 
 from __future__ import annotations
 
-import fcntl
 import os
 import sqlite3
 from typing import Any
 
 from alembic import command
+from filelock import FileLock
 from flask import Flask, g
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -143,6 +143,5 @@ def prepare_database(app: Flask) -> None:
         if not database or database == ":memory:":
             upgrade_to_head()
             return
-        with open(f"{database}.migrating", "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        with FileLock(f"{database}.migrating"):  # waits as long as the first one takes
             upgrade_to_head()
