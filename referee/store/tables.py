@@ -259,7 +259,7 @@ def add_entry(
         moved["link"] = token_hash(link)
     try:
         if autocommits():
-            entry = {"kind": kind, "payload": stored}
+            entry: dict[str, object] = {"kind": kind, "payload": stored}
             written = run(_APPEND if link is None else _APPEND_BY_LINK, moved | entry).rowcount
         else:
             written = run(_ADVANCE if link is None else _ADVANCE_BY_LINK, moved).rowcount
