@@ -33,7 +33,7 @@ PAYLOAD_KEYS = {"undo": {"target"}, "amend": {"target", "event"}}
 
 
 #: The statements every request runs, built once on the plain (Core) tables: building a query
-#: and going through the ORM cost more than SQLite running it (``bench/run``'s writes).
+#: and going through the ORM cost more than SQLite running it (``bench/run.py``'s writes).
 TABLES = Table.__table__
 ENTRIES = Entry.__table__
 _TABLE = select(
