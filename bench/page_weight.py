@@ -20,7 +20,11 @@ import re
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from flask.testing import FlaskClient
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -35,7 +39,7 @@ FETCHED = re.compile(
 )
 
 
-def first_view(client, path: str) -> list[tuple[str, bytes]]:
+def first_view(client: FlaskClient, path: str) -> list[tuple[str, bytes]]:
     """The page at ``path`` and every resource it names, each fetched once: (address, body)."""
     page = client.get(path)
     assert page.status_code == 200, page.status_code

@@ -33,11 +33,11 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 
@@ -100,7 +100,9 @@ def open_app(database: str) -> Flask:
     return app
 
 
-def new_tables(app: Flask, count: int, players: Sequence[str], events: Sequence[dict]) -> list[str]:
+def new_tables(
+    app: Flask, count: int, players: Sequence[str], events: Sequence[Mapping[str, Any]]
+) -> list[str]:
     """``count`` new Blackout tables for ``players``, each with ``events`` (dicts) recorded."""
     from referee.rules import Setup
     from referee.store.tables import append_entry, create_table
@@ -116,7 +118,9 @@ def new_tables(app: Flask, count: int, players: Sequence[str], events: Sequence[
     return ids
 
 
-def copy_tables(app: Flask, count: int, setup: Setup, events: Sequence[dict]) -> list[str]:
+def copy_tables(
+    app: Flask, count: int, setup: Setup, events: Sequence[Mapping[str, Any]]
+) -> list[str]:
     """``count`` new tables for ``setup``, each with ``events`` (dicts), inserted in bulk (one
     statement a table): for many copies of a long game. Each payload is checked once, as
     ``append_entry`` would."""
@@ -163,7 +167,8 @@ def phones(
     """``per_table`` phones for each table, each with a new ``kind`` link (made in the database)
     and the session cookie that opening it leaves in a browser."""
     from flask import session
-    from flask_wtf.csrf import generate_csrf
+    from flask.sessions import SecureCookieSessionInterface
+    from flask_wtf.csrf import generate_csrf  # type: ignore[import-untyped]  # Flask-WTF has no types
 
     from referee.store.db import db
     from referee.store.links import make_link
@@ -176,8 +181,10 @@ def phones(
             for _ in range(per_table)
         ]
         db.session.commit()
-    serializer = app.session_interface.get_signing_serializer(app)
-    assert serializer is not None
+    interface = app.session_interface
+    assert isinstance(interface, SecureCookieSessionInterface)  # cookie sessions (app.py)
+    serializer = interface.get_signing_serializer(app)
+    assert serializer is not None  # the app has a secret key
     name = app.config["SESSION_COOKIE_NAME"]
     result = []
     for table, token in made:

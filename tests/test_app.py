@@ -1,12 +1,6 @@
 """The app factory: configuration, first start on an empty instance folder, CSRF, the front page."""
 
-import fcntl
-import os
-import sqlite3
 import stat
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -18,10 +12,7 @@ from sqlalchemy import inspect
 from app import create_app
 from referee.rules import Setup
 from referee.store import db
-from referee.store.db import SQLITE_BUSY_TIMEOUT_MS
 from referee.store.tables import create_table, get_table
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_test_config_overrides_the_defaults(app: Flask) -> None:
@@ -85,44 +76,6 @@ def test_the_environment_configures_the_key_and_the_database(
     assert app.config["SECRET_KEY"] == "from-the-environment"
     assert (tmp_path / "elsewhere.sqlite3").exists()
     assert list(empty_instance.iterdir()) == []  # no key file, no database file
-
-
-def test_processes_starting_together_on_a_new_sqlite_file_all_start(tmp_path: Path) -> None:
-    """As gunicorn's workers do on the first start: the schema is created once, nobody fails."""
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'new.sqlite3'}",
-        "SECRET_KEY": "test",
-    }
-    code = "from app import create_app; create_app()"
-    starts = [
-        subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, stderr=subprocess.PIPE)
-        for _ in range(4)
-    ]
-    for start in starts:
-        _, stderr = start.communicate(timeout=120)
-        assert start.returncode == 0, stderr.decode()
-
-
-def test_a_process_starting_while_another_migrates_slowly_waits_its_turn(tmp_path: Path) -> None:
-    """A first process slower than SQLite's busy timeout (a loaded machine) does not make the
-    others fail: they wait on the lock file beside the database, then find nothing to do."""
-    database = tmp_path / "new.sqlite3"
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY": "test"}
-    with open(f"{database}.migrating", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # "the first process" is migrating …
-        slow = sqlite3.connect(database)
-        slow.execute("BEGIN EXCLUSIVE")  # … and holds the database meanwhile
-        code = "from app import create_app; create_app()"
-        start = subprocess.Popen(
-            [sys.executable, "-c", code], cwd=ROOT, env=env, stderr=subprocess.PIPE
-        )
-        time.sleep(SQLITE_BUSY_TIMEOUT_MS / 1000 + 1)
-        assert start.poll() is None, start.communicate()[1].decode()  # still waiting
-        slow.rollback()
-        slow.close()
-    _, stderr = start.communicate(timeout=120)
-    assert start.returncode == 0, stderr.decode()
 
 
 def add_test_views(app: Flask) -> None:

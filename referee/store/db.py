@@ -9,16 +9,18 @@ itself, so a first start needs no init step. PostgreSQL is migrated by the deplo
 
 from __future__ import annotations
 
-import fcntl
 import os
 import sqlite3
+from collections.abc import Mapping
 from typing import Any
 
 from alembic import command
+from alembic.config import Config as AlembicConfig
+from filelock import FileLock
 from flask import Flask, g
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import CursorResult, Executable, MetaData, event
+from sqlalchemy import Connection, CursorResult, Executable, MetaData, event
 from sqlalchemy.orm import DeclarativeBase
 
 #: Named constraints, so migrations can refer to them on SQLite (batch mode) and PostgreSQL alike.
@@ -47,7 +49,7 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 
 
-def run(statement: Executable, params: dict[str, Any]) -> CursorResult[Any]:
+def run(statement: Executable, params: Mapping[str, object]) -> CursorResult[*tuple[Any, ...]]:
     """Run one of the hot reads and writes (``referee.store.tables``, ``referee.store.links``),
     a Core statement, on a connection directly: the session's ``execute`` does ORM work they do
     not need.
@@ -57,10 +59,11 @@ def run(statement: Executable, params: dict[str, Any]) -> CursorResult[Any]:
     trip instead of three with BEGIN and COMMIT."""
     if not autocommits():
         return db.session.connection().execute(statement, params)
-    if "referee_autocommit" not in g:
-        connection = db.engine.connect()
-        g.referee_autocommit = connection.execution_options(isolation_level="AUTOCOMMIT")
-    return g.referee_autocommit.execute(statement, params)
+    connection: Connection | None = g.get("referee_autocommit")
+    if connection is None:
+        connection = db.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+        g.referee_autocommit = connection
+    return connection.execute(statement, params)
 
 
 def autocommits() -> bool:
@@ -119,6 +122,7 @@ def upgrade_to_head() -> None:
     app's logging is left alone (``migrations/env.py`` reads ``configure_logger``).
     """
     config = migrate.get_config()
+    assert isinstance(config, AlembicConfig)  # it is one; Flask-Migrate's stubs cannot say so
     config.attributes["configure_logger"] = False
     command.upgrade(config, "head")
 
@@ -143,6 +147,5 @@ def prepare_database(app: Flask) -> None:
         if not database or database == ":memory:":
             upgrade_to_head()
             return
-        with open(f"{database}.migrating", "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        with FileLock(f"{database}.migrating"):  # waits as long as the first one takes
             upgrade_to_head()

@@ -11,7 +11,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import CursorResult, bindparam, select, update
 
 from referee.store.db import db, run
 from referee.store.models import LINK_KINDS, Link, utcnow
@@ -89,6 +89,7 @@ def revoke(table_id: str, kind: str, keep: str | None = None) -> int:
     )
     if keep is not None:
         query = query.where(Link.token_hash != token_hash(keep))
-    revoked = db.session.execute(query.values(revoked_at=utcnow())).rowcount
+    revoked = db.session.execute(query.values(revoked_at=utcnow()))
+    assert isinstance(revoked, CursorResult)  # an UPDATE's result, which counts its rows
     db.session.commit()
-    return int(revoked)
+    return revoked.rowcount

@@ -33,7 +33,7 @@ PAYLOAD_KEYS = {"undo": {"target"}, "amend": {"target", "event"}}
 
 
 #: The statements every request runs, built once on the plain (Core) tables: building a query
-#: and going through the ORM cost more than SQLite running it (``bench/run``'s writes).
+#: and going through the ORM cost more than SQLite running it (``bench/run.py``'s writes).
 TABLES = Table.__table__
 ENTRIES = Entry.__table__
 _TABLE = select(
@@ -259,7 +259,7 @@ def add_entry(
         moved["link"] = token_hash(link)
     try:
         if autocommits():
-            entry = {"kind": kind, "payload": stored}
+            entry: dict[str, object] = {"kind": kind, "payload": stored}
             written = run(_APPEND if link is None else _APPEND_BY_LINK, moved | entry).rowcount
         else:
             written = run(_ADVANCE if link is None else _ADVANCE_BY_LINK, moved).rowcount

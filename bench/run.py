@@ -36,7 +36,7 @@ Prints one line per figure: the measured value, the ratio, the budget and ok / B
 a budget is broken or any response did not have its expected status (or a request file ran out
 of fresh tables).
 
-    bench/run [--seconds 4] [--workers 2] [--only pdf weight sheets page entries poll growth]
+    bench/run.py [--seconds 4] [--workers 2] [--only pdf weight sheets page entries poll growth]
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ import time  # noqa: E402
 import urllib.parse  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from dataclasses import dataclass, field, replace  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
 
 from bench.server import (  # noqa: E402
     Load,
@@ -72,6 +73,11 @@ from bench.server import (  # noqa: E402
     request_file,
     wrk,
 )
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from referee.rules import Setup
 
 GROUPS = ("pdf", "weight", "sheets", "page", "entries", "poll", "growth")
 BLACKOUT_4P = ROOT / "tests" / "records" / "blackout" / "default-4p.json"
@@ -191,7 +197,7 @@ class Run:
     problems: list[str] = field(default_factory=list)
 
 
-def events_of(path: Path, rounds: int | None = None) -> tuple[object, list[dict]]:
+def events_of(path: Path, rounds: int | None = None) -> tuple[Setup, list[dict[str, Any]]]:
     """A record's setup and its events as dicts (without begin-round), up to ``rounds``."""
     from referee.records import load_record
 
@@ -214,7 +220,7 @@ def seed(database: str, groups: set[str], seconds: float) -> list[Run]:
     def fresh(kind: str) -> int:
         return int(FRESH_PER_SECOND[kind] * seconds)
 
-    def viewer_sheets(setup, events: list[dict], count: int) -> list[Request]:
+    def viewer_sheets(setup: Setup, events: list[dict[str, Any]], count: int) -> list[Request]:
         tables = copy_tables(app, count, setup, events)
         return [Request(f"/t/{p.table_id}/sheet", p.cookie) for p in phones(app, tables, "viewer")]
 
@@ -288,7 +294,7 @@ def seed(database: str, groups: set[str], seconds: float) -> list[Run]:
     return runs
 
 
-def settle(app) -> None:
+def settle(app: Flask) -> None:
     """Bring the seeded database to the state a server's is in after a while: statistics for
     the query planner, and on PostgreSQL the bulk load vacuumed. Otherwise autovacuum does it
     in the middle of a measurement (two cores, shared), and until it has, reads are planned for
@@ -307,7 +313,7 @@ def settle(app) -> None:
                 connection.execute(text("ANALYZE"))
 
 
-def card_game(tricks_left: int) -> tuple[list[dict], list[tuple[str, str]]]:
+def card_game(tricks_left: int) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
     """The 3-player Blackout recorded card by card (``CARD_BY_CARD``) up to its 17-card round's
     last ``tricks_left`` tricks, as the events a phone posts (each card a ``play``); and the
     cards of those tricks in the order they are played, as (player, card)."""
@@ -316,7 +322,7 @@ def card_game(tricks_left: int) -> tuple[list[dict], list[tuple[str, str]]]:
     setup, recorded = events_of(CARD_BY_CARD, rounds=17)
     players = setup.players
     tricks = [e for e in recorded if e["type"] == "trick" and e["round"] == 17]
-    events: list[dict] = []
+    events: list[dict[str, Any]] = []
     left: list[tuple[str, str]] = []
     for event in recorded:
         if event["type"] == "tricks":
@@ -333,7 +339,7 @@ def card_game(tricks_left: int) -> tuple[list[dict], list[tuple[str, str]]]:
     return events, left
 
 
-def entry_runs(app, fresh: Callable[[str], int]) -> list[Run]:
+def entry_runs(app: Flask, fresh: Callable[[str], int]) -> list[Run]:
     """Recording a bid, a trick count and a card, each request into another table."""
     from referee.rules import Setup
     from referee.rules import events as ev
@@ -386,9 +392,9 @@ def entry_runs(app, fresh: Callable[[str], int]) -> list[Run]:
 
 
 def card_run(
-    app,
+    app: Flask,
     name: str,
-    events: list[dict],
+    events: list[dict[str, Any]],
     last: list[tuple[str, str]],
     lines: int,
     budget: float | None,

@@ -1,0 +1,1 @@
+"""The benchmarks of the performance budgets (``bench/README.md``); ``bench/run.py`` runs all."""
