@@ -168,7 +168,7 @@ def phones(
     and the session cookie that opening it leaves in a browser."""
     from flask import session
     from flask.sessions import SecureCookieSessionInterface
-    from flask_wtf.csrf import generate_csrf  # type: ignore[import-untyped]  # Flask-WTF has no types
+    from flask_wtf.csrf import generate_csrf
 
     from referee.store.db import db
     from referee.store.links import make_link

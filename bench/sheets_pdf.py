@@ -23,9 +23,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-# reportlab ships no type hints (and no stubs are installed): these names are untyped.
-from reportlab.lib.styles import getSampleStyleSheet  # type: ignore[import-untyped]  # noqa: E402
-from reportlab.platypus import Paragraph, SimpleDocTemplate  # type: ignore[import-untyped]  # noqa: E402
+# reportlab ships no type hints (pyproject.toml lets mypy read it as untyped).
+from reportlab.lib.styles import getSampleStyleSheet  # noqa: E402
+from reportlab.platypus import Paragraph, SimpleDocTemplate  # noqa: E402
 
 from referee.records import load_record  # noqa: E402
 from referee.sheets import BlankCard, SheetInfo, blank_card, table_sheet  # noqa: E402

@@ -1,0 +1,23 @@
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask import Flask
+from werkzeug.exceptions import BadRequest
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+class CSRFError(BadRequest): ...
+
+class CSRFProtect:
+    def __init__(self, app: Flask | None = ...) -> None: ...
+    def init_app(self, app: Flask) -> None: ...
+    def protect(self) -> None: ...
+    def exempt(self, view: _F) -> _F: ...
+
+def generate_csrf(secret_key: str | None = ..., token_key: str | None = ...) -> str: ...
+def validate_csrf(
+    data: str,
+    secret_key: str | None = ...,
+    time_limit: int | None = ...,
+    token_key: str | None = ...,
+) -> None: ...
