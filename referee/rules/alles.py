@@ -13,14 +13,15 @@ Open: 2 per trick +3 if exact, else nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.rules import events as ev
 from referee.rules.breaches import Breach, Caution, IllegalEntry, Missing, OutOfTurn
 from referee.rules.cards import ALLES_COLOURS, Deck, coloured_deck
-from referee.rules.engine import Game, OptionError, RoundState, Run, State, Step, register
+from referee.rules.dealt import DealtGame
+from referee.rules.engine import OptionError, RoundState, Run, State, Step, register
 from referee.rules.scores import Score, Term
 
 SCHEDULE = (6, 5, 4, 3, 4, 5, 6)
@@ -48,11 +49,12 @@ class AllesRound(RoundState):
 
 
 @register
-class AllesOderNichts(Game):
+class AllesOderNichts(DealtGame[AllesRound]):
     name = "alles-oder-nichts"
     title = "Alles oder Nichts"
     min_players = 3
     max_players = 6
+    round_type = AllesRound
 
     def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         for key in options:
@@ -86,47 +88,29 @@ class AllesOderNichts(Game):
     def make_deck(self) -> Deck:
         return coloured_deck(tuple(self.options["colours"]), self.options["values"])
 
-    def dealer_of(self, number: int) -> str:
-        first = self.setup.first_player
-        first = first if first in self.players else self.players[0]
-        return self.left_of(first, number - 1)
-
-    def new_round(self, state: State, number: int) -> AllesRound:
-        dealer = self.dealer_of(number)
-        size = self.schedule[number - 1]
-        return AllesRound(number, size, size, leader=self.left_of(dealer), dealer=dealer)
-
     def declaring_order(self, rnd: RoundState) -> list[str]:
-        assert rnd.dealer is not None
-        return [self.left_of(rnd.dealer, i) for i in range(1, len(self.players) + 1)]
+        """The bidding order: from left of the dealer to the dealer."""
+        return self.bidding_order(rnd)
 
-    def round_complete(self, rnd: RoundState) -> bool:
+    def bidders(self, rnd: AllesRound) -> Collection[str]:
+        return rnd.open.keys()
+
+    def round_complete(self, rnd: AllesRound) -> bool:
         """Results in, and every secret bid turned up (a missing declaration never will be)."""
-        assert isinstance(rnd, AllesRound)
         return self.results_in(rnd) and all(p in rnd.bids for p in rnd.open)
 
     # --- entries -----------------------------------------------------------------------------
 
-    def on_dealer(self, run: Run, rnd: RoundState, event: ev.Dealer) -> None:
-        name = self.check_player(event.player, rnd.number)
-        if name != rnd.dealer:
-            run.flag(
-                OutOfTurn("dealer", "dealer", round=rnd.number, player=name, expected=rnd.dealer)
-            )
+    def dispatch(self, run: Run, rnd: AllesRound, event: ev.Event) -> None:
+        match event:
+            case ev.Declare():
+                self.on_declare(run, rnd, event)
+            case ev.Reveal():
+                self.on_reveal(run, rnd, event)
+            case _:
+                super().dispatch(run, rnd, event)
 
-    def on_trump(self, run: Run, rnd: RoundState, event: ev.Trump) -> None:
-        text = event.card if isinstance(event.card, str) else ""
-        card = self.deck.parse_card(text)
-        colour = card.colour if card is not None else self.deck.parse_colour(text)
-        if colour is None or (card is not None and card not in self.deck):
-            rnd.flagged.add("trump-missing")  # one breach for a bad trump, not a second one
-            raise IllegalEntry("trump", "trump-unknown", round=rnd.number, trump=event.card)
-        if not run.lenient and rnd.trump_colour is not None:
-            raise OutOfTurn("turn", "trump-twice", round=rnd.number, trump=rnd.trump_colour)
-        rnd.trump_card, rnd.trump_colour = card, colour
-
-    def sealed(self, rnd: RoundState) -> frozenset[str]:
-        assert isinstance(rnd, AllesRound)
+    def sealed(self, rnd: AllesRound) -> frozenset[str]:
         if self.results_in(rnd):
             return frozenset()
         return frozenset(p for p, shown in rnd.open.items() if not shown and p in rnd.bids)
@@ -196,18 +180,9 @@ class AllesOderNichts(Game):
             raise OutOfTurn("turn", "reveal-early", round=rnd.number)
         rnd.bids[player] = self.check_bid(run, rnd, player, event.bid)
 
-    def ready_to_play(self, run: Run, rnd: RoundState) -> None:
-        assert isinstance(rnd, AllesRound)
-        if "trump-missing" not in rnd.flagged and rnd.trump_colour is None:
-            rnd.flagged.add("trump-missing")
-            run.flag(IllegalEntry("trump", "trump-missing", round=rnd.number))
-        if not run.lenient and any(p not in rnd.open for p in self.players):
-            raise Missing("missing", "missing-bids-first", round=rnd.number)
-
     # --- questions ---------------------------------------------------------------------------
 
-    def missing(self, state: State, rnd: RoundState, results: bool) -> list[Breach]:
-        assert isinstance(rnd, AllesRound)
+    def missing(self, state: State, rnd: AllesRound, results: bool) -> list[Breach]:
         found: list[Breach] = []
         for p in self.declaring_order(rnd):
             if p not in rnd.open:
@@ -222,7 +197,6 @@ class AllesOderNichts(Game):
         rnd = self.upcoming(state)
         if rnd is None:
             return None
-        assert isinstance(rnd, AllesRound)
         if rnd.trump_colour is None and not rnd.open:
             return Step(rnd.number, "trump")
         for player in self.declaring_order(rnd):
@@ -235,8 +209,7 @@ class AllesOderNichts(Game):
                 return Step(rnd.number, "reveal", player)
         raise AssertionError("a complete round has no next step")  # pragma: no cover
 
-    def score_round(self, state: State, rnd: RoundState) -> dict[str, Score] | None:
-        assert isinstance(rnd, AllesRound)
+    def score_round(self, state: State, rnd: AllesRound) -> dict[str, Score] | None:
         tricks = rnd.tricks_won()
         if not self.results_in(rnd) or tricks is None:
             return None

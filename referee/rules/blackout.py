@@ -14,14 +14,15 @@ make the bids add up to the hand size (the hook). An exact bid scores the bid wi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from referee.rules import events as ev
 from referee.rules.breaches import Breach, IllegalEntry, Missing, OutOfTurn
 from referee.rules.cards import Deck, blackout_deck
-from referee.rules.engine import Game, OptionError, RoundState, Run, State, Step, register
+from referee.rules.dealt import DealtGame
+from referee.rules.engine import OptionError, RoundState, Run, State, Step, register
 from referee.rules.scores import Score, Term
 
 SEQUENCES = ("up-down", "up-down-double", "down-up", "up", "down")
@@ -55,7 +56,7 @@ class BlackoutRound(RoundState):
 
 
 @register
-class Blackout(Game):
+class Blackout(DealtGame[BlackoutRound]):
     name = "blackout"
     title = "Blackout"
     min_players = 2
@@ -65,6 +66,7 @@ class Blackout(Game):
         "hook": (True, False),
         "scoring": ("prefix-one", "ten-plus-bid"),
     }
+    round_type = BlackoutRound
 
     @property
     def top(self) -> int:
@@ -98,50 +100,21 @@ class Blackout(Game):
         """Round ``number`` deals the whole deck, so it has no trump."""
         return bool(self.schedule[number - 1] == self.options["max_cards"])
 
-    def dealer_of(self, number: int) -> str:
-        first = self.setup.first_player
-        first = first if first in self.players else self.players[0]
-        return self.left_of(first, number - 1)
-
-    def new_round(self, state: State, number: int) -> BlackoutRound:
-        dealer = self.dealer_of(number)
-        size = self.schedule[number - 1]
-        return BlackoutRound(number, size, size, leader=self.left_of(dealer), dealer=dealer)
-
-    def bidding_order(self, rnd: RoundState) -> list[str]:
-        """From left of the dealer round to the dealer."""
-        assert rnd.dealer is not None
-        return [self.left_of(rnd.dealer, i) for i in range(1, len(self.players) + 1)]
+    def bidders(self, rnd: BlackoutRound) -> Collection[str]:
+        return rnd.bids.keys()
 
     # --- entries -----------------------------------------------------------------------------
 
-    def on_dealer(self, run: Run, rnd: RoundState, event: ev.Dealer) -> None:
-        name = self.check_player(event.player, rnd.number)
-        if name != rnd.dealer:
-            run.flag(
-                OutOfTurn("dealer", "dealer", round=rnd.number, player=name, expected=rnd.dealer)
-            )
+    def dispatch(self, run: Run, rnd: BlackoutRound, event: ev.Event) -> None:
+        match event:
+            case ev.Bid():
+                self.on_bid(run, rnd, event)
+            case _:
+                super().dispatch(run, rnd, event)
 
-    def on_trump(self, run: Run, rnd: RoundState, event: ev.Trump) -> None:
-        text = event.card if isinstance(event.card, str) else ""
-        card = self.deck.parse_card(text)
-        colour = card.colour if card is not None else self.deck.parse_colour(text)
-        if colour is None or (card is not None and card not in self.deck):
-            rnd.flagged.add("trump-missing")  # one breach for a bad trump, not a second one
-            raise IllegalEntry("trump", "trump-unknown", round=rnd.number, trump=event.card)
-        if self.whole_deck(rnd.number):
-            raise IllegalEntry("trump", "trump-whole-deck", round=rnd.number)
-        if rnd.trump_colour is not None and not run.lenient:
-            raise OutOfTurn("turn", "trump-twice", round=rnd.number, trump=rnd.trump_colour)
-        if rnd.plays or rnd.tricks is not None or (self.has_bids(rnd) and not run.lenient):
-            raise OutOfTurn(
-                "turn", "not-now", what="The trump", expected="it is turned up before the bids"
-            )
-        rnd.trump_card, rnd.trump_colour = card, colour
-
-    @staticmethod
-    def has_bids(rnd: RoundState) -> bool:
-        return bool(getattr(rnd, "bids", None))
+    def trump_too_late(self, run: Run, rnd: BlackoutRound) -> bool:
+        """Play, the tricks or (strict entry) a bid has come: the trump is turned up before."""
+        return bool(rnd.plays or rnd.tricks is not None or (rnd.bids and not run.lenient))
 
     def bid_breach(self, rnd: BlackoutRound, player: str, bid: object) -> Breach | None:
         """Why ``player`` may not bid ``bid`` now (range or hook), or None if they may."""
@@ -205,27 +178,15 @@ class Blackout(Game):
                 "turn", "not-now", what="A bid", expected="the bidding is over once play begins"
             )
 
-    def ready_to_play(self, run: Run, rnd: RoundState) -> None:
-        assert isinstance(rnd, BlackoutRound)
-        missing = rnd.trump_colour is None and not self.whole_deck(rnd.number)
-        if missing and "trump-missing" not in rnd.flagged:
-            rnd.flagged.add("trump-missing")
-            run.flag(IllegalEntry("trump", "trump-missing", round=rnd.number))
-        if not run.lenient:
-            for player in self.bidding_order(rnd):
-                if player not in rnd.bids:
-                    raise Missing("missing", "missing-bids-first", round=rnd.number)
-
     # --- questions ---------------------------------------------------------------------------
 
     def allowed_bids(self, state: State, player: str) -> list[tuple[int, Breach | None]]:
         """Every bid 0…hand size for ``player`` in the round under way, with why one is not."""
         rnd = self.upcoming(state)
-        assert isinstance(rnd, BlackoutRound)
+        assert rnd is not None, "the game is over"
         return [(bid, self.bid_breach(rnd, player, bid)) for bid in range(rnd.hand_size + 1)]
 
-    def missing(self, state: State, rnd: RoundState, results: bool) -> list[Breach]:
-        assert isinstance(rnd, BlackoutRound)
+    def missing(self, state: State, rnd: BlackoutRound, results: bool) -> list[Breach]:
         found: list[Breach] = [
             Missing("missing", "missing-bid", round=rnd.number, player=p)
             for p in self.bidding_order(rnd)
@@ -239,7 +200,6 @@ class Blackout(Game):
         rnd = self.upcoming(state)
         if rnd is None:
             return None
-        assert isinstance(rnd, BlackoutRound)
         if rnd.trump_colour is None and not self.whole_deck(rnd.number) and not rnd.bids:
             return Step(rnd.number, "trump")
         for player in self.bidding_order(rnd):
@@ -247,8 +207,7 @@ class Blackout(Game):
                 return Step(rnd.number, "bid", player)
         return Step(rnd.number, "play", self.next_to_play(rnd))
 
-    def score_round(self, state: State, rnd: RoundState) -> dict[str, Score] | None:
-        assert isinstance(rnd, BlackoutRound)
+    def score_round(self, state: State, rnd: BlackoutRound) -> dict[str, Score] | None:
         tricks = rnd.tricks_won()
         if not self.results_in(rnd) or tricks is None:
             return None

@@ -64,7 +64,7 @@ class EbbesRound(RoundState):
 
 
 @register
-class Ebbes(Game):
+class Ebbes(Game[EbbesRound]):
     name = "ebbes"
     title = "ebbes"
     min_players = 3
@@ -106,12 +106,11 @@ class Ebbes(Game):
 
     # --- roles --------------------------------------------------------------------------------
 
-    def current_trump(self, rnd: RoundState) -> str | None:
-        assert isinstance(rnd, EbbesRound)
+    def current_trump(self, rnd: EbbesRound) -> str | None:
         roles = rnd.roles()
         return roles[0] if roles else None
 
-    def settling_trump(self, rnd: RoundState, trick: PlayedTrick) -> str | None:
+    def settling_trump(self, rnd: EbbesRound, trick: PlayedTrick) -> str | None:
         if self.options["trump_from"] == "next-trick":
             return trick.trump_before
         return self.current_trump(rnd)
@@ -122,13 +121,11 @@ class Ebbes(Game):
             return rnd.designators is not None and card in rnd.designators
         return card.value == rnd.number_card
 
-    def after_card(self, run: Run, rnd: RoundState, player: str, card: Card) -> None:
-        assert isinstance(rnd, EbbesRound)
+    def after_card(self, run: Run, rnd: EbbesRound, player: str, card: Card) -> None:
         if len(rnd.derived) < 4 and card.colour not in rnd.derived and self.designates(rnd, card):
             rnd.derived.append(card.colour)
 
-    def unavailable(self, rnd: RoundState, card: Card) -> str | None:
-        assert isinstance(rnd, EbbesRound)
+    def unavailable(self, rnd: EbbesRound, card: Card) -> str | None:
         if card in rnd.discards.values():
             return "card-discarded"
         return super().unavailable(rnd, card)
@@ -153,6 +150,23 @@ class Ebbes(Game):
         return min(4, 5 - laid_aside)
 
     # --- entries -----------------------------------------------------------------------------
+
+    def dispatch(self, run: Run, rnd: EbbesRound, event: ev.Event) -> None:
+        match event:
+            case ev.Starter():
+                self.on_starter(run, rnd, event)
+            case ev.Number():
+                self.on_number(run, rnd, event)
+            case ev.Designators():
+                self.on_designators(run, rnd, event)
+            case ev.Discard():
+                self.on_discard(run, rnd, event)
+            case ev.Designate():
+                self.on_designate(run, rnd, event)
+            case ev.Won():
+                self.on_won(run, rnd, event)
+            case _:
+                super().dispatch(run, rnd, event)
 
     def strict_order(self, run: Run, rnd: EbbesRound, what: str) -> None:
         """Strict entry: the starter, then the number (or designators), before anything else."""
@@ -186,8 +200,7 @@ class Ebbes(Game):
         else:
             if not run.lenient and rnd.leader is not None:
                 raise OutOfTurn("turn", "starter-twice", round=rnd.number)
-            previous = run.state.rounds[rnd.number - 2]
-            assert isinstance(previous, EbbesRound)
+            previous = self.rounds_of(run.state)[rnd.number - 2]
             majority = self.nix_majority(run.state, previous)
             if chooser is not None and majority is not None and chooser not in majority:
                 run.flag(
@@ -221,8 +234,7 @@ class Ebbes(Game):
             raise OutOfTurn("turn", "number-twice", round=rnd.number, number=rnd.number_card)
         if number not in NUMBERS:
             run.flag(IllegalEntry("number", "number-range", round=rnd.number, number=number))
-        for earlier in run.state.rounds[: rnd.number - 1]:
-            assert isinstance(earlier, EbbesRound)
+        for earlier in self.rounds_of(run.state)[: rnd.number - 1]:
             if earlier.number_card == number:
                 run.flag(
                     IllegalEntry(
@@ -296,8 +308,7 @@ class Ebbes(Game):
             raise IllegalEntry("designation", "designation-repeat", round=rnd.number, colour=colour)
         rnd.designations.append(colour)
 
-    def ready_to_play(self, run: Run, rnd: RoundState) -> None:
-        assert isinstance(rnd, EbbesRound)
+    def ready_to_play(self, run: Run, rnd: EbbesRound) -> None:
         self.strict_order(run, rnd, "play")
         if not run.lenient and rnd.designations and not rnd.plays:
             raise OutOfTurn(
@@ -439,8 +450,7 @@ class Ebbes(Game):
 
     # --- results and scores ------------------------------------------------------------------
 
-    def results_in(self, rnd: RoundState) -> bool:
-        assert isinstance(rnd, EbbesRound)
+    def results_in(self, rnd: EbbesRound) -> bool:
         return rnd.plays_complete or rnd.won is not None
 
     def derived_won(self, rnd: EbbesRound) -> dict[str, dict[str, int]]:
@@ -463,8 +473,7 @@ class Ebbes(Game):
             return self.derived_won(rnd)
         return rnd.won
 
-    def missing(self, state: State, rnd: RoundState, results: bool) -> list[Breach]:
-        assert isinstance(rnd, EbbesRound)
+    def missing(self, state: State, rnd: EbbesRound, results: bool) -> list[Breach]:
         found: list[Breach] = []
         if self.placed and rnd.designators is None:
             found.append(Missing("missing", "missing-designators", round=rnd.number))
@@ -489,7 +498,6 @@ class Ebbes(Game):
         rnd = self.upcoming(state)
         if rnd is None:
             return None
-        assert isinstance(rnd, EbbesRound)
         if rnd.leader is None:
             return Step(rnd.number, "starter")
         if self.placed and rnd.designators is None:
@@ -501,12 +509,11 @@ class Ebbes(Game):
     def open_numbers(self, state: State) -> list[int]:
         """Number cards not revealed in a round before the one being entered."""
         rnd = self.upcoming(state)
-        before = state.rounds[: (rnd.number if rnd else len(state.rounds) + 1) - 1]
-        used = {r.number_card for r in before if isinstance(r, EbbesRound)}
+        before = self.rounds_of(state)[: (rnd.number if rnd else len(state.rounds) + 1) - 1]
+        used = {r.number_card for r in before}
         return [n for n in NUMBERS if n not in used]
 
-    def score_round(self, state: State, rnd: RoundState) -> dict[str, Score] | None:
-        assert isinstance(rnd, EbbesRound)
+    def score_round(self, state: State, rnd: EbbesRound) -> dict[str, Score] | None:
         won = self.won_of(rnd)
         if won is None or any(p not in won for p in self.players):
             return None
@@ -546,7 +553,7 @@ class Ebbes(Game):
             for p, ts in terms.items()
         }
 
-    def on_tricks(self, run: Run, rnd: RoundState, event: ev.Tricks) -> None:
+    def on_tricks(self, run: Run, rnd: EbbesRound, event: ev.Tricks) -> None:
         raise OutOfTurn(
             "turn",
             "not-now",

@@ -8,6 +8,8 @@ that break a rule are still kept and scored where they can be.
 
 Each game (``Blackout``, ``AllesOderNichts``, ``Ebbes``) is a ``Game`` subclass that adds its
 deck, schedule, entries and scoring; trick play, revokes and round bookkeeping live here, once.
+A game's ``dispatch`` matches each entry to the handler typed for it (``on_bid`` takes a ``Bid``
+and a ``BlackoutRound``); the two games that deal and turn a trump share ``referee.rules.dealt``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import copy
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from referee.rules import events as ev
 from referee.rules.breaches import (
@@ -109,12 +111,16 @@ class RoundState:
         return [player for player, _ in self.plays[0].cards] if self.plays else []
 
 
+#: A game's own round class (``BlackoutRound`` …): the rounds its hooks and handlers take.
+R = TypeVar("R", bound=RoundState)
+
+
 @dataclass
 class State:
     """A table's state: its setup, its rounds so far, and the breaches and warnings noted."""
 
     setup: Setup
-    game: Game
+    game: Game[Any]
     rounds: list[RoundState]
     violations: list[Breach] = field(default_factory=list)
     warnings: list[Breach] = field(default_factory=list)
@@ -213,8 +219,12 @@ class Run:
             self.state.violations.append(breach)
 
 
-class Game:
-    """The rules one game adds to the shared model. Subclasses fill in the hooks below."""
+class Game(Generic[R]):
+    """The rules one game adds to the shared model. Subclasses fill in the hooks below.
+
+    ``R`` is the game's round class: every round of a state comes from its ``new_round``, so the
+    hooks and the entry handlers take that class and read its own fields unchecked.
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -275,36 +285,44 @@ class Game:
 
     # --- rounds -----------------------------------------------------------------------------
 
-    def new_round(self, state: State, number: int) -> RoundState:
+    def new_round(self, state: State, number: int) -> R:
         """Round ``number`` before anything is entered."""
         raise NotImplementedError
 
-    def results_in(self, rnd: RoundState) -> bool:
+    def results_in(self, rnd: R) -> bool:
         """The round's results are in: tricks (or cards) won, entered or played."""
         return rnd.plays_complete or rnd.tricks is not None
 
-    def sealed(self, rnd: RoundState) -> frozenset[str]:
+    def sealed(self, rnd: R) -> frozenset[str]:
         """The players whose bid in ``rnd`` is known to the log but not yet to the table (a
         secret bid entered sealed, before the round is over): nothing may show it."""
         return frozenset()
 
-    def round_complete(self, rnd: RoundState) -> bool:
+    def round_complete(self, rnd: R) -> bool:
         """Everything the round needs is in, so the next round can begin."""
         return self.results_in(rnd)
 
-    def missing(self, state: State, rnd: RoundState, results: bool) -> list[Breach]:
+    def missing(self, state: State, rnd: R, results: bool) -> list[Breach]:
         """What round ``rnd`` still lacks (``results``: count missing results too)."""
         raise NotImplementedError
 
-    def score_round(self, state: State, rnd: RoundState) -> dict[str, Score] | None:
+    def score_round(self, state: State, rnd: R) -> dict[str, Score] | None:
         raise NotImplementedError
 
     def next_step(self, state: State) -> Step | None:
         raise NotImplementedError
 
-    def upcoming(self, state: State) -> RoundState | None:
+    def rounds_of(self, state: State) -> list[R]:
+        """``state.rounds`` as this game's rounds (``step`` makes each with ``new_round``)."""
+        return cast("list[R]", state.rounds)
+
+    def current_of(self, state: State) -> R | None:
+        """``state.current`` as this game's round."""
+        return cast("R | None", state.current)
+
+    def upcoming(self, state: State) -> R | None:
         """The round the next entry belongs to: the current one, or the next when it is done."""
-        rnd = state.current
+        rnd = self.current_of(state)
         if rnd is not None and not self.round_complete(rnd):
             return rnd
         number = len(state.rounds) + 1
@@ -329,7 +347,7 @@ class Game:
                     )
                 return
             raise OutOfTurn("turn", "game-over", round=event.round, rounds=self.round_count)
-        current = state.current
+        current = self.current_of(state)
         if current is not None and event.round < current.number:
             raise OutOfTurn("turn", "round-over", entry_round=event.round, current=current.number)
         while current is None or event.round > current.number:
@@ -358,14 +376,25 @@ class Game:
             raise OutOfTurn(
                 "turn", "round-over", entry_round=event.round, current=current.number + 1
             )
-        handler = getattr(self, "on_" + event.type.replace("-", "_"), None)
-        if handler is None:
-            raise OutOfTurn(
-                "turn", "not-now", what=event.type, expected=f"{self.title} has no such entry"
-            )
-        handler(run, current, event)
+        self.dispatch(run, current, event)
 
-    def audit(self, run: Run, rnd: RoundState) -> None:
+    def dispatch(self, run: Run, rnd: R, event: ev.Event) -> None:
+        """Hand ``event`` to its handler: trick play here; each game matches its own entries
+        first and passes the rest on to ``super().dispatch``. An entry no game level takes is
+        not one of this game's."""
+        match event:
+            case ev.Play():
+                self.on_play(run, rnd, event)
+            case ev.Trick():
+                self.on_trick(run, rnd, event)
+            case ev.Tricks():
+                self.on_tricks(run, rnd, event)
+            case _:
+                raise OutOfTurn(
+                    "turn", "not-now", what=event.type, expected=f"{self.title} has no such entry"
+                )
+
+    def audit(self, run: Run, rnd: R) -> None:
         """Lenient replays: note what a round that is over still lacks (not its results)."""
         if run.lenient:
             for breach in self.missing(run.state, rnd, results=False):
@@ -378,7 +407,7 @@ class Game:
         so extending a replayed state gives what replaying everything from the start gives.
         """
         self.unfinish(run.state)
-        rnd = run.state.current
+        rnd = self.current_of(run.state)
         if rnd is not None and self.results_in(rnd):
             before = len(run.state.violations)
             self.audit(run, rnd)
@@ -394,21 +423,21 @@ class Game:
 
     # --- trick play, shared by every game ----------------------------------------------------
 
-    def ready_to_play(self, run: Run, rnd: RoundState) -> None:
+    def ready_to_play(self, run: Run, rnd: R) -> None:
         """Raise (strict) or flag what must come before the first card or the tricks."""
 
-    def current_trump(self, rnd: RoundState) -> str | None:
+    def current_trump(self, rnd: R) -> str | None:
         """The trump colour in force now."""
         return rnd.trump_colour
 
-    def settling_trump(self, rnd: RoundState, trick: PlayedTrick) -> str | None:
+    def settling_trump(self, rnd: R, trick: PlayedTrick) -> str | None:
         """The trump a complete trick is settled with."""
         return self.current_trump(rnd)
 
-    def after_card(self, run: Run, rnd: RoundState, player: str, card: Card) -> None:
+    def after_card(self, run: Run, rnd: R, player: str, card: Card) -> None:
         """A game's own reaction to a card (ebbes fixes designations)."""
 
-    def unavailable(self, rnd: RoundState, card: Card) -> str | None:
+    def unavailable(self, rnd: R, card: Card) -> str | None:
         """Why ``card`` cannot be played this round (a message code), or None."""
         if card not in self.deck:
             return "card-not-in-deck"
@@ -418,7 +447,7 @@ class Game:
             return "card-turned"
         return None
 
-    def cards_left(self, rnd: RoundState) -> list[Card]:
+    def cards_left(self, rnd: R) -> list[Card]:
         """The cards that can still be played this round, in deck order (for a card picker)."""
         return [card for card in self.deck if self.unavailable(rnd, card) is None]
 
@@ -436,7 +465,7 @@ class Game:
             raise IllegalEntry("card", "card-unreadable", round=rnd.number, card=text)
         return card
 
-    def on_play(self, run: Run, rnd: RoundState, event: ev.Play) -> None:
+    def on_play(self, run: Run, rnd: R, event: ev.Play) -> None:
         card = self.read_card(event.card, rnd)
         expected = self.next_to_play(rnd)
         if len(rnd.plays) == rnd.tricks_total and rnd.trick_complete(-1):
@@ -458,7 +487,7 @@ class Game:
         self.ready_to_play(run, rnd)
         self.play_card(run, rnd, player, card)
 
-    def on_trick(self, run: Run, rnd: RoundState, event: ev.Trick) -> None:
+    def on_trick(self, run: Run, rnd: R, event: ev.Trick) -> None:
         leader = self.check_player(event.leader, rnd.number)
         cards = [self.read_card(text, rnd) for text in event.cards]
         number = len(rnd.plays) + 1
@@ -501,7 +530,7 @@ class Game:
     def _trick_no(self, rnd: RoundState) -> int:
         return len(rnd.plays) + (0 if rnd.plays and not rnd.trick_complete(-1) else 1)
 
-    def play_card(self, run: Run, rnd: RoundState, player: str, card: Card) -> None:
+    def play_card(self, run: Run, rnd: R, player: str, card: Card) -> None:
         """Play one card: check it, track show-outs and revokes, settle a full trick."""
         number = self._trick_no(rnd)
         why = self.unavailable(rnd, card)
@@ -562,7 +591,7 @@ class Game:
                 run.flag(Missing("missing", "missing-player-tricks", round=rnd.number, player=name))
         return out
 
-    def on_tricks(self, run: Run, rnd: RoundState, event: ev.Tricks) -> None:
+    def on_tricks(self, run: Run, rnd: R, event: ev.Tricks) -> None:
         if not isinstance(event.tricks, Mapping):
             raise IllegalEntry(
                 "trick-total", "trick-negative", round=rnd.number, count=event.tricks
@@ -606,16 +635,18 @@ class Game:
         rnd.tricks = tricks
 
 
-GAMES: dict[str, type[Game]] = {}
+GAMES: dict[str, type[Game[Any]]] = {}
+
+G = TypeVar("G", bound=Game[Any])
 
 
-def register(cls: type[Game]) -> type[Game]:
+def register(cls: type[G]) -> type[G]:
     """Class decorator: make a game known by its ``name``."""
     GAMES[cls.name] = cls
     return cls
 
 
-def check_players(setup: Setup, game_cls: type[Game]) -> list[Breach]:
+def check_players(setup: Setup, game_cls: type[Game[Any]]) -> list[Breach]:
     """The ``players`` breaches of a setup: count, empty, long or duplicate names."""
     found: list[Breach] = []
     count = len(setup.players)

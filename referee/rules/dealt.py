@@ -1,0 +1,105 @@
+"""What the two games that deal and turn a trump share: Blackout and Alles oder Nichts.
+
+The deal passes clockwise from the first dealer (``Setup.first``). The player left of the dealer
+leads the first trick and bids (Alles oder Nichts: declares) first, the dealer last. The card
+turned up after the deal gives the trump, except in a round that deals the whole deck (Blackout's
+longest round), which has none. Each game adds its round class, its bids and its scoring.
+
+>>> from referee.rules.engine import Setup, start
+>>> state = start(Setup("alles-oder-nichts", ("Ann", "Ben", "Cho"), first="Ben"))
+>>> game = state.game
+>>> [game.dealer_of(n) for n in (1, 2, 3)], game.bidding_order(game.new_round(state, 2))
+(['Ben', 'Cho', 'Ann'], ['Ann', 'Ben', 'Cho'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import TypeVar
+
+from referee.rules import events as ev
+from referee.rules.breaches import IllegalEntry, Missing, OutOfTurn
+from referee.rules.engine import Game, RoundState, Run, State
+
+D = TypeVar("D", bound=RoundState)
+
+
+class DealtGame(Game[D]):
+    """A game whose rounds are dealt in turn and whose trump is the turned card."""
+
+    #: The round class ``new_round`` makes.
+    round_type: type[D]
+
+    def dealer_of(self, number: int) -> str:
+        """Who deals round ``number``: the first dealer, then each player left of the last."""
+        first = self.setup.first_player
+        first = first if first in self.players else self.players[0]
+        return self.left_of(first, number - 1)
+
+    def new_round(self, state: State, number: int) -> D:
+        dealer = self.dealer_of(number)
+        size = self.schedule[number - 1]
+        return self.round_type(number, size, size, leader=self.left_of(dealer), dealer=dealer)
+
+    def bidding_order(self, rnd: RoundState) -> list[str]:
+        """From left of the round's dealer to the dealer."""
+        dealer = self.dealer_of(rnd.number)
+        return [self.left_of(dealer, i) for i in range(1, len(self.players) + 1)]
+
+    def bidders(self, rnd: D) -> Collection[str]:
+        """The players who have bid (declared) in ``rnd`` so far."""
+        raise NotImplementedError
+
+    def whole_deck(self, number: int) -> bool:
+        """Round ``number`` deals the whole deck, so it has no trump."""
+        return False
+
+    def trump_too_late(self, run: Run, rnd: D) -> bool:
+        """The round is too far on for its trump to be entered (a game that says so)."""
+        return False
+
+    # --- entries -----------------------------------------------------------------------------
+
+    def dispatch(self, run: Run, rnd: D, event: ev.Event) -> None:
+        match event:
+            case ev.Dealer():
+                self.on_dealer(run, rnd, event)
+            case ev.Trump():
+                self.on_trump(run, rnd, event)
+            case _:
+                super().dispatch(run, rnd, event)
+
+    def on_dealer(self, run: Run, rnd: D, event: ev.Dealer) -> None:
+        name = self.check_player(event.player, rnd.number)
+        if name != rnd.dealer:
+            run.flag(
+                OutOfTurn("dealer", "dealer", round=rnd.number, player=name, expected=rnd.dealer)
+            )
+
+    def on_trump(self, run: Run, rnd: D, event: ev.Trump) -> None:
+        text = event.card if isinstance(event.card, str) else ""
+        card = self.deck.parse_card(text)
+        colour = card.colour if card is not None else self.deck.parse_colour(text)
+        if colour is None or (card is not None and card not in self.deck):
+            rnd.flagged.add("trump-missing")  # one breach for a bad trump, not a second one
+            raise IllegalEntry("trump", "trump-unknown", round=rnd.number, trump=event.card)
+        if self.whole_deck(rnd.number):
+            raise IllegalEntry("trump", "trump-whole-deck", round=rnd.number)
+        if rnd.trump_colour is not None and not run.lenient:
+            raise OutOfTurn("turn", "trump-twice", round=rnd.number, trump=rnd.trump_colour)
+        if self.trump_too_late(run, rnd):
+            raise OutOfTurn(
+                "turn", "not-now", what="The trump", expected="it is turned up before the bids"
+            )
+        rnd.trump_card, rnd.trump_colour = card, colour
+
+    def ready_to_play(self, run: Run, rnd: D) -> None:
+        """A missing trump is flagged once; strict entry wants every bid in first."""
+        missing = rnd.trump_colour is None and not self.whole_deck(rnd.number)
+        if missing and "trump-missing" not in rnd.flagged:
+            rnd.flagged.add("trump-missing")
+            run.flag(IllegalEntry("trump", "trump-missing", round=rnd.number))
+        if not run.lenient:
+            bidders = self.bidders(rnd)
+            if any(player not in bidders for player in self.players):
+                raise Missing("missing", "missing-bids-first", round=rnd.number)
