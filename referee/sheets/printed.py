@@ -10,7 +10,7 @@ of the games that deal and turn a trump (round, cards, dealer, trump).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reportlab.platypus import Flowable
 
@@ -65,14 +65,14 @@ class PrintedGame:
         """How to read the score sheet's cells."""
         raise NotImplementedError
 
-    def dealer(self, card: BlankCard, game: Game, number: int) -> str:
+    def dealer(self, card: BlankCard, game: Game[Any], number: int) -> str:
         """Who deals round ``number`` on a blank card, as printed; '' if not known."""
         if card.first is None:
             return ""
         seat = (card.first - 1 + number - 1) % card.players
         return card.seat_names()[seat] or f"seat {seat + 1}"
 
-    def blank_row(self, card: BlankCard, game: Game, number: int) -> Row:
+    def blank_row(self, card: BlankCard, game: Game[Any], number: int) -> Row:
         """Round ``number``'s row on a blank card: what is known beforehand, room for the rest."""
         lead: list[Cell] = [
             str(number),
@@ -82,7 +82,7 @@ class PrintedGame:
         ]
         return Row(lead + self.blank_group() * card.players)
 
-    def blank_trump(self, game: Game, number: int) -> str:
+    def blank_trump(self, game: Game[Any], number: int) -> str:
         """What a blank card prints in a round's trump box before the game."""
         return ""
 
@@ -90,7 +90,7 @@ class PrintedGame:
         """A player's cells in a round of a blank card, as printed beforehand."""
         return [""] * len(self.blank_columns)
 
-    def ladder(self, game: Game) -> str:
+    def ladder(self, game: Game[Any]) -> str:
         """The hand sizes in words: ``6-5-4-3-4-5-6 cards``, ``8 cards each``."""
         sizes = game.schedule
         if len(set(sizes)) == 1:

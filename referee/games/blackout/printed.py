@@ -4,6 +4,8 @@ box so an exact bid is scored by writing the bid after it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from reportlab.platypus import Flowable, Spacer
 
 from referee.rules import Game, RoundState, State
@@ -60,13 +62,13 @@ class PrintedBlackout(PrintedGame):
         meaning = f"blacked out: the bid was missed and scores 0. An exact bid scores {exact}."
         return [Spacer(0, 6), key(Mark(BLACKED, "blacked"), own(meaning, 8))]
 
-    def blank_trump(self, game: Game, number: int) -> str:
+    def blank_trump(self, game: Game[Any], number: int) -> str:
         return "no trump" if isinstance(game, Blackout) and game.whole_deck(number) else ""
 
     def blank_group(self) -> list[Cell]:
         return ["", PREFIX, ""]
 
-    def ladder(self, game: Game) -> str:
+    def ladder(self, game: Game[Any]) -> str:
         top = game.options["max_cards"]
         return {
             "up-down": f"1 up to {top} and back down to 1 card",

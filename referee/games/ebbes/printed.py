@@ -5,7 +5,7 @@ of each role and who started. The blank card leaves that strip to be written in.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reportlab.platypus import Flowable, Spacer
 
@@ -91,13 +91,13 @@ class PrintedEbbes(PrintedGame):
         )
         return [Spacer(0, 6), own(text, 8)]
 
-    def dealer(self, card: BlankCard, game: Game, number: int) -> str:
+    def dealer(self, card: BlankCard, game: Game[Any], number: int) -> str:
         """Who starts: known beforehand for round 1 only (the nix majority chooses after)."""
         if card.first is None or number > 1:
             return ""
         return card.seat_names()[card.first - 1] or f"seat {card.first}"
 
-    def blank_row(self, card: BlankCard, game: Game, number: int) -> Row:
+    def blank_row(self, card: BlankCard, game: Game[Any], number: int) -> Row:
         strip = [(role, "") for role in BLANK_STRIP]
         strip.append(("starts", self.dealer(card, game, number)))
         return Row([str(number)] + [""] * (len(self.blank_columns) * card.players), strip)
