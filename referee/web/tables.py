@@ -211,7 +211,7 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     ):
         abort(403, description=_("A player's link can only declare that player's own bid."))
     if form.seq.data != record.last_seq:
-        return stale(record, state, event, form.seq.data, kept)
+        return stale(table_id, event, form.seq.data, kept)
     try:
         after = apply(state, event)
     except Breach as breach:
@@ -219,12 +219,11 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     try:
         entry = write(table_id, form.seq.data, "event", event.to_dict())
     except StaleTable:
-        record, state = load(table_id)
-        return stale(record, state, event, form.seq.data, kept)
+        return stale(table_id, event, form.seq.data, kept)
     now = remember_after(record, entry, extend(state, event))
     for said in view.announcements(state, after):
         flash(said, "info")
-    if isinstance(event, ev.Declare) and not event.open and event.bid is not None:
+    if view.sealed_bid(event):
         flash(
             _(
                 "%(p)s's bid is sealed: nobody sees it before the round is over. "
@@ -246,11 +245,18 @@ def enter(table_id: str) -> Response | tuple[str, int]:
 
 
 def stale(
-    record: TableRecord, state: State, event: ev.Event, seen: int, kept: Mapping[str, Any]
+    table_id: str, event: ev.Event, seen: int, kept: Mapping[str, Any]
 ) -> Response | tuple[str, int]:
-    """The table moved on since the page was shown: a double tap, or another phone."""
-    newer = [e for e in record.entries if e.seq > seen and e.kind == "event"]
-    if any(event_from_dict(e.payload) == event for e in newer):
+    """The table moved on since the page was shown: a double tap, or another phone. The entry
+    was already recorded if an entry made since is, in force (not undone), the same as far as
+    anyone may know (``view.public``: a sealed bid is never compared by its number).
+
+    Told from the log as the database has it (``load``), not as this process last saw it: an
+    undo made a moment ago on another phone may not have reached this process yet."""
+    record, state = load(table_id)
+    posted = view.public(event)
+    force = in_force(record.entries)
+    if any(seq > seen and view.public(event_from_dict(p)) == posted for seq, p in force.items()):
         flash(_("That entry was already recorded."), "info")
         return redirect(url_for("tables.show", table_id=record.id), 303)
     return render_table(

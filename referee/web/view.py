@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from flask_babel import gettext as _
 
@@ -192,6 +192,20 @@ def shown_notes(state: State, notes: Sequence[Breach]) -> list[Breach]:
     bid is above the hand size would tell the bid) before its round is over."""
     sealed = {rnd.number: state.game.sealed(rnd) for rnd in state.rounds}
     return [n for n in notes if n.player is None or n.player not in sealed.get(n.round or 0, ())]
+
+
+def sealed_bid(event: ev.Event) -> TypeGuard[ev.Declare]:
+    """Whether ``event`` is a secret declaration with its bid given (sealed) at once."""
+    return isinstance(event, ev.Declare) and not event.open and event.bid is not None
+
+
+def public(event: ev.Event) -> object:
+    """What anyone at the table may know of an entry, to compare a posted entry with the ones
+    recorded: a sealed bid only by its round, its player and that it is sealed, so every guess at
+    its number is answered alike."""
+    if sealed_bid(event):
+        return ("sealed", event.round, event.player)
+    return event
 
 
 def describe_event(event: ev.Event, turned_up: bool = False) -> str:

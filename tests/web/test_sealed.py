@@ -3,6 +3,7 @@
 The leak test is a comparison: two tables identical but for the sealed bid (6, which draws a
 "bid above the hand" warning in a 5-card round, and 0) must give the same answer to every request
 any phone can make before the round ends, once table ids, tokens and times are blanked out.
+Likewise every guess at a sealed bid posted from a stale page gets one answer.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ def seal(client: FlaskClient, table: str, seat: int, bid: int):
             "action": "declare",
             "player": str(seat),
             "choice": f"sealed-{bid}",
+            "csrf_token": hidden(page, "csrf_token"),
         },
     )
 
@@ -122,3 +124,52 @@ def test_after_the_round_the_sealed_bid_is_shown_and_said_to_be_sealed_before_pl
         state = table_state(table)
     assert state.rounds[1].bids["Cho"] == 1
     assert state.totals()["Cho"] == 7 + 4  # open 2 took 2: 2 × 2 + 3; secret 1 took 1: 1 + 3
+
+
+def session_of(app: Flask, response) -> object:
+    """What a response puts in the browser's session cookie: its keys and its messages (the
+    rest is the browser's links and CSRF token); None when it sets no cookie."""
+    cookies = [c for c in response.headers.getlist("Set-Cookie") if c.startswith("session=")]
+    if not cookies:
+        return None
+    value = cookies[0].split(";")[0].removeprefix("session=")
+    session = app.session_interface.get_signing_serializer(app).loads(value)
+    return sorted(session), session.get("_flashes")
+
+
+def answer(app: Flask, response, table: str) -> tuple:
+    """Everything a phone learns from a response: status, the headers that matter, the size and
+    the body (with the table id, tokens and times blanked out), and the session it keeps."""
+    return (
+        response.status_code,
+        blanked(response.headers.get("Location", ""), table),
+        response.headers.get("Content-Type"),
+        len(response.data),
+        blanked(response.text, table),
+        session_of(app, response),
+    )
+
+
+@pytest.mark.parametrize("bid", [0, 6])
+def test_every_guess_at_a_sealed_bid_from_a_stale_page_gets_the_same_answer(db_app, bid):
+    """The scorekeeper re-posts a sealed declaration from the page before it with each bid
+    0–6 in turn: no answer, nor the page it leads to, may tell which one was sealed."""
+    app = db_app
+    keeper = app.test_client()
+    table = round_two(app, keeper)
+    stale = keeper.get(f"/t/{table}/seal/3").text  # the page before Cho seals
+    ok(seal(keeper, table, 3, bid))
+    keeper.get(f"/t/{table}")  # Cho's phone shows what it was told, then it goes back
+    with app.app_context():
+        sealed_at = current_seq(table)
+    answers = []
+    for guess in range(7):
+        data = {name: hidden(stale, name) for name in ("csrf_token", "seq", "round", "action")}
+        data |= {"player": "3", "choice": f"sealed-{guess}"}
+        response = keeper.post(f"/t/{table}/entry", data=data)
+        then = keeper.get(response.headers.get("Location") or f"/t/{table}")
+        answers.append((answer(app, response, table), answer(app, then, table)))
+    assert all(a == answers[0] for a in answers), [a[0][:2] for a in answers]
+    with app.app_context():
+        assert current_seq(table) == sealed_at  # nothing was written
+        assert table_state(table).rounds[1].bids["Cho"] == bid

@@ -124,6 +124,30 @@ def test_a_stale_page_and_a_double_tap(app, client):
     assert len(state_of(app, table).rounds) == 1
 
 
+@pytest.mark.parametrize("then", ["undone", "corrected"])
+def test_an_entry_no_longer_in_force_was_not_already_recorded(app, client, then):
+    """Phone A enters "Ben open 2", phone B undoes it (or corrects it to open 3), and A taps
+    again on its stale page: the table does not hold that entry, so A is not told it does."""
+    from tests.links import join
+
+    table = new_table(app, client, "alles-oder-nichts", ("Ann", "Ben", "Cho"))
+    ok(post(client, table, "trump", trump="red"))
+    page = client.get(f"/t/{table}").text
+    form = {"seq": hidden(page, "seq"), "round": "1", "action": "declare", "player": "2"}
+    ok(client.post(f"/t/{table}/entry", data={**form, "choice": "open-2"}))
+    other = app.test_client()
+    join(app, other, table)
+    if then == "undone":
+        ok(other.post(f"/t/{table}/undo", data={"seq": "2"}))
+    else:
+        fix = {**form, "seq": "2", "choice": "open-3"}
+        ok(other.post(f"/t/{table}/amend/2", data=fix))
+    again = client.post(f"/t/{table}/entry", data={**form, "choice": "open-2"})
+    assert again.status_code == 409 and "changed on another phone" in error_of(again)
+    assert state_of(app, table).current.bids == ({} if then == "undone" else {"Ben": 3})
+    assert "already recorded" not in client.get(f"/t/{table}").text
+
+
 def test_an_entry_sent_by_the_script_is_answered_with_the_next_screen(app, client):
     from referee.web.tables import NEXT_SCREEN_HEADER
 
