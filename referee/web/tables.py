@@ -198,14 +198,14 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     record, state = load(table_id) if seen is None else load_since(table_id, seen)
     kept = request.form.to_dict()
     if not form.validate():
-        return render_table(
+        return refuse(
             record, state, _("This page is out of date; here is the table as it is now."), kept, 400
         )
     assert form.seq.data is not None and form.round.data is not None
     try:
         event = build_event(state, form.action.data or "", form.round.data, request.form)
     except EntryError as exc:
-        return render_table(record, state, str(exc), kept, 422)
+        return refuse(record, state, str(exc), kept, 422)
     if not holder.keeps_score and not (
         isinstance(event, ev.Declare) and event.player == holder.player
     ):
@@ -215,7 +215,7 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     try:
         after = apply(state, event)
     except Breach as breach:
-        return render_table(record, state, breach_text(breach), kept, 422, breach.rule)
+        return refuse(record, state, breach_text(breach), kept, 422, breach.rule)
     try:
         entry = write(table_id, form.seq.data, "event", event.to_dict())
     except StaleTable:
@@ -244,6 +244,22 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     return redirect(url_for("tables.show", table_id=table_id, at=entry.seq, **mode), 303)
 
 
+def refuse(
+    record: TableRecord,
+    state: State,
+    error: str,
+    kept: Mapping[str, Any],
+    status: int,
+    rule: str | None = None,
+) -> tuple[str, int]:
+    """A refused entry: the table with the reason and the input kept. Only for a browser whose
+    link still opens the table as the database has it now (``require`` on a POST): the write
+    would have checked it, and the per-process memory of links learns of a link revoked by
+    another worker only within a second."""
+    require(record.id, "player")
+    return render_table(record, state, error, kept, status, rule)
+
+
 def stale(
     table_id: str, event: ev.Event, seen: int, kept: Mapping[str, Any]
 ) -> Response | tuple[str, int]:
@@ -252,14 +268,16 @@ def stale(
     anyone may know (``view.public``: a sealed bid is never compared by its number).
 
     Told from the log as the database has it (``load``), not as this process last saw it: an
-    undo made a moment ago on another phone may not have reached this process yet."""
+    undo made a moment ago on another phone may not have reached this process yet. Either
+    answer tells of the table, so the link is checked first, as ``refuse`` does."""
+    require(table_id, "player")
     record, state = load(table_id)
     posted = view.public(event)
     force = in_force(record.entries)
     if any(seq > seen and view.public(event_from_dict(p)) == posted for seq, p in force.items()):
         flash(_("That entry was already recorded."), "info")
         return redirect(url_for("tables.show", table_id=record.id), 303)
-    return render_table(
+    return refuse(
         record,
         state,
         _(
@@ -407,7 +425,7 @@ def history(table_id: str) -> str:
 
 @bp.route("/<table_id>/amend/<int:target>", methods=["GET", "POST"])
 def amend(table_id: str, target: int) -> Response | tuple[str, int]:
-    require(table_id, "keeper", write_checks_link=True)
+    require(table_id, "keeper")  # a POST asks the database: its refusals show the table
     record, state = load(table_id)
     events = in_force(record.entries)
     if target not in events:
