@@ -360,6 +360,7 @@ def cached_sheet(table_id: str, last: int, template: str) -> Response:
             what_next=view.describe_step(state.next_step(), state.setup.game),
             title=view.GAME_TITLES[state.setup.game],
             breach_text=breach_text,
+            shown_early=view.shown_early(record.setup, record.entries),
             cached=True,
         )
 
@@ -419,6 +420,7 @@ def history(table_id: str) -> str:
         record=record,
         state=state,
         lines=lines,
+        shown_early=view.shown_early(record.setup, record.entries),
         title=view.GAME_TITLES[state.setup.game],
     )
 

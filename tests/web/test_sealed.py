@@ -3,7 +3,8 @@
 The leak test is a comparison: two tables identical but for the sealed bid (6, which draws a
 "bid above the hand" warning in a 5-card round, and 0) must give the same answer to every request
 any phone can make before the round ends, once table ids, tokens and times are blanked out.
-Likewise every guess at a sealed bid posted from a stale page gets one answer.
+Likewise every guess at a sealed bid posted from a stale page gets one answer, and a round whose
+sealed bids were turned up and then sealed again (made-up tricks, undone) says so on every phone.
 """
 
 from __future__ import annotations
@@ -173,3 +174,42 @@ def test_every_guess_at_a_sealed_bid_from_a_stale_page_gets_the_same_answer(db_a
     with app.app_context():
         assert current_seq(table) == sealed_at  # nothing was written
         assert table_state(table).rounds[1].bids["Cho"] == bid
+
+
+SHOWN = "The sealed bids of round 2 were shown before the round was over"
+
+
+def test_sealed_bids_turned_up_by_an_entry_undone_later_are_marked_on_every_phone(app, client):
+    """Made-up tricks turn the sealed bids up, the sheet shows them, an undo seals them again:
+    the sheet, TV mode and the history say so to every phone, for the rest of the game."""
+    table = round_two(app, client)
+    viewer = app.test_client()
+    join(app, viewer, table, "viewer")
+
+    def marked() -> list[bool]:
+        pages = [
+            phone.get(f"/t/{table}{path}").text
+            for phone in (client, viewer)
+            for path in ("/sheet", "/tv", "/history")
+        ]
+        return [SHOWN in html.unescape(page) for page in pages]
+
+    def undo() -> None:
+        seq = hidden(client.get(f"/t/{table}").text, "seq")
+        ok(client.post(f"/t/{table}/undo", data={"seq": seq}))
+
+    ok(seal(client, table, 3, 1))
+    undo()  # Cho changes their mind before the round: nothing was shown
+    ok(seal(client, table, 3, 4))
+    ok(post(client, table, "declare", player=1, choice="open-2"))
+    ok(post(client, table, "declare", player=2, choice="open-1"))
+    assert marked() == [False] * 6
+    ok(post(client, table, "tricks", tricks_1=2, tricks_2=2, tricks_3=1))  # made up
+    assert "bid sealed before play: 4" in html.unescape(viewer.get(f"/t/{table}/history").text)
+    assert marked() == [False] * 6  # the round is over, as far as anyone can tell
+    undo()  # sealed again …
+    assert "sealed before play" not in html.unescape(viewer.get(f"/t/{table}/history").text)
+    assert marked() == [True] * 6  # … and every phone is told the bids were seen
+    ok(post(client, table, "tricks", tricks_1=1, tricks_2=1, tricks_3=3))  # played for real
+    assert marked() == [True] * 6  # the mark stays for the rest of the game
+    assert "sealed bids of round 1" not in client.get(f"/t/{table}/sheet").text
