@@ -389,7 +389,7 @@ def history(table_id: str) -> str:
     require(table_id)
     record, state = load(table_id)
     force = in_force(record.entries)
-    over = {rnd.number for rnd in state.rounds if state.game.results_in(rnd)}
+    over = view.rounds_over(state)
 
     def described(payload: dict[str, Any]) -> str:
         event = event_from_dict(payload)
@@ -433,6 +433,7 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
     if target not in events:
         abort(404)
     old = event_from_dict(events[target])
+    over = view.rounds_over(state)
     form = EntryForm(request.form)
     error = None
     kept: dict[str, Any] = view.form_values(state, old)
@@ -458,7 +459,8 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
                 write(
                     table_id, record.last_seq, "amend", {"target": target, "event": new.to_dict()}
                 )
-                flash(_("Corrected: %(what)s", what=view.describe_event(new)), "info")
+                what = view.describe_event(new, turned_up=new.round in over)
+                flash(_("Corrected: %(what)s", what=what), "info")
                 return redirect(url_for("tables.show", table_id=table_id), 303)
             except EntryError as exc:
                 error = str(exc)
@@ -475,7 +477,7 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
         state=state,
         old=old,
         target=target,
-        what=view.describe_event(old),
+        what=view.describe_event(old, turned_up=old.round in over),
         kept=kept,
         error=error,
         sealed=sealed,

@@ -261,6 +261,11 @@ def shown_early(setup: Setup, entries: Sequence[LogEntry]) -> list[int]:
     return sorted(early)
 
 
+def rounds_over(state: State) -> set[int]:
+    """The rounds whose results are in: their bids, sealed ones too, are anyone's to see."""
+    return {rnd.number for rnd in state.rounds if state.game.results_in(rnd)}
+
+
 def describe_event(event: ev.Event, turned_up: bool = False) -> str:
     """An entry in a short sentence, for the history and the undo message. A sealed secret bid
     is told only when its round is over (``turned_up``)."""

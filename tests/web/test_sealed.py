@@ -116,7 +116,9 @@ def test_after_the_round_the_sealed_bid_is_shown_and_said_to_be_sealed_before_pl
     page = html.unescape(client.get(f"/t/{table}").text)
     assert "Turn up Ben's secret bid" in page and "Cho's secret" not in page
     ok(post(client, table, "reveal", player=2, bid=2))
-    assert client.get(f"/t/{table}/amend/7").status_code == 200  # now it can be corrected
+    correct = client.get(f"/t/{table}/amend/7")
+    assert correct.status_code == 200  # now it can be corrected, and it says what it was
+    assert "Cho declared secret, bid sealed before play: 1" in html.unescape(correct.text)
     history = html.unescape(client.get(f"/t/{table}/history").text)
     assert "Cho declared secret, bid sealed before play: 1" in history
     record = json.loads(client.get(f"/t/{table}/record.json").text)
@@ -213,3 +215,31 @@ def test_sealed_bids_turned_up_by_an_entry_undone_later_are_marked_on_every_phon
     ok(post(client, table, "tricks", tricks_1=1, tricks_2=1, tricks_3=3))  # played for real
     assert marked() == [True] * 6  # the mark stays for the rest of the game
     assert "sealed bids of round 1" not in client.get(f"/t/{table}/sheet").text
+
+
+def test_correcting_or_undoing_a_sealed_bid_tells_nothing_of_it(app):
+    """Two tables alike but for the sealed bid: a refused correction of it, its undo, the
+    message the undo leaves and every page afterwards read the same."""
+    answers = []
+    for bid in (6, 0):
+        keeper = app.test_client()
+        table = round_two(app, keeper)
+        ok(seal(keeper, table, 3, bid))
+        with app.app_context():
+            sealed_at = current_seq(table)
+        page = keeper.get(f"/t/{table}").text
+        fix = {"seq": hidden(page, "seq"), "round": "2", "action": "declare", "player": "3"}
+        said = {
+            "correct": keeper.post(f"/t/{table}/amend/{sealed_at}", data=fix | {"choice": "open-2"})
+        }
+        said["undo"] = keeper.post(f"/t/{table}/undo", data={"seq": hidden(page, "seq")})
+        said["after undo"] = keeper.get(f"/t/{table}")
+        found = {key: answer(app, response, table) for key, response in said.items()}
+        answers.append((found, everything(app, table, {"keeper": keeper}, sealed_at)))
+    six, zero = answers
+    assert six == zero
+    said = six[0]
+    assert said["correct"][0] == 422
+    assert "sealed until the round is over" in html.unescape(said["correct"][4])
+    told = html.unescape(said["after undo"][4])
+    assert "Undone: Round 2: Cho declared secret, bid sealed until the round is over" in told
