@@ -1,5 +1,5 @@
 """Friendly error pages: an unknown page or table (404), a table this browser has no link to or
-may not change (403), a stale page (CSRF, 400), too much (413).
+may not change (403), a stale page (CSRF, 400), too much (413), and our own failure (500).
 
 Never a stack trace. A stale form is the common case at a card table (a phone left on the page
 all evening, the server restarted): the page a form came from can register a renderer with
@@ -16,7 +16,12 @@ from flask import Blueprint, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import Forbidden, NotFound, RequestEntityTooLarge
+from werkzeug.exceptions import (
+    Forbidden,
+    InternalServerError,
+    NotFound,
+    RequestEntityTooLarge,
+)
 
 from referee.rules import Breach
 from referee.rules.breaches import MESSAGES
@@ -92,3 +97,11 @@ def stale(error: CSRFError) -> ResponseReturnValue:
 @bp.app_errorhandler(RequestEntityTooLarge)
 def too_large(error: RequestEntityTooLarge) -> ResponseReturnValue:
     return render_template("errors/413.html", back=back_url()), 413
+
+
+@bp.app_errorhandler(InternalServerError)
+def server_error(error: InternalServerError) -> ResponseReturnValue:
+    """Something broke on our side: a plain sentence in the app's style, never a trace. The page
+    needs neither the database nor the session, either of which may be what broke: it reads no
+    table and takes none of the browser's messages (``cached``: rendered as for anyone)."""
+    return render_template("errors/500.html", back=back_url(), cached=True), 500

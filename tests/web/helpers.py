@@ -31,6 +31,9 @@ def post(client: FlaskClient, table_id: str, action: str, **fields: str):
     """Post an entry from the page as it is now (its seq and round), like a tap on a button."""
     page = client.get(f"/t/{table_id}").get_data(as_text=True)
     data = {"seq": hidden(page, "seq"), "round": hidden(page, "round"), "action": action}
+    token = re.search(r'name="csrf_token"[^>]*? value="([^"]*)"', page)
+    if token:  # what the page's form sends (an app with CSRF protection on needs it)
+        data["csrf_token"] = token.group(1)
     data.update(
         {
             k.replace("_", "-") if k.startswith(("tricks", "won")) else k: str(v)

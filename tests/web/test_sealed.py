@@ -3,6 +3,8 @@
 The leak test is a comparison: two tables identical but for the sealed bid (6, which draws a
 "bid above the hand" warning in a 5-card round, and 0) must give the same answer to every request
 any phone can make before the round ends, once table ids, tokens and times are blanked out.
+Likewise every guess at a sealed bid posted from a stale page gets one answer, and a round whose
+sealed bids were turned up and then sealed again (made-up tricks, undone) says so on every phone.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ def seal(client: FlaskClient, table: str, seat: int, bid: int):
             "action": "declare",
             "player": str(seat),
             "choice": f"sealed-{bid}",
+            "csrf_token": hidden(page, "csrf_token"),
         },
     )
 
@@ -113,7 +116,9 @@ def test_after_the_round_the_sealed_bid_is_shown_and_said_to_be_sealed_before_pl
     page = html.unescape(client.get(f"/t/{table}").text)
     assert "Turn up Ben's secret bid" in page and "Cho's secret" not in page
     ok(post(client, table, "reveal", player=2, bid=2))
-    assert client.get(f"/t/{table}/amend/7").status_code == 200  # now it can be corrected
+    correct = client.get(f"/t/{table}/amend/7")
+    assert correct.status_code == 200  # now it can be corrected, and it says what it was
+    assert "Cho declared secret, bid sealed before play: 1" in html.unescape(correct.text)
     history = html.unescape(client.get(f"/t/{table}/history").text)
     assert "Cho declared secret, bid sealed before play: 1" in history
     record = json.loads(client.get(f"/t/{table}/record.json").text)
@@ -122,3 +127,119 @@ def test_after_the_round_the_sealed_bid_is_shown_and_said_to_be_sealed_before_pl
         state = table_state(table)
     assert state.rounds[1].bids["Cho"] == 1
     assert state.totals()["Cho"] == 7 + 4  # open 2 took 2: 2 × 2 + 3; secret 1 took 1: 1 + 3
+
+
+def session_of(app: Flask, response) -> object:
+    """What a response puts in the browser's session cookie: its keys and its messages (the
+    rest is the browser's links and CSRF token); None when it sets no cookie."""
+    cookies = [c for c in response.headers.getlist("Set-Cookie") if c.startswith("session=")]
+    if not cookies:
+        return None
+    value = cookies[0].split(";")[0].removeprefix("session=")
+    session = app.session_interface.get_signing_serializer(app).loads(value)
+    return sorted(session), session.get("_flashes")
+
+
+def answer(app: Flask, response, table: str) -> tuple:
+    """Everything a phone learns from a response: status, the headers that matter, the size and
+    the body (with the table id, tokens and times blanked out), and the session it keeps."""
+    return (
+        response.status_code,
+        blanked(response.headers.get("Location", ""), table),
+        response.headers.get("Content-Type"),
+        len(response.data),
+        blanked(response.text, table),
+        session_of(app, response),
+    )
+
+
+@pytest.mark.parametrize("bid", [0, 6])
+def test_every_guess_at_a_sealed_bid_from_a_stale_page_gets_the_same_answer(db_app, bid):
+    """The scorekeeper re-posts a sealed declaration from the page before it with each bid
+    0–6 in turn: no answer, nor the page it leads to, may tell which one was sealed."""
+    app = db_app
+    keeper = app.test_client()
+    table = round_two(app, keeper)
+    stale = keeper.get(f"/t/{table}/seal/3").text  # the page before Cho seals
+    ok(seal(keeper, table, 3, bid))
+    keeper.get(f"/t/{table}")  # Cho's phone shows what it was told, then it goes back
+    with app.app_context():
+        sealed_at = current_seq(table)
+    answers = []
+    for guess in range(7):
+        data = {name: hidden(stale, name) for name in ("csrf_token", "seq", "round", "action")}
+        data |= {"player": "3", "choice": f"sealed-{guess}"}
+        response = keeper.post(f"/t/{table}/entry", data=data)
+        then = keeper.get(response.headers.get("Location") or f"/t/{table}")
+        answers.append((answer(app, response, table), answer(app, then, table)))
+    assert all(a == answers[0] for a in answers), [a[0][:2] for a in answers]
+    with app.app_context():
+        assert current_seq(table) == sealed_at  # nothing was written
+        assert table_state(table).rounds[1].bids["Cho"] == bid
+
+
+SHOWN = "The sealed bids of round 2 were shown before the round was over"
+
+
+def test_sealed_bids_turned_up_by_an_entry_undone_later_are_marked_on_every_phone(app, client):
+    """Made-up tricks turn the sealed bids up, the sheet shows them, an undo seals them again:
+    the sheet, TV mode and the history say so to every phone, for the rest of the game."""
+    table = round_two(app, client)
+    viewer = app.test_client()
+    join(app, viewer, table, "viewer")
+
+    def marked() -> list[bool]:
+        pages = [
+            phone.get(f"/t/{table}{path}").text
+            for phone in (client, viewer)
+            for path in ("/sheet", "/tv", "/history")
+        ]
+        return [SHOWN in html.unescape(page) for page in pages]
+
+    def undo() -> None:
+        seq = hidden(client.get(f"/t/{table}").text, "seq")
+        ok(client.post(f"/t/{table}/undo", data={"seq": seq}))
+
+    ok(seal(client, table, 3, 1))
+    undo()  # Cho changes their mind before the round: nothing was shown
+    ok(seal(client, table, 3, 4))
+    ok(post(client, table, "declare", player=1, choice="open-2"))
+    ok(post(client, table, "declare", player=2, choice="open-1"))
+    assert marked() == [False] * 6
+    ok(post(client, table, "tricks", tricks_1=2, tricks_2=2, tricks_3=1))  # made up
+    assert "bid sealed before play: 4" in html.unescape(viewer.get(f"/t/{table}/history").text)
+    assert marked() == [False] * 6  # the round is over, as far as anyone can tell
+    undo()  # sealed again …
+    assert "sealed before play" not in html.unescape(viewer.get(f"/t/{table}/history").text)
+    assert marked() == [True] * 6  # … and every phone is told the bids were seen
+    ok(post(client, table, "tricks", tricks_1=1, tricks_2=1, tricks_3=3))  # played for real
+    assert marked() == [True] * 6  # the mark stays for the rest of the game
+    assert "sealed bids of round 1" not in client.get(f"/t/{table}/sheet").text
+
+
+def test_correcting_or_undoing_a_sealed_bid_tells_nothing_of_it(app):
+    """Two tables alike but for the sealed bid: a refused correction of it, its undo, the
+    message the undo leaves and every page afterwards read the same."""
+    answers = []
+    for bid in (6, 0):
+        keeper = app.test_client()
+        table = round_two(app, keeper)
+        ok(seal(keeper, table, 3, bid))
+        with app.app_context():
+            sealed_at = current_seq(table)
+        page = keeper.get(f"/t/{table}").text
+        fix = {"seq": hidden(page, "seq"), "round": "2", "action": "declare", "player": "3"}
+        said = {
+            "correct": keeper.post(f"/t/{table}/amend/{sealed_at}", data=fix | {"choice": "open-2"})
+        }
+        said["undo"] = keeper.post(f"/t/{table}/undo", data={"seq": hidden(page, "seq")})
+        said["after undo"] = keeper.get(f"/t/{table}")
+        found = {key: answer(app, response, table) for key, response in said.items()}
+        answers.append((found, everything(app, table, {"keeper": keeper}, sealed_at)))
+    six, zero = answers
+    assert six == zero
+    said = six[0]
+    assert said["correct"][0] == 422
+    assert "sealed until the round is over" in html.unescape(said["correct"][4])
+    told = html.unescape(said["after undo"][4])
+    assert "Undone: Round 2: Cho declared secret, bid sealed until the round is over" in told

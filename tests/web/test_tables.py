@@ -124,6 +124,63 @@ def test_a_stale_page_and_a_double_tap(app, client):
     assert len(state_of(app, table).rounds) == 1
 
 
+@pytest.mark.parametrize("then", ["undone", "corrected"])
+def test_an_entry_no_longer_in_force_was_not_already_recorded(app, client, then):
+    """Phone A enters "Ben open 2", phone B undoes it (or corrects it to open 3), and A taps
+    again on its stale page: the table does not hold that entry, so A is not told it does."""
+    from tests.links import join
+
+    table = new_table(app, client, "alles-oder-nichts", ("Ann", "Ben", "Cho"))
+    ok(post(client, table, "trump", trump="red"))
+    page = client.get(f"/t/{table}").text
+    form = {"seq": hidden(page, "seq"), "round": "1", "action": "declare", "player": "2"}
+    ok(client.post(f"/t/{table}/entry", data={**form, "choice": "open-2"}))
+    other = app.test_client()
+    join(app, other, table)
+    if then == "undone":
+        ok(other.post(f"/t/{table}/undo", data={"seq": "2"}))
+    else:
+        fix = {**form, "seq": "2", "choice": "open-3"}
+        ok(other.post(f"/t/{table}/amend/2", data=fix))
+    again = client.post(f"/t/{table}/entry", data={**form, "choice": "open-2"})
+    assert again.status_code == 409 and "changed on another phone" in error_of(again)
+    assert state_of(app, table).current.bids == ({} if then == "undone" else {"Ben": 3})
+    assert "already recorded" not in client.get(f"/t/{table}").text
+
+
+@pytest.mark.parametrize(
+    "refusal", ["malformed", "not an entry", "breach", "stale", "double tap", "correction"]
+)
+def test_a_link_revoked_by_another_worker_sees_no_table_in_a_refusal(
+    app, client, sweep_due, refusal
+):
+    """A POST that writes nothing but would show the table (a refused entry, a stale page, a
+    refused correction) checks the link against the database, as its write would have: this
+    process's memory of links learns of the revocation only at its next sweep."""
+    from referee.store.links import revoke
+
+    table = new_table(app, client, "alles-oder-nichts", ("Ann", "Ben", "Cho"))
+    ok(post(client, table, "trump", trump="red"))
+    base = {"seq": "1", "round": "1", "action": "declare", "player": "2"}
+    path, form = {
+        "malformed": ("entry", {**base, "seq": "x"}),
+        "not an entry": ("entry", {**base, "choice": "maybe"}),
+        "breach": ("entry", {**base, "player": "1", "choice": "open-1"}),  # Ann's turn is later
+        "stale": ("entry", {**base, "seq": "0", "choice": "open-1"}),
+        "double tap": ("entry", {"seq": "0", "round": "1", "action": "trump", "trump": "red"}),
+        "correction": ("amend/1", {"seq": "1", "round": "1", "action": "trump", "trump": "XX"}),
+    }[refusal]
+    with app.app_context():  # another worker revokes the link: this process is not told
+        revoke(table, "keeper")
+    assert "Ben declares" in client.get(f"/t/{table}").text  # a read may trust its memory
+    refused = client.post(f"/t/{table}/{path}", data=form)
+    assert refused.status_code == 403 and "has been revoked" in refused.text
+    assert "Ben" not in refused.text and "red" not in refused.text
+    with client.session_transaction() as session:
+        assert "_flashes" not in session  # nor in a message for the next page
+    assert state_of(app, table).current.open == {}
+
+
 def test_an_entry_sent_by_the_script_is_answered_with_the_next_screen(app, client):
     from referee.web.round.routes import NEXT_SCREEN_HEADER
 

@@ -198,33 +198,32 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     record, state = load(table_id) if seen is None else load_since(table_id, seen)
     kept = request.form.to_dict()
     if not form.validate():
-        return render_table(
+        return refuse(
             record, state, _("This page is out of date; here is the table as it is now."), kept, 400
         )
     assert form.seq.data is not None and form.round.data is not None
     try:
         event = build_event(state, form.action.data or "", form.round.data, request.form)
     except EntryError as exc:
-        return render_table(record, state, str(exc), kept, 422)
+        return refuse(record, state, str(exc), kept, 422)
     if not holder.keeps_score and not (
         isinstance(event, ev.Declare) and event.player == holder.player
     ):
         abort(403, description=_("A player's link can only declare that player's own bid."))
     if form.seq.data != record.last_seq:
-        return stale(record, state, event, form.seq.data, kept)
+        return stale(table_id, event, form.seq.data, kept)
     try:
         after = apply(state, event)
     except Breach as breach:
-        return render_table(record, state, breach_text(breach), kept, 422, breach.rule)
+        return refuse(record, state, breach_text(breach), kept, 422, breach.rule)
     try:
         entry = write(table_id, form.seq.data, "event", event.to_dict())
     except StaleTable:
-        record, state = load(table_id)
-        return stale(record, state, event, form.seq.data, kept)
+        return stale(table_id, event, form.seq.data, kept)
     now = remember_after(record, entry, extend(state, event))
     for said in view.announcements(state, after):
         flash(said, "info")
-    if isinstance(event, ev.Declare) and not event.open and event.bid is not None:
+    if view.sealed_bid(event):
         flash(
             _(
                 "%(p)s's bid is sealed: nobody sees it before the round is over. "
@@ -245,15 +244,40 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     return redirect(url_for("tables.show", table_id=table_id, at=entry.seq, **mode), 303)
 
 
+def refuse(
+    record: TableRecord,
+    state: State,
+    error: str,
+    kept: Mapping[str, Any],
+    status: int,
+    rule: str | None = None,
+) -> tuple[str, int]:
+    """A refused entry: the table with the reason and the input kept. Only for a browser whose
+    link still opens the table as the database has it now (``require`` on a POST): the write
+    would have checked it, and the per-process memory of links learns of a link revoked by
+    another worker only within a second."""
+    require(record.id, "player")
+    return render_table(record, state, error, kept, status, rule)
+
+
 def stale(
-    record: TableRecord, state: State, event: ev.Event, seen: int, kept: Mapping[str, Any]
+    table_id: str, event: ev.Event, seen: int, kept: Mapping[str, Any]
 ) -> Response | tuple[str, int]:
-    """The table moved on since the page was shown: a double tap, or another phone."""
-    newer = [e for e in record.entries if e.seq > seen and e.kind == "event"]
-    if any(event_from_dict(e.payload) == event for e in newer):
+    """The table moved on since the page was shown: a double tap, or another phone. The entry
+    was already recorded if an entry made since is, in force (not undone), the same as far as
+    anyone may know (``view.public``: a sealed bid is never compared by its number).
+
+    Told from the log as the database has it (``load``), not as this process last saw it: an
+    undo made a moment ago on another phone may not have reached this process yet. Either
+    answer tells of the table, so the link is checked first, as ``refuse`` does."""
+    require(table_id, "player")
+    record, state = load(table_id)
+    posted = view.public(event)
+    force = in_force(record.entries)
+    if any(seq > seen and view.public(event_from_dict(p)) == posted for seq, p in force.items()):
         flash(_("That entry was already recorded."), "info")
         return redirect(url_for("tables.show", table_id=record.id), 303)
-    return render_table(
+    return refuse(
         record,
         state,
         _(
@@ -336,6 +360,7 @@ def cached_sheet(table_id: str, last: int, template: str) -> Response:
             what_next=view.describe_step(state.next_step(), state.setup.game),
             title=view.GAME_TITLES[state.setup.game],
             breach_text=breach_text,
+            shown_early=view.shown_early(record.setup, record.entries),
             cached=True,
         )
 
@@ -364,7 +389,7 @@ def history(table_id: str) -> str:
     require(table_id)
     record, state = load(table_id)
     force = in_force(record.entries)
-    over = {rnd.number for rnd in state.rounds if state.game.results_in(rnd)}
+    over = view.rounds_over(state)
 
     def described(payload: dict[str, Any]) -> str:
         event = event_from_dict(payload)
@@ -395,18 +420,20 @@ def history(table_id: str) -> str:
         record=record,
         state=state,
         lines=lines,
+        shown_early=view.shown_early(record.setup, record.entries),
         title=view.GAME_TITLES[state.setup.game],
     )
 
 
 @bp.route("/<table_id>/amend/<int:target>", methods=["GET", "POST"])
 def amend(table_id: str, target: int) -> Response | tuple[str, int]:
-    require(table_id, "keeper", write_checks_link=True)
+    require(table_id, "keeper")  # a POST asks the database: its refusals show the table
     record, state = load(table_id)
     events = in_force(record.entries)
     if target not in events:
         abort(404)
     old = event_from_dict(events[target])
+    over = view.rounds_over(state)
     form = EntryForm(request.form)
     error = None
     kept: dict[str, Any] = view.form_values(state, old)
@@ -432,7 +459,8 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
                 write(
                     table_id, record.last_seq, "amend", {"target": target, "event": new.to_dict()}
                 )
-                flash(_("Corrected: %(what)s", what=view.describe_event(new)), "info")
+                what = view.describe_event(new, turned_up=new.round in over)
+                flash(_("Corrected: %(what)s", what=what), "info")
                 return redirect(url_for("tables.show", table_id=table_id), 303)
             except EntryError as exc:
                 error = str(exc)
@@ -449,7 +477,7 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
         state=state,
         old=old,
         target=target,
-        what=view.describe_event(old),
+        what=view.describe_event(old, turned_up=old.round in over),
         kept=kept,
         error=error,
         sealed=sealed,

@@ -1,0 +1,48 @@
+"""Our own failure: a page in the app's style with a plain sentence, status 500, never a trace,
+rendered without the database or the session (either may be what failed)."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+from flask import Flask, flash
+from sqlalchemy import text
+
+from referee.store import db
+from tests.databases import statements
+
+
+def breaks(app: Flask, how: str) -> None:
+    """A test-only route that fails: by raising, or by a statement the database refuses."""
+
+    @app.get("/breaks")
+    def fail() -> str:
+        if how == "database":
+            db.session.execute(text("SELECT secret FROM no_such_table"))
+        raise RuntimeError("a secret detail of the failure")
+
+
+@pytest.mark.parametrize("how", ["raises", "database"])
+def test_a_failure_gets_a_plain_page_of_our_own(app, how):
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # as in production: the handler answers
+    breaks(app, how)
+
+    @app.get("/message")
+    def message() -> str:
+        flash("A message for the next page.", "info")
+        return "ok"
+
+    client = app.test_client()
+    client.get("/message")
+    with statements(app) as ran:
+        failed = client.get("/breaks", headers={"Referer": "http://localhost/t/abc"})
+    page = html.unescape(failed.text)
+    assert failed.status_code == 500 and failed.mimetype == "text/html"
+    assert "<h1>Something went wrong</h1>" in page and "/static/style.css" in page
+    assert 'href="/t/abc"' in page  # back to the page it came from
+    for trace in ("secret", "Traceback", "RuntimeError", "no_such_table", "sqlalchemy"):
+        assert trace not in page
+    assert ran == ([] if how == "raises" else ["SELECT secret FROM no_such_table"])
+    assert "Set-Cookie" not in failed.headers  # the session is left as it was …
+    assert "A message for the next page." in client.get("/").text  # … its message waits
