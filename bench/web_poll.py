@@ -76,7 +76,7 @@ def seed(database: str) -> dict[str, list[Request]]:
     viewers = phones(app, tables, "viewer", per_table=PHONES_PER_TABLE)
     random.Random(1).shuffle(viewers)
     with app.test_request_context():  # the page's data-poll address (templates/tables/_poll.html)
-        polls = {t: url_for("tables.seq", table_id=t, k=poll_key(t)) for t in tables}
+        polls = {t: url_for("round.seq", table_id=t, k=poll_key(t)) for t in tables}
     return {
         "unchanged": [Request(polls[p.table_id], etag='"seq-1"') for p in viewers],
         "changed": [Request(polls[p.table_id], etag='"seq-0"') for p in viewers],

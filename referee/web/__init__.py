@@ -24,14 +24,17 @@ def register_blueprints(app: Flask) -> None:
     speed layer (``referee.web.speed``)."""
     from referee.web import disputes, errors, home, newtable, records, scorecards, speed
     from referee.web.headers import security_headers
-    from referee.web.round import routes as round_routes
+    from referee.web.history import routes as history
+    from referee.web.nav import table_nav
+    from referee.web.round import routes as round_screen
     from referee.web.screens import game_titles
     from referee.web.sharing import access
-    from referee.web.sharing import routes as sharing_routes
-    from referee.web.sheet import pdf
+    from referee.web.sharing import routes as sharing
+    from referee.web.sheet import routes as sheet
 
     app.after_request(security_headers)
     app.add_template_global(game_titles)
+    app.add_template_global(table_nav)
     speed.init_app(app)
 
     app.register_blueprint(access.bp)
@@ -40,10 +43,11 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(home.bp)
     app.register_blueprint(newtable.bp)
     app.register_blueprint(records.bp)
-    app.register_blueprint(sharing_routes.bp)
-    app.register_blueprint(pdf.bp)
+    app.register_blueprint(sharing.bp)
+    app.register_blueprint(sheet.bp)
     app.register_blueprint(scorecards.bp)
-    app.register_blueprint(round_routes.bp)
+    app.register_blueprint(round_screen.bp)
+    app.register_blueprint(history.bp)
 
 
 def instance_secret_key(instance_path: str) -> str:

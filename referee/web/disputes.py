@@ -14,8 +14,8 @@ from referee.parts import ORDER
 from referee.rules import GAMES
 from referee.rules.cards import Card
 from referee.rules.tricks import trick_winner
-from referee.web.round.screen import WHY, colour_label
 from referee.web.screens import game_titles, screens
+from referee.web.words import WHY, colour_label
 
 bp = Blueprint("disputes", __name__)
 

@@ -23,9 +23,6 @@ from werkzeug.exceptions import (
     RequestEntityTooLarge,
 )
 
-from referee.rules import Breach
-from referee.rules.breaches import MESSAGES
-
 bp = Blueprint("errors", __name__)
 
 #: A page shown for a stale POST; it gets the sentence to show.
@@ -43,13 +40,6 @@ def on_stale(endpoint: str) -> Callable[[StaleView], StaleView]:
         return view
 
     return register
-
-
-def breach_text(breach: Breach) -> str:
-    """A breach's sentence for people, translated (built from its code and parameters)."""
-    return gettext(MESSAGES[breach.code]).format(
-        player=breach.player, round=breach.round, trick=breach.trick, **breach.params
-    )
 
 
 def stale_message() -> str:

@@ -65,7 +65,7 @@ def summary(table_id: str) -> TableSummary | None:
             "Round %(number)d of %(rounds)d", number=upcoming.number, rounds=game.round_count
         )
     return TableSummary(
-        url=url_for("tables.show", table_id=table_id),
+        url=url_for("round.show", table_id=table_id),
         record_url=url_for("records.download", table_id=table_id),
         game=game.title,
         players=state.setup.players,

@@ -20,10 +20,11 @@ from wtforms import Field, RadioField, SelectChoice, SelectField, StringField
 from referee.parts import ORDER
 from referee.rules import GAMES, Breach, OptionError, Setup, start
 from referee.store.tables import create_table
-from referee.web.errors import breach_text, on_stale
+from referee.web.errors import on_stale
 from referee.web.forms import WithGameOptions, every_error, game_label
 from referee.web.screens import screens
 from referee.web.sharing.access import creator, may_create, open_new_table, too_many_tables
+from referee.web.words import breach_text
 
 bp = Blueprint("newtable", __name__)
 
@@ -154,7 +155,7 @@ def new() -> ResponseReturnValue:
         return render_form(form, 429, notice=too_many_tables())
     table_id = create_table(setup, creator())
     open_new_table(table_id)
-    return redirect(url_for("tables.show", table_id=table_id), 303)
+    return redirect(url_for("round.show", table_id=table_id), 303)
 
 
 @on_stale("newtable.new")

@@ -27,10 +27,11 @@ from referee.rules import Breach, OptionError, replay
 from referee.store.tables import append_entry, checked_payload, create_table
 from referee.web import csrf
 from referee.web.downloads import attachment, safe_file_name
-from referee.web.errors import breach_text, on_stale
+from referee.web.errors import on_stale
 from referee.web.home import UPLOAD_LIMIT, UploadForm, render_home
 from referee.web.sharing.access import creator, may_create, open_new_table, require, too_many_tables
 from referee.web.speed.kept import load
+from referee.web.words import breach_text
 
 bp = Blueprint("records", __name__)
 
@@ -113,7 +114,7 @@ def upload() -> ResponseReturnValue:
     flash(gettext("The record is loaded as a new table."), "info")
     for warning in state.warnings[:WARNINGS_SHOWN]:
         flash(breach_text(warning), "warning")
-    return redirect(url_for("tables.show", table_id=table_id), 303)
+    return redirect(url_for("round.show", table_id=table_id), 303)
 
 
 def located(breach: Breach) -> dict[str, Any]:

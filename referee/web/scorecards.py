@@ -18,9 +18,10 @@ from referee.parts import ORDER
 from referee.rules import GAMES, Breach, OptionError, start
 from referee.sheets import BlankCard, Page, blank_card
 from referee.web.downloads import ORIENTATION_LABELS, PAPER_LABELS, attachment, safe_file_name
-from referee.web.errors import breach_text, on_stale
+from referee.web.errors import on_stale
 from referee.web.forms import WithGameOptions, every_error, game_label
 from referee.web.screens import screens
+from referee.web.words import breach_text
 
 bp = Blueprint("scorecards", __name__)
 

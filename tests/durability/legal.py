@@ -14,7 +14,7 @@ from referee.rules import Breach, Missing, Setup, State, apply, replay
 from referee.rules import events as ev
 from referee.rules.cards import EBBES_COLOURS
 from referee.store.tables import LogEntry, effective_events
-from referee.web.round.screen import form_values
+from referee.web.history.lines import form_values
 
 
 def split(total: int, players: tuple[str, ...], rng: random.Random) -> dict[str, int]:

@@ -1,4 +1,5 @@
-"""Turn a posted entry form into an engine event, refusing malformed input with a sentence.
+"""The entry forms, and turning a posted one into an engine event, refusing malformed input with
+a sentence.
 
 The form says which ``action`` it is (the step the page showed) and carries that action's
 fields. Players are posted by seat number and colours by name, so nothing the browser sends is
@@ -8,9 +9,11 @@ trusted: a seat that does not exist, a number that is not one, or a missing fiel
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from flask_babel import gettext as _
+from wtforms import Field, Form, HiddenField, IntegerField
+from wtforms.validators import InputRequired, ValidationError
 
 from referee.rules import State
 from referee.rules import events as ev
@@ -165,3 +168,30 @@ BUILDERS = {
     "play": play,
     "discard": discard,
 }
+
+
+def small(low: int, high: int) -> Callable[[Form, Field], None]:
+    """A whole number from ``low`` to ``high`` (WTForms' NumberRange overflows on a huge one)."""
+
+    def check(form: Form, field: Field) -> None:
+        if not isinstance(field.data, int) or not low <= field.data <= high:
+            raise ValidationError(f"must be a whole number from {low} to {high}")
+
+    return check
+
+
+class EntryForm(Form):
+    """What every entry posts besides its own fields: where the page was when it was shown.
+
+    Plain WTForms forms (this one and ``SeqForm``): ``CSRFProtect`` has checked every POST's
+    token before a view runs, and the table pages print it with ``csrf_token()``."""
+
+    seq = IntegerField(validators=[InputRequired(), small(0, 10**9)])
+    round = IntegerField(validators=[InputRequired(), small(1, 99)])
+    action = HiddenField(validators=[InputRequired()])
+
+
+class SeqForm(Form):
+    """Undo: only the sequence number the page showed."""
+
+    seq = IntegerField(validators=[InputRequired(), small(0, 10**9)])

@@ -1,4 +1,4 @@
-"""A table's pages: the round screen, entries, the score sheet, undo, corrections, history.
+"""The round screen and its entries: the page, each entry posted to it, undo, the poll.
 
 Every state change is a POST of an ``EntryForm`` carrying the log's sequence number the page
 showed; the entry is checked by the rules engine (strict ``apply``) and appended to the log only
@@ -9,73 +9,41 @@ A refused entry re-renders the page with the reason and the input kept.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
-from flask_babel import get_locale
 from flask_babel import gettext as _
-from markupsafe import Markup
 from werkzeug.wrappers import Response
-from wtforms import Field, Form, HiddenField, IntegerField
-from wtforms.validators import InputRequired, ValidationError
 
-from referee.rules import Breach, State, Step, apply, extend, replay
+from referee.rules import Breach, State, Step, apply, extend
 from referee.rules import events as ev
 from referee.rules.events import event_from_dict
-from referee.store.tables import (
-    StaleTable,
-    TableRecord,
-    in_force,
-)
-from referee.web.errors import breach_text
+from referee.store.tables import StaleTable, TableRecord, in_force
 from referee.web.recent import remember
-from referee.web.round import screen as view
-from referee.web.round.entries import EntryError, build_event
-from referee.web.sharing.access import held, keeps_score, require, valid_poll_key, write
-from referee.web.speed.front import position_text
-from referee.web.speed.kept import (
-    LRU,
-    load,
-    load_since,
-    pages,
-    recent_seq,
-    remember_after,
+from referee.web.round.entries import EntryError, EntryForm, SeqForm, build_event
+from referee.web.round.screen import (
+    announcements,
+    card_rows,
+    card_turn,
+    describe_step,
+    next_discarder,
+    round_header,
 )
+from referee.web.sealed import public, sealed_bid, shown_notes
+from referee.web.sharing.access import held, require, valid_poll_key, write
+from referee.web.speed.front import position_text
+from referee.web.speed.kept import load, load_since, pages, recent_seq, remember_after
+from referee.web.standings import leaders
+from referee.web.words import breach_text, colour_label, describe_event
 
-bp = Blueprint("tables", __name__, url_prefix="/t")
+bp = Blueprint("round", __name__, url_prefix="/t")
+
 
 #: Sent with an entry by ``static/app.js``, which shows the answer in place of the page: a
 #: recorded entry is then answered with the next round screen itself (one request on a weak
 #: signal) instead of a redirect to it, which a browser without JavaScript follows.
 NEXT_SCREEN_HEADER = "X-Next-Screen"
-
-
-def small(low: int, high: int) -> Callable[[Form, Field], None]:
-    """A whole number from ``low`` to ``high`` (WTForms' NumberRange overflows on a huge one)."""
-
-    def check(form: Form, field: Field) -> None:
-        if not isinstance(field.data, int) or not low <= field.data <= high:
-            raise ValidationError(f"must be a whole number from {low} to {high}")
-
-    return check
-
-
-class EntryForm(Form):
-    """What every entry posts besides its own fields: where the page was when it was shown.
-
-    Plain WTForms forms (this one and ``SeqForm``): ``CSRFProtect`` has checked every POST's
-    token before a view runs, and the table pages print it with ``csrf_token()``."""
-
-    seq = IntegerField(validators=[InputRequired(), small(0, 10**9)])
-    round = IntegerField(validators=[InputRequired(), small(1, 99)])
-    action = HiddenField(validators=[InputRequired()])
-
-
-class SeqForm(Form):
-    """Undo: only the sequence number the page showed."""
-
-    seq = IntegerField(validators=[InputRequired(), small(0, 10**9)])
 
 
 def render_table(
@@ -96,45 +64,30 @@ def render_table(
         bool(rnd.plays) or "cards" in (request.args.get("mode"), kept.get("mode"))
     )
     return render_template(
-        "tables/show.html",
+        "round/screen.html",
         record=record,
         state=state,
         step=step,
         rnd=rnd,
-        header=None if rnd is None else view.round_header(state, rnd),
-        what_next=view.describe_step(step, state.setup.game),
+        header=None if rnd is None else round_header(state, rnd),
+        what_next=describe_step(step, state.setup.game),
         totals=totals,
-        leaders=view.leaders(totals),
+        leaders=leaders(totals),
         error=error,
         error_rule=rule,
         kept=kept,
         card_mode=card_mode,
-        card_rows=view.card_rows(state, rnd) if card_mode and rnd is not None else [],
-        card_turn=view.card_turn(state, rnd) if card_mode and rnd is not None else None,
-        discarder=view.next_discarder(state, rnd) if card_mode and rnd is not None else None,
+        card_rows=card_rows(state, rnd) if card_mode and rnd is not None else [],
+        card_turn=card_turn(state, rnd) if card_mode and rnd is not None else None,
+        discarder=next_discarder(state, rnd) if card_mode and rnd is not None else None,
         seq=record.last_seq,
         breach_text=breach_text,
-        colour_label=view.colour_label,
-        title=view.GAME_TITLES[state.setup.game],
-        warnings=view.shown_notes(state, state.warnings),
+        colour_label=colour_label,
+        title=state.game.title,
+        warnings=shown_notes(state, state.warnings),
         own_turn=own_turn(record.id, step),
         cached=cached,
     ), status
-
-
-#: Each table's navigation bar, rendered once per table, kind of holder, language and address
-#: prefix: eight links whose addresses and words never change, a tenth of the round screen's
-#: rendering when it was rendered with every page.
-_navs: LRU[Markup] = LRU(1024)
-
-
-@bp.app_template_global()
-def table_nav(record: TableRecord) -> Markup:
-    """The navigation bar of the table's pages (``tables/_nav.html``)."""
-    key = (record.id, keeps_score(record.id), str(get_locale()), request.script_root)
-    return _navs.get_or_make(
-        key, lambda: Markup(render_template("tables/_nav.html", record=record))
-    )
 
 
 def own_turn(table_id: str, step: Step | None) -> bool:
@@ -163,14 +116,14 @@ def seal(table_id: str, seat: int) -> tuple[str, int]:
         abort(403, description=_("A player's link can only declare that player's own bid."))
     step = state.next_step()
     return render_template(
-        "tables/seal.html",
+        "round/seal.html",
         record=record,
         state=state,
         player=player,
         seat=seat,
         step=step,
         seq=record.last_seq,
-        title=view.GAME_TITLES[state.setup.game],
+        title=state.game.title,
     ), 200
 
 
@@ -221,9 +174,9 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     except StaleTable:
         return stale(table_id, event, form.seq.data, kept)
     now = remember_after(record, entry, extend(state, event))
-    for said in view.announcements(state, after):
+    for said in announcements(state, after):
         flash(said, "info")
-    if view.sealed_bid(event):
+    if sealed_bid(event):
         flash(
             _(
                 "%(p)s's bid is sealed: nobody sees it before the round is over. "
@@ -236,12 +189,12 @@ def enter(table_id: str) -> Response | tuple[str, int]:
         *after.warnings[len(state.warnings) :],
         *after.violations[len(state.violations) :],
     ]
-    for note in view.shown_notes(after, new_notes):
+    for note in shown_notes(after, new_notes):
         flash(breach_text(note), "warning")
     mode = {"mode": "cards"} if kept.get("mode") == "cards" else {}
     if request.headers.get(NEXT_SCREEN_HEADER):  # app.js asks for the next screen itself
         return render_table(*now, kept=mode)
-    return redirect(url_for("tables.show", table_id=table_id, at=entry.seq, **mode), 303)
+    return redirect(url_for("round.show", table_id=table_id, at=entry.seq, **mode), 303)
 
 
 def refuse(
@@ -265,18 +218,18 @@ def stale(
 ) -> Response | tuple[str, int]:
     """The table moved on since the page was shown: a double tap, or another phone. The entry
     was already recorded if an entry made since is, in force (not undone), the same as far as
-    anyone may know (``view.public``: a sealed bid is never compared by its number).
+    anyone may know (``public``: a sealed bid is never compared by its number).
 
     Told from the log as the database has it (``load``), not as this process last saw it: an
     undo made a moment ago on another phone may not have reached this process yet. Either
     answer tells of the table, so the link is checked first, as ``refuse`` does."""
     require(table_id, "player")
     record, state = load(table_id)
-    posted = view.public(event)
+    posted = public(event)
     force = in_force(record.entries)
-    if any(seq > seen and view.public(event_from_dict(p)) == posted for seq, p in force.items()):
+    if any(seq > seen and public(event_from_dict(p)) == posted for seq, p in force.items()):
         flash(_("That entry was already recorded."), "info")
-        return redirect(url_for("tables.show", table_id=record.id), 303)
+        return redirect(url_for("round.show", table_id=record.id), 303)
     return refuse(
         record,
         state,
@@ -294,7 +247,7 @@ def stale(
 def back_to_table(table_id: str) -> Response:
     """A reload of the address a refused entry left in the address bar: show the table."""
     require(table_id)
-    return redirect(url_for("tables.show", table_id=table_id), 303)
+    return redirect(url_for("round.show", table_id=table_id), 303)
 
 
 @bp.post("/<table_id>/undo")
@@ -304,19 +257,19 @@ def undo(table_id: str) -> Response:
     form = SeqForm(request.form)
     if not form.validate() or form.seq.data != record.last_seq:
         flash(_("The table changed since this page was shown; nothing was undone."), "error")
-        return redirect(url_for("tables.show", table_id=table_id), 303)
+        return redirect(url_for("round.show", table_id=table_id), 303)
     events = in_force(record.entries)
     if not events:
         flash(_("There is nothing to undo."), "error")
-        return redirect(url_for("tables.show", table_id=table_id), 303)
+        return redirect(url_for("round.show", table_id=table_id), 303)
     target = max(events)
     try:
         write(table_id, record.last_seq, "undo", {"target": target})
     except StaleTable:
         flash(_("The table changed since this page was shown; nothing was undone."), "error")
-        return redirect(url_for("tables.show", table_id=table_id), 303)
-    flash(_("Undone: %(what)s", what=view.describe_event(event_from_dict(events[target]))), "info")
-    return redirect(url_for("tables.show", table_id=table_id), 303)
+        return redirect(url_for("round.show", table_id=table_id), 303)
+    flash(_("Undone: %(what)s", what=describe_event(event_from_dict(events[target]))), "info")
+    return redirect(url_for("round.show", table_id=table_id), 303)
 
 
 @bp.get("/<table_id>/seq")
@@ -333,155 +286,3 @@ def seq(table_id: str) -> Response:
         abort(404)
     status, headers, body = position_text(last, request.headers.get("If-None-Match"))
     return Response(body, status, headers)
-
-
-def cached_sheet(table_id: str, last: int, template: str) -> Response:
-    """The score sheet (``template``: the page or TV mode), rendered once per change of the
-    table and per kind of viewer (a scorekeeper's page has more links), then served from
-    memory with an ETag."""
-    keeper = bool(keeps_score(table_id))
-    etag = f"{template}-{last}-{'k' if keeper else 'v'}"
-    if etag in request.if_none_match:
-        return Response(status=304, headers={"ETag": f'"{etag}"'})
-
-    def render() -> str:
-        record, state = load(table_id)
-        totals = state.totals()
-        upcoming = state.game.upcoming(state)
-        return render_template(
-            f"tables/{template}.html",
-            record=record,
-            state=state,
-            rows=view.sheet(state),
-            totals=totals,
-            leaders=view.leaders(totals),
-            winners=state.winners(),
-            header=None if upcoming is None else view.round_header(state, upcoming),
-            what_next=view.describe_step(state.next_step(), state.setup.game),
-            title=view.GAME_TITLES[state.setup.game],
-            breach_text=breach_text,
-            shown_early=view.shown_early(record.setup, record.entries),
-            cached=True,
-        )
-
-    html = pages.get_or_make((template, table_id, last, keeper), render)
-    return Response(
-        html, mimetype="text/html", headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
-    )
-
-
-@bp.get("/<table_id>/sheet")
-def sheet(table_id: str) -> Response:
-    """The score sheet."""
-    require(table_id)
-    return cached_sheet(table_id, recent_seq(table_id) or 0, "sheet")
-
-
-@bp.get("/<table_id>/tv")
-def tv(table_id: str) -> Response:
-    """TV mode: the score sheet in large print for a shared screen, dark, without controls."""
-    require(table_id)
-    return cached_sheet(table_id, recent_seq(table_id) or 0, "tv")
-
-
-@bp.get("/<table_id>/history")
-def history(table_id: str) -> str:
-    require(table_id)
-    record, state = load(table_id)
-    force = in_force(record.entries)
-    over = view.rounds_over(state)
-
-    def described(payload: dict[str, Any]) -> str:
-        event = event_from_dict(payload)
-        return view.describe_event(event, turned_up=event.round in over)
-
-    lines = []
-    for entry in record.entries:
-        if entry.kind == "event":
-            what = described(entry.payload)
-        elif entry.kind == "undo":
-            what = _("Undo of entry %(n)s", n=entry.payload["target"])
-        else:
-            what = _(
-                "Correction of entry %(n)s: %(what)s",
-                n=entry.payload["target"],
-                what=described(entry.payload["event"]),
-            )
-        lines.append(
-            {
-                "entry": entry,
-                "what": what,
-                "in_force": entry.seq in force,
-                "correctable": entry.kind == "event" and entry.seq in force,
-            }
-        )
-    return render_template(
-        "tables/history.html",
-        record=record,
-        state=state,
-        lines=lines,
-        shown_early=view.shown_early(record.setup, record.entries),
-        title=view.GAME_TITLES[state.setup.game],
-    )
-
-
-@bp.route("/<table_id>/amend/<int:target>", methods=["GET", "POST"])
-def amend(table_id: str, target: int) -> Response | tuple[str, int]:
-    require(table_id, "keeper")  # a POST asks the database: its refusals show the table
-    record, state = load(table_id)
-    events = in_force(record.entries)
-    if target not in events:
-        abort(404)
-    old = event_from_dict(events[target])
-    over = view.rounds_over(state)
-    form = EntryForm(request.form)
-    error = None
-    kept: dict[str, Any] = view.form_values(state, old)
-    sealed = isinstance(old, ev.Declare) and any(
-        old.player in state.game.sealed(rnd) for rnd in state.rounds if rnd.number == old.round
-    )
-    if sealed:  # correcting it would show or erase it: after the round, like any entry
-        error = _(
-            "%(p)s's bid is sealed until the round is over; it can be corrected after that.",
-            p=old.player,
-        )
-    elif request.method == "POST":
-        kept = request.form.to_dict()
-        if not form.validate() or form.seq.data != record.last_seq:
-            error = _(
-                "The table changed since this page was shown. Check the entry and correct it again."
-            )
-        else:
-            try:
-                new = build_event(state, old.type, old.round, request.form)
-                before = [event_from_dict(p) for seq, p in events.items() if seq < target]
-                apply(replay(record.setup, before, lenient=True), new)
-                write(
-                    table_id, record.last_seq, "amend", {"target": target, "event": new.to_dict()}
-                )
-                what = view.describe_event(new, turned_up=new.round in over)
-                flash(_("Corrected: %(what)s", what=what), "info")
-                return redirect(url_for("tables.show", table_id=table_id), 303)
-            except EntryError as exc:
-                error = str(exc)
-            except Breach as breach:
-                error = breach_text(breach)
-            except StaleTable:
-                error = _(
-                    "The table changed since this page was shown. Check the entry and "
-                    "correct it again."
-                )
-    return render_template(
-        "tables/amend.html",
-        record=record,
-        state=state,
-        old=old,
-        target=target,
-        what=view.describe_event(old, turned_up=old.round in over),
-        kept=kept,
-        error=error,
-        sealed=sealed,
-        seq=record.last_seq,
-        title=view.GAME_TITLES[state.setup.game],
-        colour_label=view.colour_label,
-    ), (422 if error else 200)

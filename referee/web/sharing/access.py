@@ -241,7 +241,7 @@ def join(token: str) -> ResponseReturnValue:
         grant(found.table_id, token)
     else:
         remember(found.table_id)
-    response = redirect(url_for("tables.show", table_id=found.table_id), 303)
+    response = redirect(url_for("round.show", table_id=found.table_id), 303)
     response.headers["Cache-Control"] = "no-store"
     return response
 

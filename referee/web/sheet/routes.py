@@ -1,0 +1,97 @@
+"""The score sheet: its page, TV mode and its PDF download.
+
+The page and TV mode are rendered once per change of the table and kind of viewer, then served
+from memory with an ETag; the PDF is made by ``referee.sheets`` from the replayed state, with the
+corrections of the log as footnotes, and kept per change and paper.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template, request
+from flask.typing import ResponseReturnValue
+from werkzeug.wrappers import Response
+
+from referee.sheets import table_sheet
+from referee.web.downloads import attachment, page_from, safe_file_name
+from referee.web.round.screen import (
+    describe_step,
+    round_header,
+)
+from referee.web.sealed import shown_early
+from referee.web.sharing.access import keeps_score, require
+from referee.web.sheet.footnotes import sheet_info
+from referee.web.sheet.rows import sheet as sheet_rows
+from referee.web.speed.kept import LRU, load, pages, recent_seq
+from referee.web.standings import leaders
+from referee.web.words import breach_text
+
+bp = Blueprint("sheet", __name__, url_prefix="/t")
+
+
+def cached_sheet(table_id: str, last: int, template: str) -> Response:
+    """The score sheet (``template``: the page or TV mode), rendered once per change of the
+    table and per kind of viewer (a scorekeeper's page has more links), then served from
+    memory with an ETag."""
+    keeper = bool(keeps_score(table_id))
+    etag = f"{template}-{last}-{'k' if keeper else 'v'}"
+    if etag in request.if_none_match:
+        return Response(status=304, headers={"ETag": f'"{etag}"'})
+
+    def render() -> str:
+        record, state = load(table_id)
+        totals = state.totals()
+        upcoming = state.game.upcoming(state)
+        return render_template(
+            f"sheet/{template}.html",
+            record=record,
+            state=state,
+            rows=sheet_rows(state),
+            totals=totals,
+            leaders=leaders(totals),
+            winners=state.winners(),
+            header=None if upcoming is None else round_header(state, upcoming),
+            what_next=describe_step(state.next_step(), state.setup.game),
+            title=state.game.title,
+            breach_text=breach_text,
+            shown_early=shown_early(record.setup, record.entries),
+            cached=True,
+        )
+
+    html = pages.get_or_make((template, table_id, last, keeper), render)
+    return Response(
+        html, mimetype="text/html", headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
+    )
+
+
+@bp.get("/<table_id>/sheet")
+def page(table_id: str) -> Response:
+    """The score sheet."""
+    require(table_id)
+    return cached_sheet(table_id, recent_seq(table_id) or 0, "page")
+
+
+@bp.get("/<table_id>/tv")
+def tv(table_id: str) -> Response:
+    """TV mode: the score sheet in large print for a shared screen, dark, without controls."""
+    require(table_id)
+    return cached_sheet(table_id, recent_seq(table_id) or 0, "tv")
+
+
+#: Rendered sheets by (table id, log sequence number, page): a table's PDF changes only with it.
+_pdfs: LRU[bytes] = LRU(32)
+
+
+@bp.get("/<table_id>/sheet.pdf")
+def pdf(table_id: str) -> ResponseReturnValue:
+    """The table's score sheet as a PDF download (``?paper=letter&orientation=landscape``)."""
+    require(table_id)
+    record, state = load(table_id)
+    page = page_from(request.args)
+    body = _pdfs.get_or_make(
+        (table_id, record.last_seq, page),
+        lambda: table_sheet(state, sheet_info(record), page),
+    )
+    day = record.created_at.strftime("%Y-%m-%d")
+    return attachment(
+        body, "application/pdf", safe_file_name(state.setup.game, day, table_id[:8], "sheet.pdf")
+    )
