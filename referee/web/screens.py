@@ -1,19 +1,58 @@
 """What a game adds to the web pages: the base class of each game's ``screens.py``.
 
-The pages are shared: the new-table form, the blank scorecard form, the round screen and the
-score sheet. A game says what is its own by subclassing ``ScreensGame`` in
-``referee/games/<package>/screens.py`` (``PART``): its options on the forms (a WTForms form and
-a fieldset template, ``templates/games/<package>/options.html``) and how its options are read.
+The pages are shared: the new-table form, the blank scorecard form, the round screen, the score
+sheet, the rules pages and the trick tool. A game says what is its own by subclassing
+``ScreensGame`` in ``referee/games/<package>/screens.py`` (``PART``): its options on the forms (a
+WTForms form and a fieldset template, ``templates/games/<package>/options.html``), the facts of
+its round header, its cells on the score sheet, the round screens of its own entries
+(``templates/games/<package>/steps/<action>.html``), what its entries settle in words, and its
+rules page. The defaults here are those of the games that deal and turn a trump.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 from wtforms import Form
 
 from referee.parts import ORDER, PACKAGES, part
-from referee.rules import GAMES, Deck
+from referee.rules import GAMES, Deck, RoundState, State, Step
+from referee.web.words import colour_label, colour_short
+
+
+@dataclass
+class BidLine:
+    """One bid of the round as the round screen lists it: the number (None: not shown) and a
+    mark ("open", "secret")."""
+
+    player: str
+    bid: int | str | None
+    mark: str | None = None
+
+
+@dataclass
+class Bids:
+    """The round's bids so far, and for a game whose bids add up against the tricks, their
+    total."""
+
+    lines: list[BidLine]
+    total: int | None = None
+
+
+@dataclass
+class Cell:
+    """One player's cell in one round of the score sheet: their entries, the score and how it
+    was made."""
+
+    bid: int | None = None
+    open: bool | None = None
+    tricks: int | None = None
+    score: int | None = None
+    blacked: bool = False
+    explain: str = ""
 
 
 class ScreensGame:
@@ -28,6 +67,18 @@ class ScreensGame:
     #: The deck the trick tool reads this game's cards against (the largest it can have).
     trick_deck: Deck
 
+    #: Whether its players bid (the sheet shows bid · tricks in each cell).
+    has_bids = True
+    #: Whether a player link lets a player seal their own bid (the share page offers them).
+    player_links = False
+    #: The actions whose round screens are its own (``templates/games/<package>/steps/``).
+    own_steps: frozenset[str] = frozenset()
+    #: How the trump step says which card to tap.
+    trump_hint = ""
+    #: The score sheet's headings of the columns before the players: who, and the trump.
+    who_heading = lazy_gettext("Deals")
+    trump_heading = lazy_gettext("Trump")
+
     def read_options(self, form: Form) -> dict[str, Any] | None:
         """The options posted in ``form`` (an ``options_form``), or None after noting a field
         error on it. Only what the page must parse (a number, a list) is checked here; whether
@@ -41,6 +92,67 @@ class ScreensGame:
     def rules_template(self, game: str) -> str:
         """The template of its rules page (an anchor per rule id the referee checks)."""
         return f"games/{PACKAGES[game]}/rules.html"
+
+    # --- the round screen -------------------------------------------------------------------
+
+    def trump(self, state: State, rnd: RoundState) -> str:
+        """The round's trump in words."""
+        if rnd.trump_colour is None:
+            return _("to be turned up")
+        trump = colour_label(rnd.trump_colour)
+        if rnd.trump_card is not None:
+            trump += f" ({rnd.trump_card.label()})"
+        return trump
+
+    def facts(self, state: State, rnd: RoundState) -> list[tuple[str, str]]:
+        """The round header's facts after the hand size: (label, value)."""
+        facts = []
+        if rnd.dealer:
+            facts += [(_("Dealer"), rnd.dealer), (_("Bids first"), rnd.leader or "—")]
+        facts += [(_("Leads"), rnd.leader or "—"), (_("Trump"), self.trump(state, rnd))]
+        return facts
+
+    def step_template(self, game: str, action: str) -> str:
+        """The template of the round screen for ``action``: the game's own or the shared one."""
+        if action in self.own_steps:
+            return f"games/{PACKAGES[game]}/steps/{action}.html"
+        return f"round/steps/{action}.html"
+
+    def step_text(self, step: Step) -> str | None:
+        """What the table enters next in words, where the game says it its own way."""
+        return None
+
+    def bids(self, state: State, rnd: RoundState) -> Bids | None:
+        """The round's bids so far, or None where the game has none (yet)."""
+        return None
+
+    def settled(self, before: RoundState, after: RoundState) -> list[str]:
+        """What an entry settled beyond a trick's winner, in words."""
+        return []
+
+    def discarder(self, state: State, rnd: RoundState) -> str | None:
+        """Who still has to lay a card aside before the first trick (None: nobody)."""
+        return None
+
+    # --- the score sheet --------------------------------------------------------------------
+
+    def who(self, rnd: RoundState) -> str | None:
+        """Who the sheet names for a round: its dealer."""
+        return rnd.dealer
+
+    def sheet_trump(self, rnd: RoundState) -> str:
+        """The round's trump in a narrow cell: its symbol."""
+        return colour_short(rnd.trump_colour)
+
+    def roles(self, rnd: RoundState) -> dict[str, str | None]:
+        """The colour roles of a round, for a game that gives colours roles."""
+        return {}
+
+    def fill_cell(self, state: State, rnd: RoundState, player: str, cell: Cell) -> None:
+        """A player's entries in the round on the sheet, after its score is in: the tricks won
+        (each game adds its bids)."""
+        tricks = rnd.tricks_won()
+        cell.tricks = None if tricks is None else tricks.get(player)
 
 
 def game_titles() -> list[tuple[str, str]]:

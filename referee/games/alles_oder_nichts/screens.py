@@ -1,5 +1,6 @@
 """Alles oder Nichts on the web pages: its options on the new-table form (the colours and the
-values per colour of the deck)."""
+values per colour of the deck), its open and secret declarations on the round screen and the
+sheet (a secret bid hidden until the round is over), and player links to seal a bid."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from typing import Any
 from flask_babel import gettext, lazy_gettext
 from wtforms import Form, StringField
 
+from referee.rules import RoundState, State
+from referee.rules.alles import AllesRound
 from referee.rules.cards import ALLES_COLOURS, coloured_deck
 from referee.web.forms import whole_number
-from referee.web.screens import ScreensGame
+from referee.web.screens import BidLine, Bids, Cell, ScreensGame
 
 
 class Options(Form):
@@ -20,6 +23,11 @@ class Options(Form):
 
 
 class AllesScreens(ScreensGame):
+    own_steps = frozenset({"declare", "reveal"})
+    player_links = True
+    trump_hint = lazy_gettext(
+        "The dealer turns up the top card of the rest of the deck; tap its colour."
+    )
     trick_deck = coloured_deck(ALLES_COLOURS, 12)
     prefix = "alles"
     options_form = Options
@@ -33,6 +41,27 @@ class AllesScreens(ScreensGame):
         if values is not None:
             options["values"] = values
         return options
+
+    def bids(self, state: State, rnd: RoundState) -> Bids | None:
+        assert isinstance(rnd, AllesRound)
+        if not rnd.open:
+            return None
+        over = state.game.results_in(rnd)
+        lines = []
+        for player, shown in rnd.open.items():
+            mark = gettext("open") if shown else gettext("secret")
+            if not shown and not over:
+                lines.append(BidLine(player, None, mark))  # hidden until the round is over
+            else:
+                lines.append(BidLine(player, rnd.bids.get(player, "?"), mark))
+        return Bids(lines)
+
+    def fill_cell(self, state: State, rnd: RoundState, player: str, cell: Cell) -> None:
+        assert isinstance(rnd, AllesRound)
+        super().fill_cell(state, rnd, player, cell)
+        cell.open = rnd.open.get(player)
+        hidden = cell.open is False and not state.game.results_in(rnd)
+        cell.bid = None if hidden else rnd.bids.get(player)
 
 
 PART = AllesScreens()

@@ -1,4 +1,5 @@
-"""Blackout on the web pages: its options on the new-table and scorecard forms."""
+"""Blackout on the web pages: its options on the new-table and scorecard forms, its bids on the
+round screen (with their total against the tricks), and a missed bid blacked out on the sheet."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ from typing import Any
 from flask_babel import gettext, lazy_gettext
 from wtforms import BooleanField, Form, SelectField, StringField
 
+from referee.rules import RoundState, State
+from referee.rules.blackout import Blackout, BlackoutRound
 from referee.rules.cards import blackout_deck
 from referee.web.forms import choices, default, whole_number
-from referee.web.screens import ScreensGame
+from referee.web.screens import BidLine, Bids, Cell, ScreensGame
+from referee.web.words import breach_text
 
 SEQUENCE_LABELS = {
     "up-down": lazy_gettext("Up and down: 1…most…1"),
@@ -40,6 +44,10 @@ class Options(Form):
 
 
 class BlackoutScreens(ScreensGame):
+    own_steps = frozenset({"bid"})
+    trump_hint = lazy_gettext(
+        "The dealer turns up the top card of the rest of the deck; tap its suit."
+    )
     trick_deck = blackout_deck(4, 13)
     prefix = "blackout"
     options_form = Options
@@ -60,6 +68,39 @@ class BlackoutScreens(ScreensGame):
         if max_cards is not None:
             options["max_cards"] = max_cards
         return options
+
+    def trump(self, state: State, rnd: RoundState) -> str:
+        game = state.game
+        if rnd.trump_colour is None and isinstance(game, Blackout) and game.whole_deck(rnd.number):
+            return gettext("no trump")
+        return super().trump(state, rnd)
+
+    def bids(self, state: State, rnd: RoundState) -> Bids | None:
+        assert isinstance(rnd, BlackoutRound)
+        if not rnd.bids:
+            return None
+        lines = [BidLine(player, bid) for player, bid in rnd.bids.items()]
+        return Bids(lines, total=sum(rnd.bids.values()))
+
+    def fill_cell(self, state: State, rnd: RoundState, player: str, cell: Cell) -> None:
+        assert isinstance(rnd, BlackoutRound)
+        super().fill_cell(state, rnd, player, cell)
+        cell.bid = rnd.bids.get(player)
+        cell.blacked = (
+            cell.score is not None
+            and cell.bid is not None
+            and cell.tricks is not None
+            and cell.bid != cell.tricks
+        )
+
+    def bid_choices(self, state: State, player: str) -> list[tuple[int, str | None]]:
+        """The bids ``player`` may make now, each with the reason it is refused (None: allowed)."""
+        game = state.game
+        assert isinstance(game, Blackout)
+        return [
+            (bid, None if breach is None else breach_text(breach))
+            for bid, breach in game.allowed_bids(state, player)
+        ]
 
 
 PART = BlackoutScreens()

@@ -27,9 +27,9 @@ from referee.web.round.screen import (
     card_rows,
     card_turn,
     describe_step,
-    next_discarder,
     round_header,
 )
+from referee.web.screens import screens
 from referee.web.sealed import public, sealed_bid, shown_notes
 from referee.web.sharing.access import held, require, valid_poll_key, write
 from referee.web.speed.front import position_text
@@ -63,12 +63,16 @@ def render_table(
     card_mode = rnd is not None and (
         bool(rnd.plays) or "cards" in (request.args.get("mode"), kept.get("mode"))
     )
+    part = screens(state.setup.game)
     return render_template(
         "round/screen.html",
         record=record,
         state=state,
         step=step,
+        step_template=None if step is None else part.step_template(state.setup.game, step.action),
+        part=part,
         rnd=rnd,
+        bids=None if rnd is None else part.bids(state, rnd),
         header=None if rnd is None else round_header(state, rnd),
         what_next=describe_step(step, state.setup.game),
         totals=totals,
@@ -79,7 +83,7 @@ def render_table(
         card_mode=card_mode,
         card_rows=card_rows(state, rnd) if card_mode and rnd is not None else [],
         card_turn=card_turn(state, rnd) if card_mode and rnd is not None else None,
-        discarder=next_discarder(state, rnd) if card_mode and rnd is not None else None,
+        discarder=part.discarder(state, rnd) if card_mode and rnd is not None else None,
         seq=record.last_seq,
         breach_text=breach_text,
         colour_label=colour_label,

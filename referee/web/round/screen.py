@@ -7,75 +7,49 @@ the engine's state (``referee.rules``); nothing here decides a rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from flask_babel import gettext as _
 
 from referee.rules import RoundState, State, Step
-from referee.rules.blackout import Blackout
-from referee.rules.ebbes import EbbesRound
+from referee.web.screens import screens
 from referee.web.words import WHY, colour_label
 
 
 @dataclass
 class RoundHeader:
-    """Round n of N and who does what in it."""
+    """Round n of N, its hand size and tricks, who leads, the trump, and the game's own facts
+    (label, value) in the order the header lists them."""
 
     number: int
     of: int
     hand_size: int
     tricks: int
-    dealer: str | None
-    first_bidder: str | None
     leader: str | None
     trump: str
-    roles: dict[str, str | None] = field(default_factory=dict)
-    number_card: int | None = None
+    facts: list[tuple[str, str]]
 
 
 def round_header(state: State, rnd: RoundState) -> RoundHeader:
-    game = state.game
-    trump = _("no trump")
-    if isinstance(rnd, EbbesRound):
-        roles = rnd.role_map()
-        trump = colour_label(roles["trump"]) if roles["trump"] else _("not fixed yet")
-        return RoundHeader(
-            rnd.number,
-            game.round_count,
-            rnd.hand_size,
-            rnd.tricks_total,
-            None,
-            None,
-            rnd.leader,
-            trump,
-            roles,
-            rnd.number_card,
-        )
-    whole_deck = isinstance(game, Blackout) and game.whole_deck(rnd.number)
-    if rnd.trump_colour is not None:
-        trump = colour_label(rnd.trump_colour)
-        if rnd.trump_card is not None:
-            trump += f" ({rnd.trump_card.label()})"
-    elif not whole_deck:
-        trump = _("to be turned up")
+    part = screens(state.setup.game)
     return RoundHeader(
         rnd.number,
-        game.round_count,
+        state.game.round_count,
         rnd.hand_size,
         rnd.tricks_total,
-        rnd.dealer,
         rnd.leader,
-        rnd.leader,
-        trump,
+        part.trump(state, rnd),
+        part.facts(state, rnd),
     )
 
 
-def describe_step(step: Step | None, game: str = "") -> str:
+def describe_step(step: Step | None, game: str) -> str:
     """One line saying what the table enters next."""
     if step is None:
         return _("The game is over.")
-    if step.action == "play" and game == "ebbes":
-        return _("Play the round: tap each colour as it gets its role, then count the cards won")
+    own = screens(game).step_text(step)
+    if own is not None:
+        return own
     what = {  # translated when chosen: a page shows one of them
         "trump": lambda: _("Turn up the trump"),
         "bid": lambda: _("%(player)s bids", player=step.player),
@@ -89,11 +63,9 @@ def describe_step(step: Step | None, game: str = "") -> str:
     return what[step.action]()
 
 
-ORDINALS = ("1st", "2nd", "3rd", "4th")
-
-
 def announcements(before: State, after: State) -> list[str]:
-    """What a card just settled, in words: a trick's winner and why, an ebbes role fixed."""
+    """What an entry just settled, in words: a trick's winner and why, and what the game says
+    of its own entries (ebbes: a colour's role)."""
     said: list[str] = []
     old, new = before.game.upcoming(before), after.current
     if old is None or new is None or old.number != new.number:
@@ -114,19 +86,7 @@ def announcements(before: State, after: State) -> list[str]:
                 card=card.label(),
             )
         )
-    if isinstance(old, EbbesRound) and isinstance(new, EbbesRound):
-        for index in range(len(old.derived), len(new.derived)):
-            role = ("trump", "plus", "ebbes", "minus")[index]
-            said.append(
-                _(
-                    "%(colour)s is %(role)s (the %(nth)s designating card).",
-                    colour=new.derived[index],
-                    role=_(role),
-                    nth=ORDINALS[index],
-                )
-            )
-            if index == 3:
-                said.append(_("%(colour)s is nix.", colour=new.role_map()["nix"]))
+    said += screens(after.setup.game).settled(old, new)
     return said
 
 
@@ -166,10 +126,3 @@ def card_turn(state: State, rnd: RoundState) -> CardTurn:
         so_far=[(p, card.label()) for p, card in rnd.plays[-1].cards] if open_trick else [],
         won=[(p, winners.count(p)) for p in state.setup.players],
     )
-
-
-def next_discarder(state: State, rnd: RoundState) -> str | None:
-    """ebbes' discard variant, card by card: who still has to lay a card aside."""
-    if not isinstance(rnd, EbbesRound) or not state.game.options.get("discard") or rnd.plays:
-        return None
-    return next((p for p in state.setup.players if p not in rnd.discards), None)

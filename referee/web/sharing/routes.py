@@ -18,6 +18,7 @@ from markupsafe import Markup
 from segno import make as make_qr
 
 from referee.store.links import access, make_link, revoke
+from referee.web.screens import screens
 from referee.web.sharing.access import forget_links, held_token, keep_shown, require, shown_token
 from referee.web.speed.kept import load
 
@@ -57,7 +58,7 @@ def render_share(
         player_link=None
         if player_link is None
         else {"player": player_link[0], **shown_link(player_link[1], player_link[0])},
-        secret_bids=state.setup.game == "alles-oder-nichts",
+        secret_bids=screens(state.setup.game).player_links,
     )
 
 

@@ -17,6 +17,7 @@ from referee.web.round.screen import (
     describe_step,
     round_header,
 )
+from referee.web.screens import screens
 from referee.web.sealed import shown_early
 from referee.web.sharing.access import keeps_score, require
 from referee.web.sheet.footnotes import sheet_info
@@ -45,6 +46,7 @@ def cached_sheet(table_id: str, last: int, template: str) -> Response:
             f"sheet/{template}.html",
             record=record,
             state=state,
+            part=screens(state.setup.game),
             rows=sheet_rows(state),
             totals=totals,
             leaders=leaders(totals),
