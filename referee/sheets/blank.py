@@ -56,8 +56,9 @@ ROW_HEIGHT = 20.0
 EBBES_ROW_HEIGHT = 24.0
 NAME_HEIGHT = 30.0
 
-#: A name never typed at a table stands in for a seat left blank (never printed).
-_SEAT = "\ue000seat {}"
+#: A name nobody types at a table stands in for a seat left blank (never printed). It is still a
+#: name the rules accept: they refuse private-use and other hidden characters in names.
+_SEAT = "⸢seat {}⸣"
 
 LEGENDS = {
     "blackout": (

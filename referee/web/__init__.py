@@ -33,6 +33,7 @@ def register_blueprints(app: Flask) -> None:
         share,
         sheets,
         tables,
+        text,
     )
     from referee.web.headers import security_headers
 
@@ -48,6 +49,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(share.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(tables.bp)
+    app.register_blueprint(text.bp)
 
 
 def instance_secret_key(instance_path: str) -> str:

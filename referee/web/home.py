@@ -65,8 +65,10 @@ def render_home(
     upload_errors: Sequence[str] = (),
     breaches: Sequence[dict[str, Any]] = (),
     status: int = 200,
+    more_breaches: int = 0,
 ) -> tuple[str, int]:
-    """The home page; after a refused upload, with its errors by the upload form."""
+    """The home page; after a refused upload, with its errors by the upload form (and how many
+    more breaches the record has than are listed)."""
     from referee.web.records import UPLOAD_LIMIT, UploadForm  # records renders this page
 
     tables = [s for s in (summary(t) for t in remembered()) if s is not None]
@@ -78,6 +80,7 @@ def render_home(
             upload_form=upload_form if upload_form is not None else UploadForm(formdata=None),
             upload_errors=upload_errors,
             breaches=breaches,
+            more_breaches=more_breaches,
             upload_limit_mb=UPLOAD_LIMIT // (1024 * 1024),
         ),
         status,

@@ -18,8 +18,10 @@ from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, RadioField, SelectChoice, SelectField, StringField
 
+from referee.records import OPTION_TEXT
 from referee.rules import GAMES, Breach, OptionError, Setup, start
 from referee.rules.cards import ALLES_COLOURS
+from referee.rules.names import LONGEST_NAME, quote
 from referee.store.tables import create_table
 from referee.web.access import creator, may_create, open_new_table, too_many_tables
 from referee.web.errors import breach_text, on_stale
@@ -134,7 +136,7 @@ class NewTableForm(FlaskForm):
         return [
             SelectChoice(
                 str(n),
-                gettext("Seat %(seat)d: %(name)s", seat=n, name=name)
+                gettext("Seat %(seat)d: %(name)s", seat=n, name=quote(name))
                 if name
                 else gettext("Seat %(seat)d", seat=n),
             )
@@ -167,7 +169,9 @@ for _seat in range(1, SEATS + 1):
     setattr(
         NewTableForm,
         f"player_{_seat}",
-        StringField(lazy_gettext("Seat %(seat)d", seat=_seat)),
+        StringField(
+            lazy_gettext("Seat %(seat)d", seat=_seat), render_kw={"maxlength": LONGEST_NAME}
+        ),
     )
 
 
@@ -208,7 +212,17 @@ def read_options(form: NewTableForm, game: str) -> dict[str, Any] | None:
         values = whole_number(
             form.alles_values, gettext("Values per colour must be a whole number.")
         )
-        if form.alles_values.errors:
+        for colour in colours:
+            if len(colour) > OPTION_TEXT:
+                form.alles_colours.errors.append(
+                    gettext(
+                        "A colour's name is at most %(n)d characters, not “%(name)s”.",
+                        n=OPTION_TEXT,
+                        name=quote(colour),
+                    )
+                )
+                break
+        if form.alles_values.errors or form.alles_colours.errors:
             return None
         options = {"colours": [c for c in colours if c]}
         if values is not None:
