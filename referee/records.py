@@ -269,7 +269,9 @@ def _by_order(entries: Mapping[str, Any], order: list[str]) -> list[str]:
     return [p for p in order if p in entries] + [p for p in entries if p not in order]
 
 
-def _plays(raw: dict[str, Any], number: int, field: str, last: bool, rules: Game) -> list[ev.Event]:
+def _plays(
+    raw: dict[str, Any], number: int, field: str, last: bool, rules: Game[Any]
+) -> list[ev.Event]:
     """The round's tricks; ``RecordError`` as soon as they hold more tricks or cards than the
     round deals."""
     if "plays" not in raw:
@@ -316,7 +318,7 @@ def _trick_game_round(
     field: str,
     order: list[str],
     last: bool,
-    rules: Game,
+    rules: Game[Any],
 ) -> list[ev.Event]:
     seats = len(order)
     out: list[ev.Event] = []
@@ -370,7 +372,7 @@ def _colour_list(value: object, field: str, colours: int) -> list[str]:
 
 
 def _ebbes_round(
-    raw: dict[str, Any], number: int, field: str, last: bool, rules: Game
+    raw: dict[str, Any], number: int, field: str, last: bool, rules: Game[Any]
 ) -> list[ev.Event]:
     seats, colours = len(rules.players), len(rules.deck.colours)
     out: list[ev.Event] = []
