@@ -3,6 +3,10 @@
 ``check_text`` is the whole of ``python -m referee check`` minus argument parsing: record text in,
 (exit status, output) out. Exit 0: the record keeps the rules (warnings allowed); 1: it breaks at
 least one; 2: it cannot be read.
+
+The table for people shows every text from the record through ``shown``: its start only, and
+anything that does not print as an escape, so a name can never move a terminal's cursor or
+recolour it (the referee refuses such names, but an older record may still hold one).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Any
 from referee.records import Record, RecordError, load_record
 from referee.rules import Breach, State
 from referee.rules.ebbes import Ebbes, EbbesRound
+from referee.rules.names import printable, quote
 
 
 def _sort_key(breach: Breach) -> tuple[int, int]:
@@ -51,6 +56,12 @@ def report(record: Record, state: State, record_rounds: int) -> dict[str, Any]:
     }
 
 
+def shown(text: str) -> str:
+    """A text from the record as the terminal shows it: its start, with escapes for what does
+    not print."""
+    return printable(quote(text))
+
+
 def _where(item: dict[str, Any]) -> str:
     parts = []
     if item["round"] is not None:
@@ -58,13 +69,13 @@ def _where(item: dict[str, Any]) -> str:
     if item["trick"] is not None:
         parts.append(f"trick {item['trick']}")
     if item["player"] is not None:
-        parts.append(str(item["player"]))
+        parts.append(shown(str(item["player"])))
     return ", ".join(parts) or "record"
 
 
 def render_table(doc: dict[str, Any]) -> str:
     """The report as a plain-text score table with the breaches listed under it."""
-    players = doc["players"]
+    players = [shown(p) for p in doc["players"]]
     ebbes = doc["game"] == "ebbes"
     width = max([5, *(len(p) for p in players)])
     who = "Starter" if ebbes else "Dealer"
@@ -80,30 +91,31 @@ def render_table(doc: dict[str, Any]) -> str:
     for rnd in doc["rounds"]:
         scores = rnd["scores"]
         cells = "  ".join(
-            f"{(scores[p] if scores and p in scores else '-'):>{width}}" for p in players
+            f"{(scores[p] if scores and p in scores else '-'):>{width}}" for p in doc["players"]
         )
         person = rnd.get("starter") if ebbes else rnd.get("dealer")
+        person = shown(person) if person else None
         if ebbes:
             roles = rnd["roles"]
             tail = " ".join(
-                str(roles[r] or "?") for r in ("trump", "plus", "ebbes", "minus", "nix")
+                shown(roles[r] or "?") for r in ("trump", "plus", "ebbes", "minus", "nix")
             )
         else:
-            tail = rnd["trump"] or "no trump"
+            tail = shown(rnd["trump"]) if rnd["trump"] else "no trump"
         lines.append(
             f"{rnd['number']:>5}  {rnd['hand_size']:>5}  {person or '?':<{who_width}}  "
             f"{cells}  {tail}"
         )
-    totals = "  ".join(f"{doc['totals'].get(p, 0):>{width}}" for p in players)
+    totals = "  ".join(f"{doc['totals'].get(p, 0):>{width}}" for p in doc["players"])
     lines.append(f"{'Total':>5}  {'':>5}  {'':<{who_width}}  {totals}")
     if doc["winners"]:
         label = "Winner" if len(doc["winners"]) == 1 else "Winners (shared)"
-        lines.append(f"\n{label}: {', '.join(doc['winners'])}")
+        lines.append(f"\n{label}: {', '.join(shown(w) for w in doc['winners'])}")
     for kind in ("violations", "warnings"):
         items = doc[kind]
         if items:
             lines.append(f"\n{kind.capitalize()} ({len(items)}):")
-            lines += [f"  {_where(i)}: {i['message']} [{i['rule']}]" for i in items]
+            lines += [f"  {_where(i)}: {printable(i['message'])} [{i['rule']}]" for i in items]
     verdict = (
         "The record keeps the rules."
         if not doc["violations"]
@@ -120,7 +132,7 @@ def check_text(text: str | bytes, as_json: bool = False) -> tuple[int, str]:
     except RecordError as exc:
         if as_json:
             return 2, json.dumps({"error": str(exc), "field": exc.field}, ensure_ascii=False)
-        return 2, f"This record cannot be read: {exc}\n"
+        return 2, f"This record cannot be read: {printable(str(exc))}\n"
     state = record.replay()
     rounds = sum(1 for e in record.events if e.type == "begin-round")
     doc = report(record, state, rounds)

@@ -91,3 +91,58 @@ def test_a_missing_file_exits_2_without_a_traceback():
 def test_usage_errors_exit_2():
     assert referee().returncode == 2
     assert referee("check").returncode == 2
+
+
+def test_names_that_do_not_print_are_shown_escaped():
+    """An older record may hold such names (the referee now refuses them: a ``players`` breach);
+    what reaches the terminal never holds a raw escape sequence."""
+    names = ["Ann\x1b[31m", "Ben\nX", "Ann\u202egnp.exe", "\u200b"]
+    record = {
+        "format": "table-referee/1",
+        "game": "blackout",
+        "players": names,
+        "rounds": [{"trump": "H", "bids": dict.fromkeys(names, 0)}],
+    }
+    done = referee("check", "-", stdin=json.dumps(record).encode())
+    assert done.returncode == 1
+    out = done.stdout.decode()
+    assert not any(c in out for c in "\x1b\u202e\u200b") and "Ben\nX" not in out
+    assert r"Ann\x1b[31m" in out and r"Ben\nX" in out and r"Ann\u202egnp.exe" in out
+    assert out.count("holds a character that does not show") == 4
+
+
+@pytest.mark.parametrize(
+    ("where", "field"),
+    [
+        ('"players": ["Ann", "\\ud800"]', "players[1]"),
+        (
+            '"players": ["Ann", "Ben"], "rounds": [{"bids": {"\\udfffx": 0}}]',
+            "rounds[0].bids.\\udfffx",
+        ),
+        ('"players": ["Ann", "Ben"], "rounds": [{"trump": "\\ud83c"}]', "rounds[0].trump"),
+    ],
+    ids=["name", "key", "trump"],
+)
+def test_text_that_is_not_unicode_exits_2_naming_the_field(where, field):
+    stdin = ('{"format": "table-referee/1", "game": "blackout", ' + where + "}").encode()
+    done = referee("check", "-", stdin=stdin)
+    assert done.returncode == 2 and b"Traceback" not in done.stderr
+    assert f"{field}: is not valid Unicode text" in done.stderr.decode()
+    as_json = referee("check", "-", "--json", stdin=stdin)
+    assert as_json.returncode == 2 and json.loads(as_json.stdout)["field"] == field
+
+
+def test_a_round_with_more_tricks_than_it_deals_exits_2_at_once():
+    tricks = [{"leader": "Ann", "cards": ["2H", "2H", "2H", "2H"]}] * 23_500
+    record = {
+        "format": "table-referee/1",
+        "game": "blackout",
+        "players": ["Ann", "Ben", "Cho", "Dee"],
+        "rounds": [{"trump": "H", "plays": tricks}],
+    }
+    done = referee("check", "-", "--json", stdin=json.dumps(record).encode())
+    assert done.returncode == 2
+    assert json.loads(done.stdout) == {
+        "error": "rounds[0].plays: lists 23500 tricks; round 1 has 1",
+        "field": "rounds[0].plays",
+    }

@@ -23,7 +23,15 @@ class Layer:
     never_loaded: frozenset[str]  # top-level modules importing it must not load
 
 
-SMALL_STDLIB = {"__future__", "collections", "copy", "dataclasses", "functools", "typing"}
+SMALL_STDLIB = {
+    "__future__",
+    "collections",
+    "copy",
+    "dataclasses",
+    "functools",
+    "typing",
+    "unicodedata",
+}
 WEB_AND_DATABASE = {"flask", "flask_babel", "flask_wtf", "sqlalchemy", "werkzeug", "jinja2"}
 LAYERS = [
     Layer(

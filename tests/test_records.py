@@ -99,3 +99,147 @@ def test_shape_errors_name_the_field(doc, field):
     with pytest.raises(RecordError) as caught:
         parse_record(doc)
     assert caught.value.field == field
+
+
+# --- what no game can hold: unreadable at once, naming the field ------------------------------
+
+FOUR = ["Ann", "Ben", "Cho", "Dee"]
+
+
+def blackout(rounds, **extra):
+    return {"format": "table-referee/1", "game": "blackout", "players": FOUR, "rounds": rounds}
+
+
+def ebbes(rounds, **options):
+    return {
+        "format": "table-referee/1",
+        "game": "ebbes",
+        "players": FOUR[:3],
+        "options": options,
+        "rounds": rounds,
+    }
+
+
+TRICK = {"leader": "Ann", "cards": ["2H", "3H", "4H", "5H"]}
+
+
+@pytest.mark.parametrize(
+    ("doc", "field", "message"),
+    [
+        (
+            blackout([{"trump": "H", "plays": [TRICK] * 2}]),
+            "rounds[0].plays",
+            "lists 2 tricks; round 1 has 1",
+        ),
+        (
+            blackout([{"trump": "H", "plays": [{"leader": "Ann", "cards": ["2H"] * 5}]}]),
+            "rounds[0].plays[0].cards",
+            "more cards than round 1 deals (4)",
+        ),
+        (
+            {**blackout([]), "players": [f"P{n}" for n in range(9)]},
+            "players",
+            "no game seats more than 8 players",
+        ),
+        (
+            blackout([{"trump": "H", "bids": {f"P{n}": 0 for n in range(5)}}]),
+            "rounds[0].bids",
+            "names 5 players; the table has 4",
+        ),
+        (
+            blackout([{"trump": "H", "tricks": {f"P{n}": 0 for n in range(5)}}]),
+            "rounds[0].tricks",
+            "names 5 players; the table has 4",
+        ),
+        (
+            ebbes([{"number": 1, "won": {"Ann": {f"c{n}": 0 for n in range(6)}}}]),
+            "rounds[0].won.Ann",
+            "names more than the deck's 5 colours",
+        ),
+        (
+            ebbes([{"number": 1, "designations": ["red"] * 6}]),
+            "rounds[0].designations",
+            "lists more than the deck's 5 colours",
+        ),
+        (
+            ebbes([{"designators": ["red-1"] * 6}], variant="placed-designators"),
+            "rounds[0].designators",
+            "lists more than the deck's 5 colours",
+        ),
+        (
+            ebbes([{"number": 1, "discards": {f"P{n}": "red-1" for n in range(4)}}], discard=True),
+            "rounds[0].discards",
+            "names 4 players; the table has 3",
+        ),
+        (ebbes([], variant="x" * 41), "options.variant", "is longer than 40 characters"),
+        (
+            {**blackout([]), "game": "alles-oder-nichts", "options": {"colours": ["r", "g" * 41]}},
+            "options.colours[1]",
+            "is longer than 40 characters",
+        ),
+        ({**blackout([]), "players": ["Ann", "B\ud800"]}, "players[1]", "is not valid Unicode"),
+        (blackout([{"trump": "\udc00H"}]), "rounds[0].trump", "is not valid Unicode"),
+        (blackout([{"bids": {"\ud800": 0}}]), "rounds[0].bids.\\ud800", "is not valid Unicode"),
+        (
+            blackout([{"trump": "H", "plays": [{"leader": "Ann", "cards": ["2H", "\ud801"]}]}]),
+            "rounds[0].plays[0].cards[1]",
+            "is not valid Unicode",
+        ),
+        (ebbes([], variant="\udfff"), "options.variant", "is not valid Unicode"),
+        (
+            {**blackout([]), "game": "alles-oder-nichts", "options": {"colours": ["\ud800"]}},
+            "options.colours[0]",
+            "is not valid Unicode",
+        ),
+        (
+            blackout([{"trump": "H", "tricks": {"x" * 5000: "one"}}]),
+            "rounds[0].tricks." + "x" * 60 + "…",
+            "must be a whole number",
+        ),
+    ],
+    ids=[
+        "tricks",
+        "cards",
+        "players",
+        "bids",
+        "tricks-map",
+        "won-colours",
+        "designations",
+        "designators",
+        "discards",
+        "option",
+        "colour-name",
+        "surrogate-name",
+        "surrogate-trump",
+        "surrogate-key",
+        "surrogate-card",
+        "surrogate-option",
+        "surrogate-colour",
+        "long-key",
+    ],
+)
+def test_what_no_game_can_hold_is_unreadable(doc, field, message):
+    with pytest.raises(RecordError) as caught:
+        parse_record(doc)
+    assert caught.value.field == field
+    assert message in str(caught.value)
+    assert "\ud800" not in str(caught.value)
+    with pytest.raises(RecordError) as again:  # read from text, as the referee and the app do
+        load_record(json.dumps(doc))
+    assert again.value.field == field
+
+
+def test_a_surrogate_written_as_utf8_bytes_is_not_text():
+    text = '{"format": "table-referee/1", "game": "blackout", "players": ["A\ud800"]}'
+    with pytest.raises(RecordError, match="not JSON"):
+        load_record(text.encode("utf-8", "surrogatepass"))
+
+
+def test_rounds_after_the_first_too_many_are_not_read():
+    """One round too many is a ``round-count`` breach; what follows it is not read at all (a
+    round that is no round would otherwise be unreadable)."""
+    rounds = [{"trump": "H", "bids": dict.fromkeys(FOUR, 0)}]
+    rounds += [{"bids": {}}] * 24 + ["not a round", {"trmup": 1}]  # a game of 25 rounds
+    record = parse_record(blackout(rounds))
+    assert [b.rule for b in record.replay().violations].count("round-count") == 1
+    assert sum(1 for e in record.events if e.type == "begin-round") == 26

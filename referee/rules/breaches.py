@@ -2,7 +2,8 @@
 
 Every breach carries the rule id from ``record-format.md`` (``hook``, ``follow-suit`` …), a finer
 message ``code``, where it happened (round, trick, player, all counted from 1) and the parameters.
-The sentence people read is built from the code and the parameters, so it can be translated.
+The sentence people read is built from the code and the parameters, so it can be translated;
+a text parameter (or player) longer than ``names.QUOTED`` characters is kept only as its start.
 
 >>> b = IllegalEntry("hook", "hook", round=5, player="Dee", bid=2, total=5, hand=5)
 >>> b.message
@@ -14,6 +15,8 @@ The sentence people read is built from the code and the parameters, so it can be
 from __future__ import annotations
 
 from typing import ClassVar
+
+from referee.rules.names import quote
 
 #: Every rule id a breach can carry (``record-format.md``).
 RULE_IDS = frozenset(
@@ -45,7 +48,10 @@ MESSAGES: dict[str, str] = {
     "player-count": "{game} is played by {low} to {high} players, not {count}.",
     "empty-name": "Player {seat} has no name.",
     "long-name": "The name {name!r} is longer than 40 characters.",
-    "unprintable-name": "The name {name!r} holds a NUL character.",
+    "unprintable-name": (
+        "The name {name!r} holds a character that does not show (a control, format or "
+        "private-use character, or a line break)."
+    ),
     "duplicate-name": "{name!r} sits at the table twice (names must differ, ignoring case).",
     # rounds and order
     "round-count": "The game has {rounds} rounds; round {round} is one too many.",
@@ -165,8 +171,9 @@ class Breach(ValueError):
         self.code = code
         self.round = round
         self.trick = trick
-        self.player = player
-        self.params = params
+        self.player = player if player is None else quote(player)
+        # A sentence repeats at most the start of a value, however long the value typed.
+        self.params = {k: quote(v) if isinstance(v, str) else v for k, v in params.items()}
         super().__init__(self.message)
 
     @property

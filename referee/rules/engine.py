@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from referee.rules import events as ev
+from referee.rules import names
 from referee.rules.breaches import (
     Breach,
     Caution,
@@ -647,7 +648,8 @@ def register(cls: type[G]) -> type[G]:
 
 
 def check_players(setup: Setup, game_cls: type[Game[Any]]) -> list[Breach]:
-    """The ``players`` breaches of a setup: count, empty, long or duplicate names."""
+    """The ``players`` breaches of a setup: count, empty, long, hidden-character or duplicate
+    names (``referee.rules.names``: the same name up to case and Unicode normalisation)."""
     found: list[Breach] = []
     count = len(setup.players)
     if not game_cls.min_players <= count <= game_cls.max_players:
@@ -665,11 +667,11 @@ def check_players(setup: Setup, game_cls: type[Game[Any]]) -> list[Breach]:
     for seat, name in enumerate(setup.players, start=1):
         if not name.strip():
             found.append(IllegalEntry("players", "empty-name", seat=seat))
-        elif len(name.strip()) > 40:
+        elif len(name.strip()) > names.LONGEST_NAME:
             found.append(IllegalEntry("players", "long-name", name=name))
-        elif "\x00" in name:  # no database stores it
+        elif names.hidden_character(name):  # a NUL no database stores; others mislead or hide
             found.append(IllegalEntry("players", "unprintable-name", name=name))
-        key = name.strip().casefold()
+        key = names.same_name_key(name)
         if key in seen and key:
             found.append(IllegalEntry("players", "duplicate-name", name=name))
         seen.add(key)

@@ -8,8 +8,9 @@ from typing import Any
 
 from referee.rules import Setup
 
-#: A name never typed at a table stands in for a seat left blank (never printed).
-_SEAT = "\ue000seat {}"
+#: A name nobody types at a table stands in for a seat left blank (never printed). It is still a
+#: name the rules accept: they refuse private-use and other hidden characters in names.
+_SEAT = "⸢seat {}⸣"
 
 
 @dataclass(frozen=True)

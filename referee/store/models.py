@@ -1,4 +1,5 @@
-"""The database tables: a game table, its append-only log of entries, and the links that open it.
+"""The database tables: a game table, its append-only log of entries, the links that open it,
+and the record uploads refused to an address (for the rate limit).
 
 A game table is its setup plus its entries; everything else (state, scores, sheets) is computed
 by replaying them. Entries are only ever inserted: a correction or an undo is a new entry that
@@ -97,3 +98,19 @@ class Link(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     #: Indexed: every app process asks once a second which tables had a link revoked.
     revoked_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True), index=True)
+
+
+class RefusedUpload(db.Model):  # type: ignore[name-defined,misc]
+    """A record upload refused to an address (a keyed hash, like ``Table.creator``).
+
+    Reading a record costs the server more than anything else a stranger can ask for, so a
+    refused one counts toward the address's limit on new tables like a table made; rows older
+    than the limit's window are deleted as new ones come (``referee.store.refusals``).
+    """
+
+    __tablename__ = "refused_uploads"
+    __table_args__ = (sa.Index("ix_refused_uploads_creator_created_at", "creator", "created_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    creator: Mapped[str] = mapped_column(sa.String(64))
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)

@@ -36,8 +36,13 @@ def whole_number(field: Field, message: str) -> int | None:
         return None
     if re.fullmatch(r"[+-]?\d{1,6}", text):
         return int(text)
-    field.errors.append(message)
+    add_error(field, message)
     return None
+
+
+def add_error(field: Field, message: str) -> None:
+    """Note ``message`` on the field (its errors are a tuple until the form is validated)."""
+    field.errors = [*field.errors, message]
 
 
 def game_label(name: str) -> str:

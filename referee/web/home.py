@@ -78,8 +78,10 @@ def render_home(
     upload_errors: Sequence[str] = (),
     breaches: Sequence[dict[str, Any]] = (),
     status: int = 200,
+    more_breaches: int = 0,
 ) -> tuple[str, int]:
-    """The home page; after a refused upload, with its errors by the upload form."""
+    """The home page; after a refused upload, with its errors by the upload form (and how many
+    more breaches the record has than are listed)."""
     tables = [s for s in (summary(t) for t in remembered()) if s is not None]
     return (
         render_template(
@@ -89,6 +91,7 @@ def render_home(
             upload_form=upload_form if upload_form is not None else UploadForm(formdata=None),
             upload_errors=upload_errors,
             breaches=breaches,
+            more_breaches=more_breaches,
             upload_limit_mb=UPLOAD_LIMIT // (1024 * 1024),
         ),
         status,

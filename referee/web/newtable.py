@@ -19,6 +19,7 @@ from wtforms import Field, RadioField, SelectChoice, SelectField, StringField
 
 from referee.parts import ORDER
 from referee.rules import GAMES, Breach, OptionError, Setup, start
+from referee.rules.names import LONGEST_NAME, quote
 from referee.store.tables import create_table
 from referee.web.errors import on_stale
 from referee.web.forms import WithGameOptions, every_error, game_label
@@ -56,7 +57,7 @@ class NewTableForm(WithGameOptions):
         return [
             SelectChoice(
                 str(n),
-                gettext("Seat %(seat)d: %(name)s", seat=n, name=name)
+                gettext("Seat %(seat)d: %(name)s", seat=n, name=quote(name))
                 if name
                 else gettext("Seat %(seat)d", seat=n),
             )
@@ -89,7 +90,9 @@ for _seat in range(1, SEATS + 1):
     setattr(
         NewTableForm,
         f"player_{_seat}",
-        StringField(lazy_gettext("Seat %(seat)d", seat=_seat)),
+        StringField(
+            lazy_gettext("Seat %(seat)d", seat=_seat), render_kw={"maxlength": LONGEST_NAME}
+        ),
     )
 
 

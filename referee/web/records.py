@@ -2,12 +2,19 @@
 
 A loaded record becomes a table whose log is the record's events, so it is replayed like any
 other table. Only a record the referee accepts (``python -m referee check`` exit 0, warnings
-allowed) is loaded; otherwise the page shows why, as the command-line referee would.
+allowed) is loaded; otherwise the page shows why, as the command-line referee would (the first
+``BREACHES_SHOWN`` breaches).
+
+Reading a record is the costliest thing a stranger can ask for, so every refused upload counts
+toward the address's limit on new tables (``TABLE_LIMIT`` in ``TABLE_LIMIT_SECONDS``), in the
+database (``referee.store.refusals``) so that all worker processes share the count, and the limit
+is asked before anything is read.
 """
 
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import (
@@ -24,12 +31,14 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from referee.records import Record, RecordError, export_record, load_record
 from referee.rules import Breach, OptionError, replay
-from referee.store.tables import append_entry, checked_payload, create_table
+from referee.store.models import utcnow
+from referee.store.refusals import note_refusal, refused_since
+from referee.store.tables import append_entry, checked_payload, create_table, created_since
 from referee.web import csrf
 from referee.web.downloads import attachment, safe_file_name
 from referee.web.errors import on_stale
 from referee.web.home import UPLOAD_LIMIT, UploadForm, render_home
-from referee.web.sharing.access import creator, may_create, open_new_table, require, too_many_tables
+from referee.web.sharing.access import creator, open_new_table, require
 from referee.web.speed.kept import load
 from referee.web.words import breach_text
 
@@ -37,6 +46,9 @@ bp = Blueprint("records", __name__)
 
 #: How many of a loaded record's warnings are shown after loading it.
 WARNINGS_SHOWN = 5
+
+#: How many of a refused record's breaches its page lists (the command-line referee lists all).
+BREACHES_SHOWN = 20
 
 
 @bp.get("/t/<table_id>/record.json")
@@ -55,19 +67,47 @@ def upload_page() -> ResponseReturnValue:
     return redirect(url_for("home.index") + "#load-record")
 
 
+def window_start() -> datetime:
+    """The start of the limit's window: what happened before it no longer counts."""
+    return utcnow() - timedelta(seconds=int(current_app.config["TABLE_LIMIT_SECONDS"]))
+
+
+def may_upload() -> bool:
+    """Whether this address may upload a record now: the tables it made and the uploads refused
+    to it since ``window_start`` are fewer than ``TABLE_LIMIT``."""
+    who, since = creator(), window_start()
+    made = created_since(who, since) + refused_since(who, since)
+    return made < int(current_app.config["TABLE_LIMIT"])
+
+
+def too_many_uploads() -> str:
+    """What an upload refused for the limit says."""
+    return gettext(
+        "Too many records and new tables from this network in a short time (refused records "
+        "count too). Wait a few minutes and try again."
+    )
+
+
 def refuse(
     form: UploadForm | None,
     errors: list[str],
     breaches: list[dict[str, Any]] | None = None,
     status: int = 422,
+    more: int = 0,
 ) -> ResponseReturnValue:
-    return render_home(form, errors, breaches or [], status)
+    """The home page with why the upload was refused (``more``: breaches not listed). The
+    refusal counts toward the address's limit, except one for the limit itself."""
+    if status != 429:
+        note_refusal(creator(), window_start())
+    return render_home(form, errors, breaches or [], status, more)
 
 
 @bp.post("/records")
 @csrf.exempt  # checked below, once the size limit is set (CSRFProtect would read the body first)
 def upload() -> ResponseReturnValue:
     request.max_content_length = UPLOAD_LIMIT
+    if not may_upload():  # before anything is read
+        return refuse(None, [too_many_uploads()], status=429)
     try:
         if current_app.config.get("WTF_CSRF_ENABLED", True):
             csrf.protect()
@@ -103,9 +143,8 @@ def upload() -> ResponseReturnValue:
             count,
         )
         breaches = sorted(state.violations, key=lambda b: (b.round or 0, b.trick or 0))
-        return refuse(form, [message], [located(breach) for breach in breaches])
-    if not may_create():
-        return refuse(form, [too_many_tables()], status=429)
+        listed = [located(breach) for breach in breaches[:BREACHES_SHOWN]]
+        return refuse(form, [message], listed, more=count - len(listed))
     try:
         table_id = load_table(record, creator())
     except (Breach, OptionError, ValueError) as error:

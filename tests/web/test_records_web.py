@@ -3,6 +3,7 @@
 import io
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -158,7 +159,8 @@ def test_download_upload_download_gives_the_same_document(
 
 def test_the_download_is_an_attachment_with_a_safe_name(app: Flask, client: FlaskClient) -> None:
     record = json.loads(GOLDEN.read_text())
-    record["players"] = ['../../etc/"x"\r\nSet-Cookie: a=b', "Ben", "Cho", "Dee"]
+    # A newline would make the name refused (a hidden character): the rest of the attack stays.
+    record["players"] = ['../../etc/"x"; Set-Cookie: a=b', "Ben", "Cho", "Dee"]
     record["rounds"] = []
     record["first_dealer"] = "Dee"
     table_id = loaded_id(upload(client, json.dumps(record).encode(), name='evil"\r\n.json'))
@@ -345,3 +347,127 @@ def test_a_huge_upload_is_refused_before_its_token_is_read(client: FlaskClient) 
     response = upload_bytes(client, b" " * (2 * 1024 * 1024))
     assert response.status_code == 413
     assert "The file is larger than 1 MB" in response.text
+
+
+# --- text that is not Unicode, and records made to cost -----------------------------------------
+
+
+def pages_of(client: FlaskClient) -> list[str]:
+    """Every page this browser can open: the app's own and each of its tables'."""
+    with client.session_transaction() as session:
+        tables = list(session.get("tables", []))
+    pages = ["/", "/new", "/scorecards", "/rules/blackout", "/tools/trick"]
+    for table in tables:
+        pages += [
+            f"/t/{table}{page}"
+            for page in ("", "/sheet", "/tv", "/history", "/share", "/record.json", "/sheet.pdf")
+        ]
+    return pages
+
+
+def assert_every_page_answers(client: FlaskClient) -> None:
+    for page in pages_of(client):
+        assert client.get(page).status_code == 200, page
+
+
+ALLES = {
+    "format": "table-referee/1",
+    "game": "alles-oder-nichts",
+    "players": ["Ann", "Ben", "Cho"],
+    "options": {"colours": ["red", "yellow", "green", "blue"]},
+    "rounds": [],
+}
+
+
+@pytest.mark.parametrize(
+    ("record", "field"),
+    [
+        ({**ALLES, "players": ["Ann", "Ben", "\ud800"]}, "players[2]"),
+        ({**ALLES, "options": {"colours": ["red", "yellow", "green", "\udcff"]}}, "colours[3]"),
+        ({**ALLES, "first_dealer": "\ud800"}, "first_dealer"),
+        ({**ALLES, "rounds": [{"trump": "red-\ud800"}]}, "rounds[0].trump"),
+        (
+            {**ALLES, "rounds": [{"trump": "red-7", "bids": {"Ann\ud800": {"open": False}}}]},
+            "rounds[0].bids.Ann\\ud800",
+        ),
+    ],
+    ids=["name", "colour", "first-dealer", "card", "key"],
+)
+def test_a_record_with_text_that_is_not_unicode_is_refused_and_every_page_still_answers(
+    app: Flask, client: FlaskClient, record: dict, field: str
+) -> None:
+    loaded_id(upload(client, GOLDEN.read_bytes()))  # a table of this browser's, on its pages
+    body = json.dumps(record).encode()  # ASCII: the lone surrogate as a \ud800 escape
+    for _ in range(2):  # a refusal after a refusal too
+        response = upload(client, body)
+        assert response.status_code == 422
+        assert "This record cannot be read:" in response.text
+        assert f"{field}: is not valid Unicode text" in response.text
+    assert table_count(app) == 1
+    assert_every_page_answers(client)
+
+
+def cpu_seconds(post) -> float:
+    """The least CPU time of a few runs of ``post()`` (the app runs in this process)."""
+    times = []
+    for _ in range(3):
+        start = time.process_time()
+        post()
+        times.append(time.process_time() - start)
+    return min(times)
+
+
+def illegal_tricks(count: int) -> bytes:
+    """One Blackout round of ``count`` tricks, every one of them illegal."""
+    trick = {"leader": "Ben", "cards": ["2H", "2H", "2H", "2H"]}
+    record = {
+        **json.loads(GOLDEN.read_text()),
+        "rounds": [{"trump": "H", "plays": [trick] * count}],
+    }
+    return json.dumps(record, separators=(",", ":")).encode()
+
+
+def test_a_record_made_to_cost_is_refused_cheaply_with_a_small_page(client: FlaskClient) -> None:
+    big = illegal_tricks(21_000)
+    assert 900_000 < len(big) < 1_000_000
+    response = upload_bytes(client, big)
+    assert response.status_code == 422
+    assert "rounds[0].plays: lists 21000 tricks; round 1 has 1" in response.text
+    assert len(response.data) < 20_000
+    small = json.dumps({**json.loads(GOLDEN.read_text()), "rounds": []}).encode()
+    refusing = cpu_seconds(lambda: upload_bytes(client, big))
+    loading = cpu_seconds(lambda: loaded_id(upload(client, small)))
+    assert refusing < 20 * loading, (refusing, loading)  # it was 250 times
+
+
+def test_a_refused_record_lists_its_first_breaches_and_counts_the_rest(
+    client: FlaskClient,
+) -> None:
+    record = json.loads(GOLDEN.read_text())
+    for rnd in record["rounds"]:
+        rnd["bids"]["Ann"] = 99  # a bid-range breach in each of the 25 rounds …
+        rnd["bids"]["Ben"] = 99  # … and another
+    html = upload(client, json.dumps(record).encode()).text
+    assert "This record breaks the rules (50 breaches), so it was not loaded:" in html
+    assert html.count('<span class="mark">bid-range</span>') == 20
+    assert "… and 30 more breaches; python -m referee check lists them all." in html
+
+
+def test_refused_uploads_count_toward_the_limit_and_then_none_is_read(
+    app: Flask, client: FlaskClient
+) -> None:
+    app.config["TABLE_LIMIT"] = 4
+    loaded_id(upload(client, GOLDEN.read_bytes()))  # a table made counts …
+    for body in (b"{not json", illegal_tricks(2), b""):  # … and so does every refusal
+        assert upload(client, body).status_code == 422
+    for body in (b"{not json", GOLDEN.read_bytes()):
+        refused = upload(client, body)
+        assert refused.status_code == 429
+        assert "Too many records and new tables from this network" in refused.text
+        assert "cannot be read" not in refused.text  # answered before the body was read
+    assert table_count(app) == 1
+    elsewhere = app.test_client()
+    elsewhere.environ_base["REMOTE_ADDR"] = "192.0.2.7"
+    loaded_id(upload(elsewhere, GOLDEN.read_bytes()))  # another address is not held up
+    app.config["TABLE_LIMIT_SECONDS"] = 0  # the window has passed: counted no more
+    loaded_id(upload(client, GOLDEN.read_bytes()))

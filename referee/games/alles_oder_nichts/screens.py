@@ -10,10 +10,12 @@ from typing import Any
 from flask_babel import gettext, lazy_gettext
 from wtforms import Form, StringField
 
+from referee.records import OPTION_TEXT
 from referee.rules import RoundState, State
 from referee.rules.alles import AllesRound
 from referee.rules.cards import ALLES_COLOURS, coloured_deck
-from referee.web.forms import whole_number
+from referee.rules.names import quote
+from referee.web.forms import add_error, whole_number
 from referee.web.screens import BidLine, Bids, Cell, ScreensGame
 
 
@@ -35,7 +37,16 @@ class AllesScreens(ScreensGame):
     def read_options(self, form: Form) -> dict[str, Any] | None:
         colours = [c.strip() for c in re.split(r"[,;]", form["colours"].data or "")]
         values = whole_number(form["values"], gettext("Values per colour must be a whole number."))
-        if form["values"].errors:
+        for colour in colours:
+            if len(colour) > OPTION_TEXT:
+                message = gettext(
+                    "A colour's name is at most %(n)d characters, not “%(name)s”.",
+                    n=OPTION_TEXT,
+                    name=quote(colour),
+                )
+                add_error(form["colours"], message)
+                break
+        if form["values"].errors or form["colours"].errors:
             return None
         options: dict[str, Any] = {"colours": [c for c in colours if c]}
         if values is not None:

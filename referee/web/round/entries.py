@@ -18,6 +18,7 @@ from wtforms.validators import InputRequired, ValidationError
 from referee.rules import State
 from referee.rules import events as ev
 from referee.rules.cards import EBBES_COLOURS
+from referee.rules.names import quote
 
 #: Counts and bids above this are refused as input before the rules see them.
 LARGEST = 999
@@ -38,7 +39,7 @@ def whole_number(form: Mapping[str, str], name: str, label: str) -> int:
                 "%(label)s must be a whole number from 0 to %(n)s, not “%(text)s”.",
                 label=label,
                 n=LARGEST,
-                text=text[:20],
+                text=quote(text),
             )
         )
     return int(text)

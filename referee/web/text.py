@@ -1,0 +1,50 @@
+"""Text at the door: a request whose query or form is not valid Unicode is refused with a sentence
+before any view reads it.
+
+Werkzeug decodes both as UTF-8. A query string that is not UTF-8 raises ``UnicodeDecodeError``
+wherever ``request.args`` is read (a 500 behind a server that passes such bytes on; gunicorn
+refuses them itself), and a form body that is not UTF-8 silently reads as an empty form. No value
+may hold a lone surrogate either (no page, database or terminal can write one): Werkzeug never
+makes one today, so that part guards against a change there. The record upload is left to its
+own view, which reads its body under its own size limit and checks every text in the record
+(``referee.records``).
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template, request
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+
+bp = Blueprint("text", __name__)
+
+
+def is_unicode(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (it holds no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@bp.before_app_request
+def readable_text() -> ResponseReturnValue | None:
+    """Refuse a request whose query or form is not valid Unicode (None: let it through)."""
+    if request.endpoint == "records.upload":
+        return None
+    try:
+        values = list(request.args.items(multi=True))
+        if request.mimetype == "application/x-www-form-urlencoded":
+            request.get_data(cache=True).decode()  # the form reads the same bytes again
+        values += request.form.items(multi=True)
+        readable = all(is_unicode(key) and is_unicode(value) for key, value in values)
+    except UnicodeDecodeError:
+        readable = False
+    if readable:
+        return None
+    message = gettext(
+        "What was sent holds text that is not valid Unicode (UTF-8), so nothing was read or "
+        "saved. Type it again, or copy it from somewhere else."
+    )
+    return render_template("text/unreadable.html", message=message), 400
