@@ -273,7 +273,7 @@ def test_a_link_revoked_in_another_process_writes_nothing_and_reads_until_a_swee
     assert follower.get(f"/t/{table}").status_code == 403
     assert client.get(f"/t/{table}").status_code == 200  # kept again
     with app.app_context():  # … and every scorekeeper link but the second phone's
-        revoke(table, "keeper", keep=held_token_of(app, second, table))
+        revoke(table, "keeper", by=held_token_of(app, second, table))
     # No sweep is due: this process still keeps the link.
     refused = client.post(f"/t/{table}/entry", data=data)  # its write checks the link itself
     assert refused.status_code == 403 and "has been revoked" in refused.text
