@@ -26,6 +26,7 @@ from referee.web.access import (
     forget_links,
     held_token,
     keep_shown,
+    link_url,
     refuse_revoked,
     require,
     shown_token,
@@ -47,7 +48,7 @@ def qr_svg(url: str, title: str) -> Markup:
 
 
 def shown_link(token: str, title: str) -> dict[str, object]:
-    url = url_for("access.join", token=token, _external=True)
+    url = link_url(token)
     return {"url": url, "qr": qr_svg(url, title)}
 
 

@@ -178,9 +178,23 @@ class Phone:
         return self.request("POST", path, form)
 
     def open_link(self, token: str) -> str:
-        """Open a table's link (``/j/<token>``) as a phone that scans its QR code does: the
-        server keeps the link in this phone's session cookie. The table's path, where the link
-        leads."""
-        answer = self.request("GET", f"/j/{token}")
+        """Open a table's link (``/j#<token>``) as a phone that scans its QR code does: it loads
+        ``/j``, whose script sends the token in the page's form; the server keeps the link in
+        this phone's session cookie. The table's path, where the link leads."""
+        status, page = self.get("/j")
+        assert status == 200, page[-500:]
+        answer = self.post("/j", {"link": token})
         assert answer.status == 303, (answer.status, answer.body[-500:])
         return urlsplit(answer.location).path
+
+    def open_shared(self, url: str) -> Answer:
+        """Open a link as shared (its QR code, or copied from the share page) as a browser
+        running ``static/app.js`` does: load the page at its address (a fragment, ``#…``, stays
+        in the browser), and when that is the ``/j`` page, send the fragment in its form."""
+        address, _, fragment = url.partition("#")
+        path = urlsplit(address).path
+        if not fragment:
+            return self.request("GET", path)
+        status, page = self.get(path)
+        assert status == 200 and "data-join" in page, (status, page[-500:])
+        return self.post(path, {"link": fragment})

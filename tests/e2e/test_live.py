@@ -43,6 +43,32 @@ def test_spectators_and_the_tv_follow_the_table_without_reloading(live_server, p
     shoot(spectator, "following")
 
 
+def test_a_shared_link_opens_in_one_step_and_leaves_no_token_in_the_history(live_server, phone):
+    keeper = phone()
+    url = start_table(keeper, live_server, "Blackout", ["Ann", "Ben", "Cho"])
+    link = spectator_link(keeper, live_server, url)
+    spectator = phone()
+    spectator.goto(link)  # as scanning the QR code does
+    expect(spectator).to_have_url(url)
+    spectator.go_back()  # (to where the phone was before, or to /j without the token)
+    assert link.split("#")[1] not in spectator.url
+
+
+def test_without_javascript_a_link_opens_by_pasting_it(live_server, phone, shoot):
+    keeper = phone()
+    url = start_table(keeper, live_server, "Blackout", ["Ann", "Ben", "Cho"])
+    link = spectator_link(keeper, live_server, url)
+    plain = phone(javascript=False)
+    plain.goto(link)
+    expect(plain.get_by_role("heading", name="Open a table")).to_be_visible()
+    expect(plain.get_by_text("This browser runs no JavaScript")).to_be_visible()
+    shoot(plain, "paste")
+    plain.get_by_label("Link", exact=True).fill(link)
+    plain.get_by_role("button", name="Open the table").tap()
+    expect(plain).to_have_url(url)
+    next_is(plain, "Turn up the trump")
+
+
 def test_a_page_with_input_keeps_it_and_says_the_table_changed(live_server, phone):
     first = phone()
     url = start_table(first, live_server, "Blackout", ["Ann", "Ben", "Cho"])
