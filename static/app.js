@@ -68,10 +68,23 @@ if (document.body.dataset.poll) {
     note.append(link);
     document.querySelector("main").prepend(note);
   };
+  // A 403: the page's key no longer opens the table (the server's secret key changed), so
+  // neither would this phone's link; say so instead of going quiet.
+  let lost = false;
+  const lose = () => {
+    lost = true;
+    const note = document.createElement("p");
+    note.className = "flash error";
+    note.setAttribute("role", "alert");
+    note.textContent = "This page has stopped following the table: this phone's link no longer " +
+      "opens it. Ask the scorekeeper to show you the link or its QR code again.";
+    document.querySelector("main").prepend(note);
+  };
   const check = async () => {
-    if (document.hidden || sending) return;
+    if (document.hidden || sending || lost) return;
     try {
       const answer = await fetch(document.body.dataset.poll, { cache: "no-cache", credentials: "omit" });
+      if (answer.status === 403 && !lost) lose();
       if (!answer.ok || sending) return;
       if ((await answer.text()).trim() === document.body.dataset.seq) return;
       if (typed) tell();

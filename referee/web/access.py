@@ -19,7 +19,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any, NoReturn
 
@@ -43,6 +43,7 @@ from flask_babel import gettext
 from referee.store.links import Access, NoAccess, access, make_link
 from referee.store.models import utcnow
 from referee.store.tables import LogEntry, add_entry, created_since, current_seq
+from referee.web import secret_keys
 from referee.web.cache import links, positions
 from referee.web.errors import on_stale
 from referee.web.recent import KEEP, remember
@@ -156,10 +157,15 @@ def poll_key(table_id: str, secret_key: str | None = None) -> str:
     return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
 
 
-def valid_poll_key(table_id: str, key: str, secret_key: str | None = None) -> bool:
-    """Whether ``key`` is the table's ``poll_key``."""
-    expected = poll_key(table_id, secret_key).encode()
-    return hmac.compare_digest(key.encode("utf-8", "replace"), expected)
+def valid_poll_key(table_id: str, key: str, keys: Sequence[str] | None = None) -> bool:
+    """Whether ``key`` is the table's ``poll_key`` under one of the secret ``keys`` (default:
+    the current app's ``secret_keys``: a page rendered before a rotation of the secret key goes
+    on following its table while the old key is one of the ``SECRET_KEY_FALLBACKS``)."""
+    given = key.encode("utf-8", "replace")
+    return any(
+        hmac.compare_digest(given, poll_key(table_id, secret).encode())
+        for secret in keys or secret_keys(current_app.config)
+    )
 
 
 def keeps_score(table_id: str) -> bool:
@@ -243,9 +249,12 @@ JOIN_PATH = "/j"
 
 
 def link_url(token: str) -> str:
-    """A link as it is shared, copied and put in a QR code: the address this request came to
-    (nothing outside a request), ``/j``, and the token as the fragment."""
-    root = request.url_root if has_request_context() else ""
+    """A link as it is shared, copied and put in a QR code: the app's public address
+    (``PUBLIC_URL``, else the one this request came to; nothing outside a request), ``/j``, and
+    the token as the fragment."""
+    root = str(current_app.config["PUBLIC_URL"])
+    if not root and has_request_context():
+        root = request.url_root
     return f"{root.rstrip('/')}{JOIN_PATH}#{token}"
 
 

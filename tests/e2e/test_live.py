@@ -69,6 +69,19 @@ def test_without_javascript_a_link_opens_by_pasting_it(live_server, phone, shoot
     next_is(plain, "Turn up the trump")
 
 
+def test_a_page_whose_link_no_longer_opens_the_table_says_so(live_server, phone, shoot):
+    keeper = phone()
+    url = start_table(keeper, live_server, "Blackout", ["Ann", "Ben", "Cho"])
+    spectator = phone()
+    spectator.goto(spectator_link(keeper, live_server, url))
+    next_is(spectator, "Turn up the trump")
+    live_server.app.config["SECRET_KEY"] = "changed, and the old one kept nowhere"
+    note = spectator.locator(".flash.error")
+    expect(note).to_contain_text("this phone's link no longer opens it", timeout=FOLLOW_MS)
+    expect(spectator).to_have_url(url)  # the page stays as it was
+    shoot(spectator, "lost")
+
+
 def test_a_page_with_input_keeps_it_and_says_the_table_changed(live_server, phone):
     first = phone()
     url = start_table(first, live_server, "Blackout", ["Ann", "Ben", "Cho"])
