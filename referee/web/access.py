@@ -42,10 +42,16 @@ from flask_babel import gettext
 
 from referee.store.links import Access, NoAccess, access, make_link
 from referee.store.models import utcnow
-from referee.store.tables import LogEntry, add_entry, created_since, current_seq
+from referee.store.tables import (
+    LogEntry,
+    TooManyTables,
+    add_entry,
+    created_since,
+    current_seq,
+)
 from referee.web import secret_keys
 from referee.web.cache import links, positions
-from referee.web.errors import on_stale
+from referee.web.errors import back_url, on_stale
 from referee.web.recent import KEEP, remember
 
 bp = Blueprint("access", __name__, cli_group=None)
@@ -222,7 +228,9 @@ def creator() -> str:
 def may_create() -> bool:
     """Whether this address may create another table now: at most ``TABLE_LIMIT`` tables in
     ``TABLE_LIMIT_SECONDS`` (config), plenty for a club evening behind one address, too few to
-    fill the database from a script."""
+    fill the database from a script. The early, friendly check (the form is shown again with
+    everything typed); ``create_table`` enforces the limit exactly, and a creation that loses a
+    race for the last place gets the page of ``refuse_creation``."""
     limit = int(current_app.config["TABLE_LIMIT"])
     window = timedelta(seconds=int(current_app.config["TABLE_LIMIT_SECONDS"]))
     return created_since(creator(), utcnow() - window) < limit
@@ -234,6 +242,17 @@ def too_many_tables() -> str:
         "Too many new tables from this network in a short time. Wait a few minutes and try "
         "again; nothing you entered is lost."
     )
+
+
+@bp.app_errorhandler(TooManyTables)
+def refuse_creation(error: TooManyTables) -> ResponseReturnValue:
+    """A creation refused by ``create_table`` itself (``may_create`` let it through a moment
+    before, while others from the same address took the last places)."""
+    message = gettext(
+        "Too many new tables from this network in a short time, so this one was not created. "
+        "Wait a few minutes, then go back with your browser's Back button and send it again."
+    )
+    return render_template("errors/429.html", message=message, back=back_url()), 429
 
 
 def open_new_table(table_id: str) -> None:

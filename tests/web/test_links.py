@@ -14,11 +14,14 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event, func, insert, select
 from werkzeug.serving import make_server
 
+from referee.store import db
 from referee.store.links import access, token_hash
-from referee.store.models import Link
+from referee.store.models import Link, Table
 from referee.store.tables import current_seq, table_state
+from referee.web.access import creator
 from tests.links import join, new_link, open_shared
 from tests.web.helpers import hidden, new_table, ok, post
 from tests.web.test_newtable import form as new_table_form
@@ -441,6 +444,40 @@ def test_creating_tables_is_rate_limited_per_address(app, client):
         "/new", data=new_table_form(), environ_base={"REMOTE_ADDR": "192.0.2.7"}
     )
     assert response.status_code == 303  # another address is not held up
+
+
+def test_a_creation_that_loses_the_race_for_the_last_place_is_refused(app, client):
+    """Another phone on the same network creates a table between this request's early check
+    (``may_create``) and its insert: the insert counts again and refuses."""
+    app.config["TABLE_LIMIT"] = 1
+    with app.app_context():
+        engine = db.engine
+    raced: list[str] = []
+
+    def another_phone_creates(_connection, _cursor, statement: str, *_args) -> None:
+        if statement.startswith("SELECT count(*)") and not raced:
+            raced.append(statement)
+            with engine.begin() as other:  # a connection of its own, as another request's
+                other.execute(
+                    insert(Table),
+                    {
+                        "id": "raced",
+                        "game": "blackout",
+                        "players": ["A", "B"],
+                        "options": {},
+                        "creator": creator(),
+                    },
+                )
+
+    event.listen(engine, "after_cursor_execute", another_phone_creates)
+    try:
+        refused = client.post("/new", data=new_table_form())
+    finally:
+        event.remove(engine, "after_cursor_execute", another_phone_creates)
+    assert raced and refused.status_code == 429
+    assert "so this one was not created" in refused.text
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Table)) == 1  # the other's
 
 
 @pytest.mark.csrf
