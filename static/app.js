@@ -35,6 +35,18 @@ document.querySelectorAll("form[data-new-table]").forEach((form) => {
   showChosen();
 });
 
+// Opening a shared link (/j#<token>): the token is the address's fragment, which the browser never
+// sends to the server; hand it over in the page's form at once, and take it out of the address
+// (and so out of the history). Without JavaScript the link is pasted into that form.
+document.querySelectorAll("form[data-join]").forEach((form) => {
+  form.querySelectorAll("[data-no-script]").forEach((said) => said.remove());
+  const token = location.hash.slice(1);
+  if (!token || form.elements.link.value) return;
+  form.elements.link.value = token;
+  history.replaceState(null, "", location.pathname + location.search);
+  form.submit();
+});
+
 // Live view: every few seconds, ask the server whether the table changed (an ETag'd request that
 // is a 304 until it does). A page with nothing typed into it is fetched again; a page with input
 // or an error on it keeps it and says the table changed instead. Without JavaScript: reload.
@@ -56,10 +68,23 @@ if (document.body.dataset.poll) {
     note.append(link);
     document.querySelector("main").prepend(note);
   };
+  // A 403: the page's key no longer opens the table (the server's secret key changed), so
+  // neither would this phone's link; say so instead of going quiet.
+  let lost = false;
+  const lose = () => {
+    lost = true;
+    const note = document.createElement("p");
+    note.className = "flash error";
+    note.setAttribute("role", "alert");
+    note.textContent = "This page has stopped following the table: this phone's link no longer " +
+      "opens it. Ask the scorekeeper to show you the link or its QR code again.";
+    document.querySelector("main").prepend(note);
+  };
   const check = async () => {
-    if (document.hidden || sending) return;
+    if (document.hidden || sending || lost) return;
     try {
       const answer = await fetch(document.body.dataset.poll, { cache: "no-cache", credentials: "omit" });
+      if (answer.status === 403 && !lost) lose();
       if (!answer.ok || sending) return;
       if ((await answer.text()).trim() === document.body.dataset.seq) return;
       if (typed) tell();

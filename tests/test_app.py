@@ -14,6 +14,8 @@ from referee.rules import Setup
 from referee.store import db
 from referee.store.tables import create_table, get_table
 
+ROOT = Path(__file__).resolve().parents[1]
+
 
 def test_test_config_overrides_the_defaults(app: Flask) -> None:
     assert app.testing
@@ -76,6 +78,88 @@ def test_the_environment_configures_the_key_and_the_database(
     assert app.config["SECRET_KEY"] == "from-the-environment"
     assert (tmp_path / "elsewhere.sqlite3").exists()
     assert list(empty_instance.iterdir()) == []  # no key file, no database file
+
+
+def test_a_new_sqlite_file_is_readable_by_its_owner_only(empty_instance: Path) -> None:
+    app = create_app()
+    with app.app_context():
+        create_table(Setup("blackout", ("Ann", "Ben", "Cho")))  # the -wal file is written too
+        names = [f"table-referee.sqlite3{end}" for end in ("", "-wal", "-shm")]
+        files = [empty_instance / name for name in names]  # the data (not the empty lock file)
+        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in files}
+        db.engine.dispose()
+    assert all(mode == 0o600 for mode in modes.values()), modes
+
+
+#: Each ``REFEREE_`` setting of ``.env.example``: a value the environment could give it, and
+#: what the app's config then holds.
+SETTINGS = {
+    "REFEREE_SECRET_KEY_FALLBACKS": ("old-key, older-key", ["old-key", "older-key"]),
+    "REFEREE_PUBLIC_URL": ("https://scores.example.org", "https://scores.example.org"),
+    "REFEREE_TRUSTED_HOSTS": ("scores.example.org,localhost", ["scores.example.org", "localhost"]),
+    "REFEREE_PROXY_FIX": ("1", 1),
+    "REFEREE_SESSION_COOKIE_SECURE": ("true", True),
+    "REFEREE_SESSION_COOKIE_SAMESITE": ("Strict", "Strict"),
+    "REFEREE_TABLE_LIMIT": ("120", 120),
+    "REFEREE_TABLE_LIMIT_SECONDS": ("900", 900),
+}
+
+
+def env_example() -> dict[str, str]:
+    """The settings ``.env.example`` lists, with the defaults it gives."""
+    lines = (ROOT / ".env.example").read_text().splitlines()
+    pairs = [line.split("=", 1) for line in lines if line and not line.startswith("#")]
+    return {name: value for name, value in pairs}
+
+
+def test_env_example_lists_every_setting_with_a_comment() -> None:
+    listed = env_example()
+    assert {"SECRET_KEY", "DATABASE_URL"} | set(SETTINGS) == set(listed)
+    lines = (ROOT / ".env.example").read_text().splitlines()
+    for number, line in enumerate(lines):
+        if line and not line.startswith("#"):
+            assert lines[number - 1].startswith("# "), f"{line}: no comment above it"
+
+
+@pytest.mark.parametrize("name", sorted(SETTINGS))
+def test_each_setting_comes_from_the_environment(
+    empty_instance: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    given, expected = SETTINGS[name]
+    monkeypatch.setenv(name, given)
+    app = create_app()
+    with app.app_context():
+        db.engine.dispose()
+    assert app.config[name.removeprefix("REFEREE_")] == expected
+
+
+def test_the_defaults_of_env_example_are_the_apps(
+    empty_instance: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = create_app()
+    for name, value in env_example().items():
+        monkeypatch.setenv(name, value)
+    configured = create_app()
+    for app in (plain, configured):
+        with app.app_context():
+            db.engine.dispose()
+    for name in SETTINGS:
+        key = name.removeprefix("REFEREE_")
+        assert configured.config[key] == plain.config[key], key
+    assert configured.config["SECRET_KEY"] == plain.config["SECRET_KEY"]  # instance/secret_key
+    assert configured.config["SQLALCHEMY_DATABASE_URI"] == plain.config["SQLALCHEMY_DATABASE_URI"]
+
+
+def test_test_config_overrides_the_environment(
+    empty_instance: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REFEREE_TABLE_LIMIT", "120")
+    monkeypatch.setenv("REFEREE_SECRET_KEY", "from-the-environment")
+    app = create_app({"TABLE_LIMIT": 3})
+    with app.app_context():
+        db.engine.dispose()
+    assert app.config["TABLE_LIMIT"] == 3
+    assert app.config["SECRET_KEY"] == "from-the-environment"
 
 
 def add_test_views(app: Flask) -> None:

@@ -13,16 +13,24 @@ import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Insert, Update, bindparam, exists, func, insert, select, update
+from flask import current_app
+from sqlalchemy import CursorResult, Insert, Update, bindparam, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from referee.rules import Setup, State, replay, start
 from referee.rules.events import Event, event_from_dict
 from referee.store.db import autocommits, db, run
-from referee.store.links import LINKS, access, token_hash
+from referee.store.links import (
+    LINKS,
+    TABLES_OF_A_CREATOR,
+    NoAccess,
+    access,
+    one_at_a_time,
+    token_hash,
+)
 from referee.store.models import Entry, Table, utcnow
 
 #: Random bytes in a table id: 128 bits, 22 URL-safe characters. Knowing the link is the key.
@@ -86,6 +94,33 @@ def _append(advance: Update) -> Insert:
 
 _APPEND = _append(_ADVANCE)
 _APPEND_BY_LINK = _append(_ADVANCE_BY_LINK)
+#: A new table; the same only while its creator has made fewer than ``limit`` since ``since``.
+_CREATED_SINCE = select(func.count()).where(
+    TABLES.c.creator == bindparam("creator"),
+    TABLES.c.created_at >= bindparam("since", type_=TABLES.c.created_at.type),
+)
+_INSERT_TABLE = insert(TABLES)
+_TABLE_COLUMNS = [
+    "id",
+    "game",
+    "players",
+    "options",
+    "first_player",
+    "creator",
+    "last_seq",
+    "created_at",
+    "updated_at",
+]
+_INSERT_TABLE_WITHIN_LIMIT = (
+    insert(TABLES)
+    .from_select(
+        _TABLE_COLUMNS,
+        select(*(bindparam(name, type_=TABLES.c[name].type) for name in _TABLE_COLUMNS)).where(
+            _CREATED_SINCE.scalar_subquery() < bindparam("limit")
+        ),
+    )
+    .execution_options(preserve_rowcount=True)
+)
 #: The log positions of tables changed since a moment: run on a connection of its own (not the
 #: request's session), since the "has anything changed?" answers rest on it.
 _CHANGED_SINCE = select(TABLES.c.id, TABLES.c.last_seq, TABLES.c.updated_at).where(
@@ -106,9 +141,8 @@ class StaleTable(Exception):
         super().__init__(f"table {table_id} is at entry {current_seq}, not {expected_seq}")
 
 
-class NoAccess(PermissionError):
-    """The writer's link does not open the table (any more: it was revoked); nothing was
-    written."""
+class TooManyTables(Exception):
+    """The creator has made as many tables lately as the app allows; none was created."""
 
 
 class UnknownTable(LookupError):
@@ -142,31 +176,48 @@ class TableRecord:
 
 def create_table(setup: Setup, creator: str | None = None) -> str:
     """Store a new table and return its id. A setup the rules refuse raises (Breach, OptionError).
-    ``creator`` is who made it (an opaque key, for ``created_since``).
+
+    ``creator`` is who made it (an opaque key): a creator makes at most the app's
+    ``TABLE_LIMIT`` tables in ``TABLE_LIMIT_SECONDS``, counted in the statement that inserts,
+    one creation of a creator at a time (``one_at_a_time``), so the limit is exact however many
+    arrive at once; ``TooManyTables`` beyond it.
 
     The options are stored with the game's defaults filled in, so a later change of a default
     never changes a table already being played.
     """
     game = start(setup).game
     table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
-    db.session.add(
-        Table(
-            id=table_id,
-            game=setup.game,
-            players=list(setup.players),
-            options=game.options,
-            first_player=setup.first,
-            creator=creator,
-        )
-    )
+    created = utcnow()
+    row: dict[str, object] = {
+        "id": table_id,
+        "game": setup.game,
+        "players": list(setup.players),
+        "options": game.options,
+        "first_player": setup.first,
+        "creator": creator,
+        "last_seq": 0,
+        "created_at": created,
+        "updated_at": created,
+    }
+    if creator is None:
+        db.session.execute(_INSERT_TABLE, row)
+    else:
+        one_at_a_time(TABLES_OF_A_CREATOR, creator)
+        config = current_app.config
+        window = timedelta(seconds=int(config["TABLE_LIMIT_SECONDS"]))
+        quota = {"since": created - window, "limit": int(config["TABLE_LIMIT"])}
+        inserted = db.session.execute(_INSERT_TABLE_WITHIN_LIMIT, row | quota)
+        assert isinstance(inserted, CursorResult)  # an INSERT's result, which counts its rows
+        if inserted.rowcount != 1:
+            db.session.rollback()
+            raise TooManyTables(creator)
     db.session.commit()
     return table_id
 
 
 def created_since(creator: str, since: datetime) -> int:
     """How many tables ``creator`` made since ``since`` (an indexed count)."""
-    query = select(func.count()).where(Table.creator == creator, Table.created_at >= since)
-    return int(db.session.scalar(query) or 0)
+    return int(db.session.scalar(_CREATED_SINCE, {"creator": creator, "since": since}) or 0)
 
 
 def could_be_id(table_id: str) -> bool:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import os
 import secrets
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 from flask_babel import Babel
@@ -69,3 +71,20 @@ def instance_secret_key(instance_path: str) -> str:
         finally:
             os.unlink(new.name)
     return path.read_text().strip()
+
+
+def listed(value: Any) -> list[str]:
+    """A list setting as the environment gives it: a comma-separated string (``"a, b"``), or a
+    list already (a JSON list, or ``test_config``); empty items are dropped.
+
+    >>> listed("old-key, older-key,")
+    ['old-key', 'older-key']
+    """
+    items = value.split(",") if isinstance(value, str) else list(value or ())
+    return [str(item).strip() for item in items if str(item).strip()]
+
+
+def secret_keys(config: Mapping[str, Any]) -> list[str]:
+    """Every secret key the app accepts, in itsdangerous' order: the ``SECRET_KEY_FALLBACKS``
+    (earlier keys, still accepted after a rotation), then ``SECRET_KEY``, the one that signs."""
+    return [*config["SECRET_KEY_FALLBACKS"], config["SECRET_KEY"]]

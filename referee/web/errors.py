@@ -50,12 +50,18 @@ def stale_message() -> str:
 
 
 def back_url() -> str:
-    """Where "go back" leads: the page the request came from if it is ours, else home."""
+    """Where "go back" leads: the page the request came from if it is ours, else home.
+
+    Only a path of this app: one that a browser could read as another host's (``//evil``,
+    ``/\\evil``) leads home.
+    """
     referrer = request.referrer
     if referrer:
         parts = urlsplit(referrer)
-        if parts.netloc == request.host and parts.scheme in ("http", "https"):
-            return parts.path + (f"?{parts.query}" if parts.query else "")
+        path = parts.path
+        ours = path.startswith(request.script_root + "/") and path[1:2] not in ("/", "\\")
+        if ours and parts.netloc == request.host and parts.scheme in ("http", "https"):
+            return path + (f"?{parts.query}" if parts.query else "")
     return url_for("home.index")
 
 

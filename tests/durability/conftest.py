@@ -69,15 +69,26 @@ def store(database_url: str) -> Iterator[Flask]:
 class Server:
     """gunicorn serving the app on a free port of 127.0.0.1, in a process group of its own."""
 
-    def __init__(self, database_url: str, log: Path, workers: int = 2, threads: int = 4) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        log: Path,
+        workers: int = 2,
+        threads: int = 4,
+        env: Mapping[str, str] | None = None,
+        options: tuple[str, ...] = (),
+    ) -> None:
+        """``env``: settings added to the server's environment; ``options``: gunicorn's."""
         self.database_url = database_url
         self.log_path = log
+        self.env = dict(env or {})
         self.command = [
             sys.executable,
             "-m",
             "gunicorn",
             *("--workers", str(workers), "--threads", str(threads)),
             *("--bind", "127.0.0.1:0", "--no-control-socket", "--graceful-timeout", "5"),
+            *options,
             "app:create_app()",
         ]
         self.process: subprocess.Popen[bytes] | None = None
@@ -85,6 +96,7 @@ class Server:
 
     def start(self) -> Server:
         env = {**os.environ, "DATABASE_URL": self.database_url, "SECRET_KEY": "durability"}
+        env |= self.env
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
                 self.command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True
@@ -143,14 +155,18 @@ class Answer:
 class Phone:
     """One phone's browser: its own session cookie, its own CSRF token, no redirects followed."""
 
-    def __init__(self, server: Server, timeout: float = 30) -> None:
+    def __init__(self, server: Server, timeout: float = 30, address: str = "127.0.0.1") -> None:
+        """``address``: the loopback address the phone connects from (its network address)."""
         self.server = server
         self.timeout = timeout
+        self.address = address
         self.cookies: dict[str, str] = {}
         self.token = ""
 
     def request(self, method: str, path: str, form: Mapping[str, str] | None = None) -> Answer:
-        connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=self.timeout)
+        connection = http.client.HTTPConnection(
+            "127.0.0.1", self.server.port, timeout=self.timeout, source_address=(self.address, 0)
+        )
         try:
             headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
             body = None
@@ -178,9 +194,23 @@ class Phone:
         return self.request("POST", path, form)
 
     def open_link(self, token: str) -> str:
-        """Open a table's link (``/j/<token>``) as a phone that scans its QR code does: the
-        server keeps the link in this phone's session cookie. The table's path, where the link
-        leads."""
-        answer = self.request("GET", f"/j/{token}")
+        """Open a table's link (``/j#<token>``) as a phone that scans its QR code does: it loads
+        ``/j``, whose script sends the token in the page's form; the server keeps the link in
+        this phone's session cookie. The table's path, where the link leads."""
+        status, page = self.get("/j")
+        assert status == 200, page[-500:]
+        answer = self.post("/j", {"link": token})
         assert answer.status == 303, (answer.status, answer.body[-500:])
         return urlsplit(answer.location).path
+
+    def open_shared(self, url: str) -> Answer:
+        """Open a link as shared (its QR code, or copied from the share page) as a browser
+        running ``static/app.js`` does: load the page at its address (a fragment, ``#…``, stays
+        in the browser), and when that is the ``/j`` page, send the fragment in its form."""
+        address, _, fragment = url.partition("#")
+        path = urlsplit(address).path
+        if not fragment:
+            return self.request("GET", path)
+        status, page = self.get(path)
+        assert status == 200 and "data-join" in page, (status, page[-500:])
+        return self.post(path, {"link": fragment})

@@ -108,11 +108,12 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
 
 @pytest.fixture
 def phone(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
-    """Open a page on a new phone: ``phone(color_scheme="dark", zoom=2)``."""
+    """Open a page on a new phone: ``phone(color_scheme="dark", zoom=2, javascript=False)``."""
     contexts: list[Any] = []
 
-    def open_phone(color_scheme: str = "light", zoom: int = 1) -> Any:
+    def open_phone(color_scheme: str = "light", zoom: int = 1, javascript: bool = True) -> Any:
         context = browser.new_context(
+            java_script_enabled=javascript,
             viewport={"width": PHONE["width"] // zoom, "height": PHONE["height"] // zoom},
             device_scale_factor=2 * zoom,
             has_touch=True,

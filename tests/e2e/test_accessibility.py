@@ -11,7 +11,7 @@
 
 The screens are set up through the store (the journeys test the taps); each is then reached in
 the browser as a person would see it, errors included. A table opens only through one of its
-links, so the phone first opens one (``/j/<token>``, made with ``tests/links.py``): the
+links, so the phone first opens one (``/j#<token>``, made with ``tests/links.py``): the
 scorekeeper link, or the spectator link for the spectator's screen.
 """
 
@@ -51,7 +51,7 @@ def open_link(page: Any, server: LiveServer, table: str, kind: str = "keeper") -
     """Open a new ``kind`` link to the table on ``page``'s phone, which then shows the table;
     the table's address."""
     url = server.url(f"/t/{table}")
-    page.goto(server.url(f"/j/{new_link(server.app, table, kind)}"))
+    page.goto(server.url(f"/j#{new_link(server.app, table, kind)}"))
     expect(page).to_have_url(url)
     return url
 

@@ -43,6 +43,45 @@ def test_spectators_and_the_tv_follow_the_table_without_reloading(live_server, p
     shoot(spectator, "following")
 
 
+def test_a_shared_link_opens_in_one_step_and_leaves_no_token_in_the_history(live_server, phone):
+    keeper = phone()
+    url = start_table(keeper, live_server, "Blackout", ["Ann", "Ben", "Cho"])
+    link = spectator_link(keeper, live_server, url)
+    spectator = phone()
+    spectator.goto(link)  # as scanning the QR code does
+    expect(spectator).to_have_url(url)
+    spectator.go_back()  # (to where the phone was before, or to /j without the token)
+    assert link.split("#")[1] not in spectator.url
+
+
+def test_without_javascript_a_link_opens_by_pasting_it(live_server, phone, shoot):
+    keeper = phone()
+    url = start_table(keeper, live_server, "Blackout", ["Ann", "Ben", "Cho"])
+    link = spectator_link(keeper, live_server, url)
+    plain = phone(javascript=False)
+    plain.goto(link)
+    expect(plain.get_by_role("heading", name="Open a table")).to_be_visible()
+    expect(plain.get_by_text("This browser runs no JavaScript")).to_be_visible()
+    shoot(plain, "paste")
+    plain.get_by_label("Link", exact=True).fill(link)
+    plain.get_by_role("button", name="Open the table").tap()
+    expect(plain).to_have_url(url)
+    next_is(plain, "Turn up the trump")
+
+
+def test_a_page_whose_link_no_longer_opens_the_table_says_so(live_server, phone, shoot):
+    keeper = phone()
+    url = start_table(keeper, live_server, "Blackout", ["Ann", "Ben", "Cho"])
+    spectator = phone()
+    spectator.goto(spectator_link(keeper, live_server, url))
+    next_is(spectator, "Turn up the trump")
+    live_server.app.config["SECRET_KEY"] = "changed, and the old one kept nowhere"
+    note = spectator.locator(".flash.error")
+    expect(note).to_contain_text("this phone's link no longer opens it", timeout=FOLLOW_MS)
+    expect(spectator).to_have_url(url)  # the page stays as it was
+    shoot(spectator, "lost")
+
+
 def test_a_page_with_input_keeps_it_and_says_the_table_changed(live_server, phone):
     first = phone()
     url = start_table(first, live_server, "Blackout", ["Ann", "Ben", "Cho"])

@@ -3,7 +3,7 @@
 import re
 import threading
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from flask import Flask
@@ -12,15 +12,17 @@ from sqlalchemy import event, func, select
 from referee.rules import Breach, OptionError, Setup, Step
 from referee.rules import events as ev
 from referee.store import db
-from referee.store.links import make_link, revoke, revoked_since
-from referee.store.models import Entry, Table, utcnow
+from referee.store.links import Access, access, make_link, revoke, revoked_since
+from referee.store.models import Entry, Link, Table, utcnow
 from referee.store.tables import (
     LogEntry,
     NoAccess,
     StaleTable,
+    TooManyTables,
     UnknownTable,
     append_entry,
     create_table,
+    created_since,
     current_seq,
     effective_events,
     get_table,
@@ -150,6 +152,52 @@ def test_a_write_with_a_link_lands_only_while_the_link_opens_the_table(store_app
     with pytest.raises(NoAccess):  # revoked and stale: the link is what stops it
         append_entry(table_id, 0, "event", trump, link=keeper)
     assert current_seq(table_id) == 1 and entry_count() == 1
+
+
+def link_count() -> int:
+    return int(db.session.scalar(select(func.count()).select_from(Link)) or 0)
+
+
+def test_a_scorekeepers_changes_to_links_happen_only_while_its_link_keeps_score(
+    store_app: Flask,
+) -> None:
+    table_id, other = new_table([]), new_table([])
+    mine, theirs = make_link(table_id, "keeper"), make_link(table_id, "keeper")
+    viewer, elsewhere = make_link(table_id, "viewer"), make_link(other, "keeper")
+    made = make_link(table_id, "player", "Ann", by=mine)
+    assert access(made, table_id) == Access(table_id, "player", "Ann")
+    links = link_count()
+    for by in (viewer, elsewhere, "made-up"):  # not a scorekeeper link of this table
+        with pytest.raises(NoAccess):
+            make_link(table_id, "keeper", by=by)
+        with pytest.raises(NoAccess):
+            revoke(table_id, "viewer", by=by)
+    assert link_count() == links and access(viewer, table_id) is not None  # nothing changed
+    assert revoke(table_id, "keeper", by=theirs) == 1  # every other scorekeeper link: mine
+    assert access(mine, table_id) is None
+    with pytest.raises(NoAccess):  # a revoked link revokes nothing …
+        revoke(table_id, "keeper", by=mine)
+    with pytest.raises(NoAccess):  # … and makes no link
+        make_link(table_id, "keeper", by=mine)
+    assert link_count() == links
+    assert revoke(table_id, "keeper", by=theirs) == 0  # nothing left to revoke: no NoAccess
+    found = access(theirs, table_id)
+    assert found is not None and found.keeps_score
+
+
+def test_a_creator_makes_at_most_the_limit_of_tables_in_the_window(store_app: Flask) -> None:
+    store_app.config["TABLE_LIMIT"] = 3
+    setup = Setup("blackout", FOUR)
+    for _ in range(3):
+        create_table(setup, "club")
+    with pytest.raises(TooManyTables):
+        create_table(setup, "club")
+    assert created_since("club", utcnow() - timedelta(hours=1)) == 3
+    create_table(setup, "elsewhere")  # another address is not held up
+    create_table(setup)  # nor a table nobody is counted for
+    store_app.config["TABLE_LIMIT_SECONDS"] = 0  # the three are out of the window now
+    create_table(setup, "club")
+    assert db.session.scalar(select(func.count()).select_from(Table)) == 6
 
 
 def test_the_unique_seq_stops_a_writer_that_bypasses_last_seq(store_app: Flask) -> None:

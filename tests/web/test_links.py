@@ -4,17 +4,25 @@ links, the share page, the "has anything changed?" request, TV mode, headers and
 from __future__ import annotations
 
 import html
+import http.client
+import logging
 import re
+import threading
 import time
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event, func, insert, select
+from werkzeug.serving import make_server
 
+from referee.store import db
 from referee.store.links import access, token_hash
-from referee.store.models import Link
+from referee.store.models import Link, Table
 from referee.store.tables import current_seq, table_state
-from tests.links import join, new_link
+from referee.web.sharing.access import creator
+from tests.links import join, new_link, open_shared
 from tests.web.helpers import hidden, new_table, ok, post
 from tests.web.test_newtable import form as new_table_form
 
@@ -166,6 +174,82 @@ def test_opening_links(app, client, table):
     assert "Undo the last entry" in other.get(f"/t/{table}").text
 
 
+def test_the_join_page_opens_a_pasted_link_of_either_form(app, table):
+    """The page a shared link (``/j#<token>``) opens: its script sends the token from the
+    fragment at once (tests/e2e); without JavaScript the link is pasted into its form."""
+    phone = app.test_client()
+    page = phone.get("/j")
+    assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
+    assert "data-join" in page.text and "runs no JavaScript" in page.text
+    token = new_link(app, table, "viewer")
+    for pasted in (f" http://localhost/j#{token} ", f"http://localhost/j/{token}", token):
+        opened = app.test_client().post("/j", data={"link": pasted})
+        assert opened.status_code == 303 and opened.headers["Location"] == f"/t/{table}"
+        assert opened.headers["Cache-Control"] == "no-store"
+    wrong = phone.post("/j", data={"link": f"http://localhost/j#{token[:-1]}"})
+    assert wrong.status_code == 404 and "does not open a table" in wrong.text
+    assert f'value="http://localhost/j#{token[:-1]}"' in wrong.text  # kept, to correct
+    assert phone.get(f"/t/{table}").status_code == 403
+
+
+@pytest.mark.csrf
+def test_a_stale_join_page_shows_its_link_again_with_a_fresh_token(app, client):
+    table = new_table(app, None, "blackout", PLAYERS)
+    token = new_link(app, table, "viewer")
+    stale = client.post("/j", data={"link": f"/j#{token}", "csrf_token": "old"})
+    assert stale.status_code == 400 and f'value="/j#{token}"' in stale.text
+    again = client.post(
+        "/j", data={"link": f"/j#{token}", "csrf_token": hidden(stale.text, "csrf_token")}
+    )
+    assert again.status_code == 303
+
+
+def test_opening_shared_links_writes_no_token_to_the_dev_servers_log(app, client, table, caplog):
+    """``flask run``'s server (werkzeug's) logs every request line."""
+    ok(client.post(f"/t/{table}/share", data={"action": "viewer"}))
+    viewer = re.search(
+        r'id="viewer-link"[^>]*value="([^"]+)"', client.get(f"/t/{table}/share").text
+    )
+    keeper = re.search(
+        r'id="keeper-link"[^>]*value="([^"]+)"',
+        client.post(f"/t/{table}/share", data={"action": "keeper"}).text,
+    )
+    urls = [viewer.group(1), keeper.group(1)]
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    caplog.set_level(logging.INFO, logger="werkzeug")
+    try:
+        for url in urls:  # opened as a browser running app.js opens them
+            address, _, fragment = url.partition("#")
+            path = urlsplit(address).path
+            status, _ = http_request(server.server_port, "GET", path)
+            if fragment:
+                status, _ = http_request(server.server_port, "POST", path, {"link": fragment})
+            assert status in (200, 303)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+    lines = [record.getMessage() for record in caplog.records if record.name == "werkzeug"]
+    for url in urls:
+        assert re.split(r"[#/]", url)[-1] not in "\n".join(lines), "a token is in the log"
+    assert any("POST /j HTTP/1.1" in line for line in lines), lines  # it logs request lines
+
+
+def http_request(port: int, method: str, path: str, form: dict[str, str] | None = None):
+    """One request to the server on ``port``: its status and Location."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        headers = {"Content-Type": "application/x-www-form-urlencoded"} if form else {}
+        connection.request(method, path, body=urlencode(form) if form else None, headers=headers)
+        response = connection.getresponse()
+        response.read()
+        return response.status, response.headers.get("Location", "")
+    finally:
+        connection.close()
+
+
 def test_links_are_stored_hashed_and_are_long_enough(app, table):
     token = new_link(app, table, "keeper")
     assert len(token) >= 32 and re.fullmatch(r"[A-Za-z0-9_-]+", token)  # ≥ 192 bits
@@ -193,9 +277,9 @@ def test_the_share_page_shows_both_links_as_qr_codes_and_revokes(app, client, ta
     assert "http" not in re.sub(r'value="[^"]*"|xmlns="[^"]*"', "", page)  # no third party
     # Another phone scans the scorekeeper code: both keep score; then it revokes the others.
     second = app.test_client()
-    second.get(keeper_url.replace("http://localhost", ""))
+    open_shared(second, keeper_url)
     follower = app.test_client()
-    follower.get(viewer_url.replace("http://localhost", ""))
+    open_shared(follower, viewer_url)
     assert "Undo the last entry" in second.get(f"/t/{table}").text
     share = second.get(f"/t/{table}/share").text
     assert "Revoke every other scorekeeper link" in share
@@ -213,7 +297,7 @@ def test_the_share_page_shows_both_links_as_qr_codes_and_revokes(app, client, ta
     page = second.get(f"/t/{table}/share").text
     new_url = re.search(r'id="viewer-link"[^>]*value="([^"]+)"', page).group(1)
     assert new_url != viewer_url
-    assert app.test_client().get(new_url.replace("http://localhost", "")).status_code == 303
+    assert open_shared(app.test_client(), new_url).status_code == 303
 
 
 def test_a_player_link_is_made_for_a_player_of_the_table_only(app, client, table):
@@ -221,7 +305,7 @@ def test_a_player_link_is_made_for_a_player_of_the_table_only(app, client, table
     assert response.status_code == 200 and "Cho's player link" in html.unescape(response.text)
     url = re.search(r'id="player-link"[^>]*value="([^"]+)"', response.text).group(1)
     with app.app_context():
-        found = access(url.rsplit("/", 1)[1], table)
+        found = access(url.rsplit("#", 1)[1], table)
         assert found.kind == "player" and found.player == "Cho"
     response = client.post(f"/t/{table}/share", data={"action": "player:Zed"})
     assert response.status_code == 303
@@ -273,7 +357,7 @@ def test_a_link_revoked_in_another_process_writes_nothing_and_reads_until_a_swee
     assert follower.get(f"/t/{table}").status_code == 403
     assert client.get(f"/t/{table}").status_code == 200  # kept again
     with app.app_context():  # … and every scorekeeper link but the second phone's
-        revoke(table, "keeper", keep=held_token_of(app, second, table))
+        revoke(table, "keeper", by=held_token_of(app, second, table))
     # No sweep is due: this process still keeps the link.
     refused = client.post(f"/t/{table}/entry", data=data)  # its write checks the link itself
     assert refused.status_code == 403 and "has been revoked" in refused.text
@@ -362,6 +446,40 @@ def test_creating_tables_is_rate_limited_per_address(app, client):
     assert response.status_code == 303  # another address is not held up
 
 
+def test_a_creation_that_loses_the_race_for_the_last_place_is_refused(app, client):
+    """Another phone on the same network creates a table between this request's early check
+    (``may_create``) and its insert: the insert counts again and refuses."""
+    app.config["TABLE_LIMIT"] = 1
+    with app.app_context():
+        engine = db.engine
+    raced: list[str] = []
+
+    def another_phone_creates(_connection, _cursor, statement: str, *_args) -> None:
+        if statement.startswith("SELECT count(*)") and not raced:
+            raced.append(statement)
+            with engine.begin() as other:  # a connection of its own, as another request's
+                other.execute(
+                    insert(Table),
+                    {
+                        "id": "raced",
+                        "game": "blackout",
+                        "players": ["A", "B"],
+                        "options": {},
+                        "creator": creator(),
+                    },
+                )
+
+    event.listen(engine, "after_cursor_execute", another_phone_creates)
+    try:
+        refused = client.post("/new", data=new_table_form())
+    finally:
+        event.remove(engine, "after_cursor_execute", another_phone_creates)
+    assert raced and refused.status_code == 429
+    assert "so this one was not created" in refused.text
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Table)) == 1  # the other's
+
+
 @pytest.mark.csrf
 def test_a_write_needs_both_the_link_and_the_csrf_token(app, client):
     created = client.post("/new", data={**new_table_form(), "csrf_token": csrf(client, "/new")})
@@ -390,16 +508,16 @@ def test_the_creator_of_a_table_holds_its_scorekeeper_link_and_a_spectator_link(
     page = client.get(f"/t/{table}/share").text
     viewer_url = re.search(r'id="viewer-link"[^>]*value="([^"]+)"', page).group(1)
     follower = app.test_client()
-    assert follower.get(viewer_url.replace("http://localhost", "")).status_code == 303
+    assert open_shared(follower, viewer_url).status_code == 303
     assert follower.get(f"/t/{table}").status_code == 200
     assert follower.get(f"/t/{table}/share").status_code == 403
 
 
 def test_a_lost_table_gets_a_new_link_from_the_command_line(app, runner, table):
     result = runner.invoke(args=["link", table])
-    assert result.exit_code == 0 and result.output.startswith("/j/")
+    assert result.exit_code == 0 and result.output.startswith("/j#")
     rescuer = app.test_client()
-    assert rescuer.get(result.output.strip()).status_code == 303
+    assert open_shared(rescuer, result.output.strip()).status_code == 303
     assert "Undo the last entry" in rescuer.get(f"/t/{table}").text
     assert runner.invoke(args=["link", "nope"]).exit_code != 0
 

@@ -57,7 +57,7 @@ def blanked(text: str, table: str) -> str:
     """A response with what differs between two tables anyway blanked out."""
     text = text.replace(table, "TABLE")
     text = re.sub(r'name="csrf_token"[^>]*? value="[^"]*"', "CSRF", text)
-    text = re.sub(r"/j/[A-Za-z0-9_-]+", "/j/TOKEN", text)
+    text = re.sub(r"/j[/#][A-Za-z0-9_-]+", "/j#TOKEN", text)
     text = re.sub(r"seq\?k=[A-Za-z0-9_-]+", "seq?k=KEY", text)
     text = re.sub(r"<svg.*?</svg>", "QR", text, flags=re.S)
     return re.sub(r"\d\d:\d\d:\d\d", "TIME", text)

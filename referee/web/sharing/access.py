@@ -2,11 +2,16 @@
 
 A table opens only through one of its links (``referee.store.links``): a *keeper* link records
 and corrects, a *viewer* link only looks, a *player* link looks and lets one player seal their
-own secret bid. Opening a link (``/j/<token>``) keeps its token in the browser's session (a
-signed cookie) under the table's id and sends the browser on to the table, so the table's own
-addresses carry no power: ``/t/<id>`` in a Referer, a log or over someone's shoulder opens
-nothing. Every view of a table calls ``require``; a write needs the keeper link *and* the form's
-CSRF token.
+own secret bid. Opening a link keeps its token in the browser's session (a signed cookie)
+under the table's id and sends the browser on to the table, so the table's own addresses carry
+no power: ``/t/<id>`` in a Referer, a log or over someone's shoulder opens nothing. Every view of
+a table calls ``require``; a write needs the keeper link *and* the form's CSRF token.
+
+A shared link is ``/j#<token>`` (``link_url``): the token is the address's fragment, which a
+browser never sends, so it appears in no request line of any server's, proxy's or dev server's
+log. The page at ``/j`` hands it over in a POST (``static/app.js`` submits its form with the
+fragment at once, so scanning a QR code opens the table in one step); without JavaScript the
+link is pasted into that form. Links of the old form, ``/j/<token>``, still open their table.
 """
 
 from __future__ import annotations
@@ -14,18 +19,38 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any, NoReturn
 
 import click
-from flask import Blueprint, abort, current_app, g, redirect, request, session, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    g,
+    has_request_context,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from referee.store.links import Access, access, make_link
+from referee.store.links import Access, NoAccess, access, make_link
 from referee.store.models import utcnow
-from referee.store.tables import LogEntry, NoAccess, add_entry, created_since, current_seq
+from referee.store.tables import (
+    LogEntry,
+    TooManyTables,
+    add_entry,
+    created_since,
+    current_seq,
+)
+from referee.web import secret_keys
+from referee.web.errors import back_url, on_stale
 from referee.web.recent import KEEP, remember
 from referee.web.speed.kept import links, positions
 
@@ -138,10 +163,15 @@ def poll_key(table_id: str, secret_key: str | None = None) -> str:
     return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
 
 
-def valid_poll_key(table_id: str, key: str, secret_key: str | None = None) -> bool:
-    """Whether ``key`` is the table's ``poll_key``."""
-    expected = poll_key(table_id, secret_key).encode()
-    return hmac.compare_digest(key.encode("utf-8", "replace"), expected)
+def valid_poll_key(table_id: str, key: str, keys: Sequence[str] | None = None) -> bool:
+    """Whether ``key`` is the table's ``poll_key`` under one of the secret ``keys`` (default:
+    the current app's ``secret_keys``: a page rendered before a rotation of the secret key goes
+    on following its table while the old key is one of the ``SECRET_KEY_FALLBACKS``)."""
+    given = key.encode("utf-8", "replace")
+    return any(
+        hmac.compare_digest(given, poll_key(table_id, secret).encode())
+        for secret in keys or secret_keys(current_app.config)
+    )
 
 
 def keeps_score(table_id: str) -> bool:
@@ -198,7 +228,9 @@ def creator() -> str:
 def may_create() -> bool:
     """Whether this address may create another table now: at most ``TABLE_LIMIT`` tables in
     ``TABLE_LIMIT_SECONDS`` (config), plenty for a club evening behind one address, too few to
-    fill the database from a script."""
+    fill the database from a script. The early, friendly check (the form is shown again with
+    everything typed); ``create_table`` enforces the limit exactly, and a creation that loses a
+    race for the last place gets the page of ``refuse_creation``."""
     limit = int(current_app.config["TABLE_LIMIT"])
     window = timedelta(seconds=int(current_app.config["TABLE_LIMIT_SECONDS"]))
     return created_since(creator(), utcnow() - window) < limit
@@ -212,6 +244,17 @@ def too_many_tables() -> str:
     )
 
 
+@bp.app_errorhandler(TooManyTables)
+def refuse_creation(error: TooManyTables) -> ResponseReturnValue:
+    """A creation refused by ``create_table`` itself (``may_create`` let it through a moment
+    before, while others from the same address took the last places)."""
+    message = gettext(
+        "Too many new tables from this network in a short time, so this one was not created. "
+        "Wait a few minutes, then go back with your browser's Back button and send it again."
+    )
+    return render_template("errors/429.html", message=message, back=back_url()), 429
+
+
 def open_new_table(table_id: str) -> None:
     """Make the new table's scorekeeper link (this browser's) and a spectator link to share."""
     keeper = make_link(table_id, "keeper", commit=False)
@@ -220,22 +263,48 @@ def open_new_table(table_id: str) -> None:
     keep_shown(table_id, "viewer", viewer)
 
 
-@bp.get("/j/<token>")
-def join(token: str) -> ResponseReturnValue:
-    """Open a link: keep it in this browser's session, then show the table.
+#: The path of the page that opens a shared link (``/j#<token>``).
+JOIN_PATH = "/j"
+
+
+def link_url(token: str) -> str:
+    """A link as it is shared, copied and put in a QR code: the app's public address
+    (``PUBLIC_URL``, else the one this request came to; nothing outside a request), ``/j``, and
+    the token as the fragment."""
+    root = str(current_app.config["PUBLIC_URL"])
+    if not root and has_request_context():
+        root = request.url_root
+    return f"{root.rstrip('/')}{JOIN_PATH}#{token}"
+
+
+def token_in(text: str) -> str:
+    """The token in what was pasted: a whole link (``…/j#<token>``, or the old ``…/j/<token>``)
+    or the token alone.
+
+    >>> token_in(" https://scores.example/j#abc-_123 ")
+    'abc-_123'
+    """
+    return text.strip().rsplit("#", 1)[-1].rsplit("/", 1)[-1]
+
+
+def join_page(link: str = "", error: str | None = None, status: int = 200) -> Response:
+    """The ``/j`` page: its form (``link`` filled in), and why a link did not open."""
+    page = render_template("sharing/join.html", link=link, error=error)
+    response = Response(page, status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def open_link(token: str) -> Response | None:
+    """Keep the link in this browser's session and send it to the table; None for a token that
+    opens nothing.
 
     A browser that already holds a link to the same table that allows more keeps that one (a
     scorekeeper scanning the spectator QR code stays the scorekeeper).
     """
     found = access(token)
     if found is None:
-        abort(
-            404,
-            description=gettext(
-                "This link does not open a table: it was copied wrong or it has been revoked. "
-                "Ask the scorekeeper for a new one."
-            ),
-        )
+        return None
     mine = held(found.table_id)
     if mine is None or RANK[mine.kind] <= RANK[found.kind]:
         grant(found.table_id, token)
@@ -246,6 +315,45 @@ def join(token: str) -> ResponseReturnValue:
     return response
 
 
+def unknown_link() -> str:
+    return gettext(
+        "This link does not open a table: it was copied wrong or it has been revoked. "
+        "Ask the scorekeeper for a new one."
+    )
+
+
+@bp.get(JOIN_PATH)
+def join_start() -> ResponseReturnValue:
+    """The page a shared link opens; its script sends the link's token on by itself."""
+    return join_page()
+
+
+@bp.post(JOIN_PATH)
+def join_posted() -> ResponseReturnValue:
+    """Open the link sent by the ``/j`` page's form (which carries a CSRF token, like every
+    form: a stale one gets ``stale_join``)."""
+    link = request.form.get("link", "")
+    opened = open_link(token_in(link))
+    if opened is None:
+        return join_page(link, unknown_link(), 404)
+    return opened
+
+
+@on_stale("access.join_posted")
+def stale_join(message: str) -> ResponseReturnValue:
+    """A stale ``/j`` form: shown again with its link kept and a fresh token."""
+    return join_page(request.form.get("link", ""), message, 400)
+
+
+@bp.get("/j/<token>")
+def join(token: str) -> ResponseReturnValue:
+    """Open a link of the old form, ``/j/<token>`` (its token reaches request logs)."""
+    opened = open_link(token)
+    if opened is None:
+        abort(404, description=unknown_link())
+    return opened
+
+
 @bp.cli.command("link")
 @click.argument("table_id")
 @click.option("--kind", type=click.Choice(["keeper", "viewer"]), default="keeper")
@@ -253,4 +361,4 @@ def link_command(table_id: str, kind: str) -> None:
     """Print a new link to TABLE_ID (for a table whose scorekeeper lost every link)."""
     if current_seq(table_id) is None:
         raise click.ClickException(f"there is no table {table_id!r}")
-    click.echo(f"/j/{make_link(table_id, kind)}")
+    click.echo(link_url(make_link(table_id, kind)))

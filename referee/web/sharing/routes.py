@@ -6,6 +6,10 @@ A token is shown only to the browser that made it (the database keeps its hash):
 link made with the table is kept in its creator's session to show again; a scorekeeper or a
 player link is made on request and shown once, so each phone holds a link of its own and the
 next scorekeeper can revoke the previous one's.
+
+Every change made here is made only while this phone's own link keeps score at the table, in
+the statement that makes it (``referee.store.links``): two scorekeepers revoking each other at
+once leave one of them, and a phone being revoked makes no link that outlives it.
 """
 
 from __future__ import annotations
@@ -17,9 +21,17 @@ from flask_wtf import FlaskForm
 from markupsafe import Markup
 from segno import make as make_qr
 
-from referee.store.links import access, make_link, revoke
+from referee.store.links import NoAccess, access, make_link, revoke
 from referee.web.screens import screens
-from referee.web.sharing.access import forget_links, held_token, keep_shown, require, shown_token
+from referee.web.sharing.access import (
+    forget_links,
+    held_token,
+    keep_shown,
+    link_url,
+    refuse_revoked,
+    require,
+    shown_token,
+)
 from referee.web.speed.kept import load
 
 bp = Blueprint("share", __name__, url_prefix="/t")
@@ -37,7 +49,7 @@ def qr_svg(url: str, title: str) -> Markup:
 
 
 def shown_link(token: str, title: str) -> dict[str, object]:
-    url = url_for("access.join", token=token, _external=True)
+    url = link_url(token)
     return {"url": url, "qr": qr_svg(url, title)}
 
 
@@ -50,7 +62,7 @@ def render_share(
     if viewer is not None and access(viewer, table_id) is None:
         viewer = None  # revoked since
     return render_template(
-        "tables/share.html",
+        "sharing/page.html",
         record=record,
         state=state,
         viewer=None if viewer is None else shown_link(viewer, gettext("Spectator link")),
@@ -75,22 +87,33 @@ def act(table_id: str) -> ResponseReturnValue:
     if not form.validate():
         flash(gettext("This page was stale; nothing was changed. Please try again."), "error")
         return redirect(url_for("share.share", table_id=table_id), 303)
-    action = request.form.get("action", "")
+    mine = held_token(table_id)
+    try:
+        if mine is None:  # (require let it in: it holds a link)
+            raise NoAccess(table_id)
+        return change(table_id, request.form.get("action", ""), mine)
+    except NoAccess:  # this phone's link was revoked a moment ago
+        forget_links(table_id)
+        refuse_revoked()
+
+
+def change(table_id: str, action: str, mine: str) -> ResponseReturnValue:
+    """Do the share page's ``action`` as the holder of the scorekeeper link ``mine``."""
     _record, state = load(table_id)
     if action == "viewer":
-        keep_shown(table_id, "viewer", make_link(table_id, "viewer"))
+        keep_shown(table_id, "viewer", make_link(table_id, "viewer", by=mine))
         flash(gettext("A new spectator link is ready."), "info")
     elif action == "revoke-viewers":
-        revoke(table_id, "viewer")
+        revoke(table_id, "viewer", by=mine, commit=False)
         forget_links(table_id)
-        keep_shown(table_id, "viewer", make_link(table_id, "viewer"))
+        keep_shown(table_id, "viewer", make_link(table_id, "viewer", by=mine))
         flash(
             gettext("Every spectator link so far is revoked; here is a new one to share."), "info"
         )
     elif action == "keeper":
-        return render_share(table_id, keeper=make_link(table_id, "keeper"))
+        return render_share(table_id, keeper=make_link(table_id, "keeper", by=mine))
     elif action == "revoke-keepers":
-        count = revoke(table_id, "keeper", keep=held_token(table_id))
+        count = revoke(table_id, "keeper", by=mine)
         forget_links(table_id)
         flash(
             ngettext(
@@ -102,7 +125,8 @@ def act(table_id: str) -> ResponseReturnValue:
         )
     elif action.startswith("player:") and action[7:] in state.setup.players:
         player = action[7:]
-        return render_share(table_id, player_link=(player, make_link(table_id, "player", player)))
+        link = make_link(table_id, "player", player, by=mine)
+        return render_share(table_id, player_link=(player, link))
     else:
         flash(gettext("That is not something this page can do."), "error")
     return redirect(url_for("share.share", table_id=table_id), 303)

@@ -25,6 +25,7 @@ from werkzeug.http import parse_etags
 from werkzeug.security import safe_join
 from werkzeug.utils import get_content_type
 
+from referee.web import secret_keys
 from referee.web.headers import HEADERS
 from referee.web.sharing.access import valid_poll_key
 from referee.web.speed.kept import positions
@@ -103,8 +104,7 @@ class Front:
             if not query.startswith("k="):
                 return None
             table_id = path[3:-4]
-            secret = self.app.config["SECRET_KEY"]
-            if not valid_poll_key(table_id, query[2:], secret):
+            if not valid_poll_key(table_id, query[2:], secret_keys(self.app.config)):
                 return None
             seq = positions.fresh(table_id)
             return None if seq is None else position_text(seq, if_none_match)

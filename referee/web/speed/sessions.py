@@ -6,6 +6,9 @@ does), and verifying it again each time was an eighth of the work of a score she
 memory. A cookie is kept with its data and the moment it was signed, so one that has grown older
 than the session lifetime since it was checked is refused as Flask would refuse it; every request
 gets its own copy of the data, so nothing a view does to its session reaches the next one.
+
+After a rotation of the secret key, a cookie signed with one of the ``SECRET_KEY_FALLBACKS`` is
+accepted and sent back signed with the new key, so every phone that comes back moves to it.
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ class CheckedOnce(SecureCookieSessionInterface):
     """Flask's cookie sessions with a per-process memory of the cookies already verified."""
 
     def __init__(self, size: int = 4096) -> None:
-        #: (secret keys, cookie) → (session data, signed at: seconds since the epoch)
-        self.checked: LRU[tuple[Any, int]] = LRU(size)
+        #: (secret keys, cookie) → (session data, signed at: seconds since the epoch, signed
+        #: with a fallback key)
+        self.checked: LRU[tuple[Any, int, bool]] = LRU(size)
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         value = request.cookies.get(self.get_cookie_name(app))
@@ -42,9 +46,12 @@ class CheckedOnce(SecureCookieSessionInterface):
                 data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
             except BadSignature:
                 return self.session_class()
-            found = (data, int(signed.timestamp()))
+            old = bool(key[1]) and not serializer.make_signer(serializer.secret_key).validate(value)
+            found = (data, int(signed.timestamp()), old)
             self.checked.put(key, found)
-        data, signed = found
+        data, signed, old = found
         if not 0 <= int(time.time()) - signed <= max_age:
             return self.session_class()  # expired since it was checked
-        return self.session_class(copy.deepcopy(data))
+        session = self.session_class(copy.deepcopy(data))
+        session.modified = old  # signed with a fallback key: send it back signed with the new one
+        return session
