@@ -44,6 +44,7 @@ DEFAULTS: dict[str, Any] = {
     "PUBLIC_URL": "",  # the app's public address for shared links and QR codes (else the Host)
     "TRUSTED_HOSTS": None,  # the host names the app answers to (a comma-separated list)
     "PROXY_FIX": 0,  # how many proxies in front set X-Forwarded-For, -Proto and -Host
+    "SPEED": True,  # the speed layer (referee.web.speed); false: nothing kept in memory
 }
 
 

@@ -15,16 +15,23 @@ from app import create_app
 from referee.store import db
 
 
-@pytest.fixture
-def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
-    app = create_app(
+def make_app(request: pytest.FixtureRequest, tmp_path: Path, **settings: object) -> Flask:
+    """An app for a test on its own SQLite file, CSRF protection on only if the test is marked
+    ``csrf``; ``settings`` override the rest."""
+    return create_app(
         {
             "TESTING": True,
             "SECRET_KEY": "test",
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}",
             "WTF_CSRF_ENABLED": request.node.get_closest_marker("csrf") is not None,
+            **settings,
         }
     )
+
+
+@pytest.fixture
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
+    app = make_app(request, tmp_path)
     yield app
     with app.app_context():
         db.engine.dispose()

@@ -102,6 +102,7 @@ SETTINGS = {
     "REFEREE_SESSION_COOKIE_SAMESITE": ("Strict", "Strict"),
     "REFEREE_TABLE_LIMIT": ("120", 120),
     "REFEREE_TABLE_LIMIT_SECONDS": ("900", 900),
+    "REFEREE_SPEED": ("false", False),
 }
 
 

@@ -15,7 +15,7 @@ from flask_wtf.file import FileField, FileRequired
 from referee.parts import ORDER
 from referee.rules import GAMES
 from referee.web.recent import remembered
-from referee.web.speed import kept as cache
+from referee.web.speed import table
 
 bp = Blueprint("home", __name__)
 
@@ -44,7 +44,7 @@ class TableSummary:
 def summary(table_id: str) -> TableSummary | None:
     """What the home page shows of a table, or None when it no longer exists."""
     try:
-        found = cache.table(table_id)
+        found = table(table_id)
     except (ValueError, KeyError, TypeError):  # a stored log this version cannot replay
         current_app.logger.exception("table %s cannot be replayed", table_id)
         return None

@@ -1,5 +1,8 @@
-"""Fixtures for the web tests: an app on each kind of database, and control over when this
-process sweeps other processes' writes."""
+"""Fixtures for the web tests: every test with the speed layer on and again with it off
+(``SPEED``: the pages must be the same), an app on each kind of database, and control over when
+this process sweeps other processes' writes.
+
+A test about the speed layer itself is marked ``speed_layer`` and runs with it on only."""
 
 from __future__ import annotations
 
@@ -13,8 +16,36 @@ from flask import Flask
 from app import create_app
 from referee.store import db
 from referee.store.db import upgrade_to_head
-from referee.web.speed import kept as cache
+from tests.conftest import make_app
 from tests.databases import KINDS, empty_database
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every test that uses ``app`` runs with the speed layer on, then off (unless it is about
+    the speed layer: marked ``speed_layer``)."""
+    if "app" in metafunc.fixturenames:
+        about_speed = metafunc.definition.get_closest_marker("speed_layer") is not None
+        metafunc.parametrize(
+            "speed",
+            [True] if about_speed else [True, False],
+            ids=lambda on: "speed" if on else "no-speed",
+            indirect=True,
+        )
+
+
+@pytest.fixture
+def speed(request: pytest.FixtureRequest) -> bool:
+    """Whether the test's app has its speed layer on."""
+    on: bool = getattr(request, "param", True)
+    return on
+
+
+@pytest.fixture
+def app(request: pytest.FixtureRequest, tmp_path: Path, speed: bool) -> Iterator[Flask]:
+    app = make_app(request, tmp_path, SPEED=speed)
+    yield app
+    with app.app_context():
+        db.engine.dispose()
 
 
 @pytest.fixture(params=KINDS)
@@ -31,14 +62,15 @@ def db_app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
 
 
 @pytest.fixture
-def sweep_due(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
-    """Holds this process's sweep (``cache.Positions.sweep``) to the moments the test chooses: the
-    first request sweeps, then none falls due on its own however slow the machine, until the test
-    calls the returned function (as if ``SWEEP_EVERY`` had passed)."""
+def sweep_due(app: Flask) -> Callable[[], None]:
+    """Holds the app's sweep (``Positions.sweep``) to the moments the test chooses: the first
+    request sweeps, then none falls due on its own however slow the machine, until the test calls
+    the returned function (as if ``Positions.every`` had passed)."""
+    positions = app.extensions["referee.speed"].positions
 
     def due() -> None:
-        cache.positions.swept = -math.inf
+        positions.swept = -math.inf
 
-    monkeypatch.setattr(cache, "SWEEP_EVERY", 3600.0)
+    positions.every = 3600.0
     due()
     return due

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
 from referee.records import export_record
 from referee.rules import events as ev
 from referee.store.tables import append_entry, table_state
-from referee.web.speed import kept as cache
+from referee.web import speed as cache
 from tests.databases import statements
 from tests.web.helpers import new_table, ok, post
+
+pytestmark = pytest.mark.speed_layer  # what the speed layer keeps and answers itself
 
 
 def same(a, b) -> bool:
@@ -115,9 +119,11 @@ def test_a_table_this_process_does_not_keep_is_read_whole_without_asking_its_pos
     table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     with app.app_context():  # another process turns up the trump; this one has forgotten the table
         append_entry(table, 0, "event", ev.Trump(1, "H").to_dict())
-    cache._tables.discard(table)
+    app.extensions["referee.speed"].tables.discard(table)
     with statements(app) as ran:
         page = client.get(f"/t/{table}").text
     assert 'data-seq="1"' in page and "Ben bids" in page
     assert not any("last_seq \nFROM tables" in statement for statement in ran), ran
-    assert cache.positions.fresh(table) == 1  # the poll is answered from what the read found
+    assert (
+        app.extensions["referee.speed"].positions.fresh(table) == 1
+    )  # the poll is answered from what the read found

@@ -18,6 +18,8 @@ from referee.web.headers import HEADERS
 from tests.links import join
 from tests.web.helpers import new_table
 
+pytestmark = pytest.mark.speed_layer  # what the speed layer keeps and answers itself
+
 
 @pytest.fixture
 def flask_calls(app: Flask) -> list[str]:

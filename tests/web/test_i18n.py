@@ -13,6 +13,8 @@ from flask import Flask, render_template_string
 from app import create_app
 from tests.web.helpers import new_table
 
+pytestmark = pytest.mark.speed_layer  # what the speed layer keeps and answers itself
+
 
 @pytest.fixture
 def german(tmp_path: Path) -> Flask:

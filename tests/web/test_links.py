@@ -405,8 +405,8 @@ def test_security_headers_on_every_page(app, client, table):
 
 
 def test_a_header_a_view_sets_is_kept_and_none_is_doubled(app, client, table):
-    response = client.get("/static/app.js")
-    assert response.headers.getlist("X-Frame-Options") == ["DENY"]
+    with client.get("/static/app.js") as response:  # a file response: closed when read
+        assert response.headers.getlist("X-Frame-Options") == ["DENY"]
     with app.test_request_context():
         from flask import make_response
 
@@ -536,6 +536,7 @@ def test_hostile_names_stay_inert_on_the_new_pages(app, client):
         assert "&lt;script&gt;" in page or "&lt;img" in page
 
 
+@pytest.mark.speed_layer
 def test_static_files_are_addressed_by_their_content_and_kept_a_year(app, client):
     page = client.get("/").text
     addresses = re.findall(r'(?:href|src)="(/static/[^"]+)"', page)
@@ -545,6 +546,7 @@ def test_static_files_are_addressed_by_their_content_and_kept_a_year(app, client
         assert "max-age=31536000" in response.headers["Cache-Control"]
 
 
+@pytest.mark.speed_layer
 def test_spectators_get_one_page_rendered_once_per_change(app, client, table, monkeypatch):
     from referee.web.round import routes as tables
 
@@ -569,23 +571,22 @@ def test_spectators_get_one_page_rendered_once_per_change(app, client, table, mo
 def test_a_change_written_by_another_process_reaches_the_poll_within_a_second(app, client, table):
     from referee.rules import events as ev
     from referee.store.tables import append_entry
-    from referee.web.speed.kept import SWEEP_EVERY
 
     page = phone(app, table, "viewer").get(f"/t/{table}").text
     poll = html.unescape(re.search(r'data-poll="([^"]+)"', page).group(1))
     assert app.test_client().get(poll).text == "1"
     with app.app_context():  # another worker records Ben's declaration: this process is not told
         append_entry(table, 1, "event", ev.Declare(1, "Ben", True, 2).to_dict())
-    time.sleep(SWEEP_EVERY + 0.2)
+    time.sleep(app.extensions["referee.speed"].positions.every + 0.2)
     assert app.test_client().get(poll).text == "2"
     assert "Cho declares" in phone(app, table, "viewer").get(f"/t/{table}").text
 
 
 def test_static_files_carry_an_etag_and_nothing_outside_their_folder_is_served(client):
     address = re.search(r'href="(/static/style\.css\?v=[0-9a-f]+)"', client.get("/").text).group(1)
-    first = client.get(address)
-    assert first.mimetype == "text/css" and b"--accent" in first.data
-    again = client.get(address, headers={"If-None-Match": first.headers["ETag"]})
-    assert again.status_code == 304
+    with client.get(address) as first:  # a file response (without the speed layer): closed
+        assert first.mimetype == "text/css" and b"--accent" in first.data
+    with client.get(address, headers={"If-None-Match": first.headers["ETag"]}) as again:
+        assert again.status_code == 304
     for bad in ("/static/nope.css", "/static/../app.py", "/static/%2e%2e/app.py", "/static/"):
         assert client.get(bad).status_code == 404, bad

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from flask import request
 
 from referee.web.speed import sessions
 from referee.web.speed.kept import LRU
 from referee.web.speed.sessions import CheckedOnce
 from tests.web.helpers import new_table
+
+pytestmark = pytest.mark.speed_layer  # what the speed layer keeps and answers itself
 
 REFUSED = "This table opens only with one of its links"
 

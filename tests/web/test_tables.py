@@ -148,6 +148,7 @@ def test_an_entry_no_longer_in_force_was_not_already_recorded(app, client, then)
     assert "already recorded" not in client.get(f"/t/{table}").text
 
 
+@pytest.mark.speed_layer  # a read trusting its memory of links is the speed layer's
 @pytest.mark.parametrize(
     "refusal", ["malformed", "not an entry", "breach", "stale", "double tap", "correction"]
 )

@@ -18,7 +18,7 @@ from referee.web.history.lines import form_values
 from referee.web.round.entries import EntryError, EntryForm, build_event
 from referee.web.sealed import rounds_over, shown_early
 from referee.web.sharing.access import require, write
-from referee.web.speed.kept import load
+from referee.web.speed import load
 from referee.web.words import breach_text, colour_label, describe_event
 
 bp = Blueprint("history", __name__, url_prefix="/t")

@@ -32,8 +32,8 @@ from referee.web.round.screen import (
 from referee.web.screens import screens
 from referee.web.sealed import public, sealed_bid, shown_notes
 from referee.web.sharing.access import held, require, valid_poll_key, write
+from referee.web.speed import load, load_since, recent_seq, remember_after, speed
 from referee.web.speed.front import position_text
-from referee.web.speed.kept import load, load_since, pages, recent_seq, remember_after
 from referee.web.standings import leaders
 from referee.web.words import breach_text, colour_label, describe_event
 
@@ -139,7 +139,7 @@ def show(table_id: str) -> tuple[str, int]:
         # Every spectator sees the same page: rendered once per change of the table.
         mode = "cards" if request.args.get("mode") == "cards" else ""
         key = ("show", table_id, recent_seq(table_id), mode)
-        html = pages.get_or_make(key, lambda: render_table(*load(table_id), cached=True)[0])
+        html = speed().pages.get_or_make(key, lambda: render_table(*load(table_id), cached=True)[0])
         return html, 200
     at = request.args.get("at", type=int)  # where this phone's own entry took the log
     record, state = load(table_id) if at is None else load_since(table_id, at)

@@ -52,7 +52,7 @@ from referee.store.tables import (
 from referee.web import secret_keys
 from referee.web.errors import back_url, on_stale
 from referee.web.recent import KEEP, remember
-from referee.web.speed.kept import links, positions
+from referee.web.speed import speed
 
 bp = Blueprint("access", __name__, cli_group=None)
 
@@ -69,7 +69,7 @@ def held_token(table_id: str) -> str | None:
 
 def held(table_id: str, fresh: bool = False) -> Access | None:
     """What this browser's link opens at the table (None: no link, or a revoked one), looked up
-    once per request: from the links this process keeps (``cache.links``: a link revoked in
+    once per request: from the links this process keeps (``Speed.links``: a link revoked in
     another process is forgotten within ``SWEEP_EVERY``) unless ``fresh``, which asks the
     database."""
     cache = g.setdefault("access", {})
@@ -83,18 +83,19 @@ def held(table_id: str, fresh: bool = False) -> Access | None:
 def lookup(token: str, table_id: str, fresh: bool) -> Access | None:
     """The link's access to the table, kept by this process (see ``held``)."""
     if not fresh:
-        positions.sweep()
-        kept = links.get(table_id)
+        memory = speed()
+        memory.positions.sweep()
+        kept = memory.links.get(table_id)
         if kept is not None and token in kept:
             return kept[token]
     found = access(token, table_id)
-    links.get_or_make(table_id, dict)[token] = found
+    speed().links.get_or_make(table_id, dict)[token] = found
     return found
 
 
 def forget_links(table_id: str) -> None:
     """Forget the table's links this process knows (after revoking some)."""
-    links.discard(table_id)
+    speed().links.discard(table_id)
 
 
 def require(table_id: str, need: str = "viewer", write_checks_link: bool = False) -> Access:

@@ -32,7 +32,7 @@ from referee.web.sharing.access import (
     require,
     shown_token,
 )
-from referee.web.speed.kept import load
+from referee.web.speed import load
 
 bp = Blueprint("share", __name__, url_prefix="/t")
 

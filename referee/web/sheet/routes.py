@@ -22,7 +22,7 @@ from referee.web.sealed import shown_early
 from referee.web.sharing.access import keeps_score, require
 from referee.web.sheet.footnotes import sheet_info
 from referee.web.sheet.rows import sheet as sheet_rows
-from referee.web.speed.kept import LRU, load, pages, recent_seq
+from referee.web.speed import load, recent_seq, speed
 from referee.web.standings import leaders
 from referee.web.words import breach_text
 
@@ -59,7 +59,7 @@ def cached_sheet(table_id: str, last: int, template: str) -> Response:
             cached=True,
         )
 
-    html = pages.get_or_make((template, table_id, last, keeper), render)
+    html = speed().pages.get_or_make((template, table_id, last, keeper), render)
     return Response(
         html, mimetype="text/html", headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
     )
@@ -79,17 +79,13 @@ def tv(table_id: str) -> Response:
     return cached_sheet(table_id, recent_seq(table_id) or 0, "tv")
 
 
-#: Rendered sheets by (table id, log sequence number, page): a table's PDF changes only with it.
-_pdfs: LRU[bytes] = LRU(32)
-
-
 @bp.get("/<table_id>/sheet.pdf")
 def pdf(table_id: str) -> ResponseReturnValue:
     """The table's score sheet as a PDF download (``?paper=letter&orientation=landscape``)."""
     require(table_id)
     record, state = load(table_id)
     page = page_from(request.args)
-    body = _pdfs.get_or_make(
+    body = speed().pdfs.get_or_make(
         (table_id, record.last_seq, page),
         lambda: table_sheet(state, sheet_info(record), page),
     )

@@ -1,22 +1,87 @@
 """The speed layer: what the app keeps in memory so the requests a card evening repeats cost
-little. Every trick of it is here, installed by ``init_app``:
+little. Every trick of it is here, installed by ``init_app`` and held by the app's ``Speed``
+(``app.extensions["referee.speed"]``, so two apps in one process share nothing):
 
 - ``front``: static files and a page's "has anything changed?" poll, answered in front of Flask;
-- ``kept``: tables replayed once and caught up entry by entry, pages rendered once per change,
-  every table's log position, the links this process looked up;
+- ``kept``: tables replayed once and caught up entry by entry, every table's log position, the
+  links this process looked up;
+- ``Speed.pages``, ``.navs``, ``.pdfs``: pages, navigation bars and PDF sheets rendered once per
+  change of their table;
 - ``sessions``: session cookies verified once per process;
 - ``translations``: the templates' translation functions bound once per page.
+
+The setting ``SPEED`` (``REFEREE_SPEED=false``) switches every one of them off: nothing is kept,
+every request asks the database and renders its page, Flask serves the static files and the
+polls, and Flask-Babel translates each string. The pages are the same either way (the web tests
+run both ways).
 """
 
 from __future__ import annotations
 
 from flask import Flask
+from markupsafe import Markup
+
+from referee.rules import State
+from referee.store.links import Access
+from referee.store.tables import TableRecord
+from referee.web.sessions import Sessions
+from referee.web.speed.kept import (
+    Positions,
+    load,
+    load_since,
+    recent_seq,
+    remember_after,
+    speed,
+    table,
+)
+from referee.web.speed.lru import LRU
+
+__all__ = [
+    "Speed",
+    "init_app",
+    "load",
+    "load_since",
+    "recent_seq",
+    "remember_after",
+    "speed",
+    "table",
+]
+
+
+class Speed:
+    """Everything the speed layer keeps for one app; with ``on`` false, nothing."""
+
+    def __init__(self, on: bool, sweep_every: float = 1.0) -> None:
+        self.on = on
+
+        def size(n: int) -> int:
+            return n if on else 0
+
+        #: Replayed tables by id (``kept.table``).
+        self.tables: LRU[tuple[TableRecord, State]] = LRU(size(256))
+        #: Rendered pages every spectator of a table sees alike, by page, table and position.
+        self.pages: LRU[str] = LRU(size(256))
+        #: Each table's navigation bar by table, kind of link, language and address prefix.
+        self.navs: LRU[Markup] = LRU(size(1024))
+        #: PDF score sheets by table, log position and paper.
+        self.pdfs: LRU[bytes] = LRU(size(32))
+        #: The links this process looked up, per table: token → what it opens (None: nothing).
+        #: A table's are forgotten when a sweep finds one of its links revoked, at once when this
+        #: process revokes one. Reads trust them; a write checks its link in the statement that
+        #: writes (``referee.store.tables.add_entry``).
+        self.links: LRU[dict[str, Access | None]] = LRU(size(16384))
+        #: Every table's log position, for "has anything changed?".
+        self.positions = Positions(size(65536), self.links, sweep_every)
 
 
 def init_app(app: Flask) -> None:
-    """Install the speed layer on ``app``."""
+    """Give ``app`` its speed layer: on unless the ``SPEED`` setting is false."""
     from referee.web.speed import front, sessions, translations
 
-    app.session_interface = sessions.CheckedOnce()
-    translations.install(app)
-    front.install(app)
+    on = bool(app.config.get("SPEED", True))
+    app.extensions["referee.speed"] = Speed(on)
+    front.version_static_urls(app)
+    app.session_interface = sessions.CheckedOnce() if on else Sessions()
+    if on:
+        translations.install(app)
+        front.install(app)

@@ -3,7 +3,7 @@
 (``/t/<id>/seq?k=<poll key>``).
 
 Both answers come from memory: a static file is read once per process, and a table's log
-position is the one this process knows (``cache.positions``). Flask's per-request work (contexts,
+position is the one this process knows (``Speed.positions``). Flask's per-request work (contexts,
 session, URL matching, the CSRF hook, after-request hooks) cost more than either answer
 (``bench/run``). Whatever this layer cannot answer from memory goes on to Flask: a missing file,
 a poll without the key (a link holder's, checked by ``tables.seq``), a table this process does
@@ -28,7 +28,6 @@ from werkzeug.utils import get_content_type
 from referee.web import secret_keys
 from referee.web.headers import HEADERS
 from referee.web.sharing.access import valid_poll_key
-from referee.web.speed.kept import positions
 
 #: How long a browser keeps a static file: a year, since its address changes with its content.
 STATIC_MAX_AGE = 365 * 24 * 3600
@@ -79,6 +78,7 @@ class Front:
         self.then = then
         self.folder = app.static_folder or ""
         self.static_prefix = f"{app.static_url_path}/"
+        self.positions = app.extensions["referee.speed"].positions
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         method = environ.get("REQUEST_METHOD")
@@ -106,25 +106,27 @@ class Front:
             table_id = path[3:-4]
             if not valid_poll_key(table_id, query[2:], secret_keys(self.app.config)):
                 return None
-            seq = positions.fresh(table_id)
+            seq = self.positions.fresh(table_id)
             return None if seq is None else position_text(seq, if_none_match)
         return None
 
 
 def install(app: Flask) -> None:
-    """Put ``Front`` in front of the app, and give every static file's address its content
-    hash (``url_for("static", filename="app.js")`` → ``/static/app.js?v=1a2b…``), so browsers
-    keep it a year and fetch it again only when it changes.
-
-    Flask's own static route is left for what ``Front`` does not serve: a missing file (404).
-    """
+    """Put ``Front`` in front of the app. Flask's own static route is left for what ``Front``
+    does not serve: a missing file (404)."""
     app.wsgi_app = Front(app, app.wsgi_app)  # type: ignore[method-assign]
-    folder = app.static_folder or ""
 
     def missing(filename: str) -> None:
         abort(404)
 
     app.view_functions["static"] = missing
+
+
+def version_static_urls(app: Flask) -> None:
+    """Give every static file's address its content hash (``url_for("static",
+    filename="app.js")`` → ``/static/app.js?v=1a2b…``), so browsers fetch it again when it
+    changes (and, served by ``Front``, keep it a year)."""
+    folder = app.static_folder or ""
 
     @app.url_defaults
     def add_version(endpoint: str, values: dict[str, Any]) -> None:

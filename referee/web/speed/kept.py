@@ -1,27 +1,25 @@
-"""Tables replayed and pages rendered once per change, then served from memory.
+"""Tables replayed once and caught up entry by entry, and every table's log position, kept in
+this process's memory (the app's ``Speed``, ``referee.web.speed``).
 
 A table only changes by a new entry in its log, which raises its sequence number; so whatever is
 computed from the log is kept with the number it was computed at. One indexed read of
 ``tables.last_seq`` tells whether it is still current, whichever worker process wrote last. A
 replayed table that is behind catches up by replaying only the newer entries (``extend``), unless
 one of them is an undo or a correction, which changes the past: then the whole log is replayed.
-Rendered pages (the score sheet) are kept under ``(page, table id, sequence number)``.
 
-``positions`` keeps every table's log position for "has anything changed?", refreshed by a sweep
-once a second; the same sweep tells when to forget the links this process looked up (``links``).
+``Positions`` keeps every table's log position for "has anything changed?", refreshed by a sweep
+once a second; the same sweep tells when to forget the links this process looked up.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING
 
-from flask import abort
+from flask import abort, current_app
 
 from referee.rules import State, extend, replay
 from referee.rules.events import event_from_dict
@@ -36,49 +34,10 @@ from referee.store.tables import (
     entries_after,
     get_table,
 )
+from referee.web.speed.lru import LRU
 
-V = TypeVar("V")
-
-
-class LRU(Generic[V]):
-    """A small thread-safe least-recently-used map."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.items: OrderedDict[Hashable, V] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: Hashable) -> V | None:
-        with self.lock:
-            if key in self.items:
-                self.items.move_to_end(key)
-                return self.items[key]
-        return None
-
-    def put(self, key: Hashable, value: V) -> None:
-        with self.lock:
-            self.items[key] = value
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-    def discard(self, key: Hashable) -> None:
-        with self.lock:
-            self.items.pop(key, None)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.items.clear()
-
-    def get_or_make(self, key: Hashable, make: Callable[[], V]) -> V:
-        value = self.get(key)
-        if value is None:
-            value = make()
-            self.put(key, value)
-        return value
-
-
-_tables: LRU[tuple[TableRecord, State]] = LRU(256)
-pages: LRU[str] = LRU(256)
+if TYPE_CHECKING:
+    from referee.web.speed import Speed
 
 
 def load(table_id: str) -> tuple[TableRecord, State]:
@@ -100,7 +59,7 @@ def load_since(table_id: str, seq: int) -> tuple[TableRecord, State]:
     every spectator's page; a write from a page that was overtaken meanwhile is refused by its
     conditional UPDATE). A kept table that is behind ``seq`` (the entry went to another process)
     is caught up without first asking for the log position. Else ``load``."""
-    known = _tables.get(table_id)
+    known = speed().tables.get(table_id)
     if known is not None and seq <= known[0].last_seq == recent_seq(table_id):
         return known
     if known is not None and known[0].last_seq < seq:
@@ -114,12 +73,12 @@ def table(table_id: str) -> tuple[TableRecord, State] | None:
     """The stored table and its replayed state, kept and caught up; None for an unknown table.
     A kept table costs one read of its log position (and the newer entries, if any); one this
     process does not keep is read whole at once."""
-    known = _tables.get(table_id)
+    known = speed().tables.get(table_id)
     if known is not None:
         seq = current_seq(table_id)
         if seq is None:
             return None
-        positions.set(table_id, seq)
+        speed().positions.set(table_id, seq)
         if known[0].last_seq == seq:
             return known
         if known[0].last_seq < seq:
@@ -129,9 +88,9 @@ def table(table_id: str) -> tuple[TableRecord, State] | None:
     record = get_table(table_id)
     if record is None:
         return None
-    positions.set(table_id, record.last_seq)
+    speed().positions.set(table_id, record.last_seq)
     loaded = (record, replay(record.setup, effective_events(record.entries), lenient=True))
-    _tables.put(table_id, loaded)
+    speed().tables.put(table_id, loaded)
     return loaded
 
 
@@ -145,14 +104,11 @@ def catch_up(table_id: str, record: TableRecord, state: State) -> tuple[TableRec
     for entry in newer:
         state = extend(state, event_from_dict(entry.payload))
     caught_up = (replace(record, entries=(*record.entries, *newer)), state)
-    _tables.put(table_id, caught_up)
-    positions.set(table_id, caught_up[0].last_seq)
+    speed().tables.put(table_id, caught_up)
+    speed().positions.set(table_id, caught_up[0].last_seq)
     return caught_up
 
 
-#: How often this process asks the database which tables changed (seconds): a change made by
-#: another process shows in a poll at most this much later.
-SWEEP_EVERY = 1.0
 #: How far back each sweep looks before the last one, for clocks of writers that differ a little
 #: (each writer stamps its own ``updated_at``).
 SWEEP_OVERLAP = timedelta(seconds=5)
@@ -163,19 +119,24 @@ class Positions:
 
     Phones poll every few seconds and thousands of them follow a table each; asking the database
     once per poll cost more than the rest of the request (``bench/web_poll.py``). Instead, at
-    most once per ``SWEEP_EVERY``, one indexed read fetches the tables changed since the last
+    most once per ``every`` seconds, one indexed read fetches the tables changed since the last
     look (``changed_since``); a table this process has not seen yet is read once; a table it
-    writes itself is known at once.
+    writes itself is known at once. With the speed layer off (``size`` 0) nothing is kept and
+    every question asks the database.
     """
 
-    def __init__(self) -> None:
-        self.known: LRU[int] = LRU(65536)
+    def __init__(self, size: int, links: LRU[dict[str, Access | None]], every: float) -> None:
+        self.known: LRU[int] = LRU(size)
+        self.links = links
+        #: How often this process asks the database which tables changed (seconds): a change
+        #: made by another process shows in a poll at most this much later.
+        self.every = every
         self.lock = threading.Lock()
-        self.swept = -SWEEP_EVERY  # monotonic time of the last sweep
+        self.swept = -every  # monotonic time of the last sweep
         self.since: datetime | None = None  # database time the next sweep reads from
 
     def get(self, table_id: str) -> int | None:
-        """The table's log position, at most ``SWEEP_EVERY`` old; None for an unknown table."""
+        """The table's log position, at most ``every`` seconds old; None for an unknown table."""
         self.sweep()
         seq = self.known.get(table_id)
         if seq is None:
@@ -187,15 +148,18 @@ class Positions:
     def fresh(self, table_id: str) -> int | None:
         """The table's position if this process knows it and no sweep is due; else None. Never
         asks the database (``referee.web.speed.front`` answers polls with it)."""
-        if time.monotonic() - self.swept >= SWEEP_EVERY:
+        if time.monotonic() - self.swept >= self.every:
             return None
         return self.known.get(table_id)
 
     def sweep(self) -> None:
-        """At most once per ``SWEEP_EVERY``: note the positions of the tables that changed,
-        and forget the links of the tables that had one revoked (``links``)."""
+        """At most once per ``every`` seconds: note the positions of the tables that changed,
+        and forget the links of the tables that had one revoked (``links``). Nothing to do when
+        nothing is kept."""
         now = time.monotonic()
-        if now - self.swept < SWEEP_EVERY or not self.lock.acquire(blocking=False):
+        if not self.known.size or now - self.swept < self.every:
+            return
+        if not self.lock.acquire(blocking=False):
             return  # fresh enough, or another thread of this process is sweeping
         try:
             start = utcnow()
@@ -204,7 +168,7 @@ class Positions:
                     if self.known.get(table_id) is not None:
                         self.set(table_id, seq)
                 for table_id in revoked_since(self.since):
-                    links.discard(table_id)
+                    self.links.discard(table_id)
             self.since = start - SWEEP_OVERLAP
             self.swept = now
         finally:
@@ -216,19 +180,10 @@ class Positions:
             self.known.put(table_id, seq)
 
 
-positions = Positions()
-
-#: The links this process looked up, per table: token → what it opens (None: nothing). A table's
-#: are forgotten when a sweep finds one of its links revoked (``Positions.sweep``), at once when
-#: this process revokes one. Reads trust them; a write checks its link in the statement that
-#: writes (``referee.store.tables.add_entry``).
-links: LRU[dict[str, Access | None]] = LRU(16384)
-
-
 def recent_seq(table_id: str) -> int | None:
     """The table's log position as this process knows it (see ``Positions``); None for an
     unknown table."""
-    return positions.get(table_id)
+    return speed().positions.get(table_id)
 
 
 def remember_after(record: TableRecord, entry: LogEntry, state: State) -> tuple[TableRecord, State]:
@@ -238,6 +193,12 @@ def remember_after(record: TableRecord, entry: LogEntry, state: State) -> tuple[
     ``state`` must be the lenient replay of the new log: ``extend`` of the old state gives it.
     """
     kept = (replace(record, entries=(*record.entries, entry)), state)
-    _tables.put(record.id, kept)
-    positions.set(record.id, entry.seq)
+    speed().tables.put(record.id, kept)
+    speed().positions.set(record.id, entry.seq)
     return kept
+
+
+def speed() -> Speed:
+    """The current app's speed layer."""
+    found: Speed = current_app.extensions["referee.speed"]
+    return found

@@ -7,8 +7,8 @@ memory. A cookie is kept with its data and the moment it was signed, so one that
 than the session lifetime since it was checked is refused as Flask would refuse it; every request
 gets its own copy of the data, so nothing a view does to its session reaches the next one.
 
-After a rotation of the secret key, a cookie signed with one of the ``SECRET_KEY_FALLBACKS`` is
-accepted and sent back signed with the new key, so every phone that comes back moves to it.
+A cookie signed with an older secret key is sent back signed with the newest, as without the
+speed layer (``referee.web.sessions``).
 """
 
 from __future__ import annotations
@@ -18,13 +18,14 @@ import time
 from typing import Any
 
 from flask import Flask, Request
-from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask.sessions import SecureCookieSession
 from itsdangerous import BadSignature
 
-from referee.web.speed.kept import LRU
+from referee.web.sessions import Sessions
+from referee.web.speed.lru import LRU
 
 
-class CheckedOnce(SecureCookieSessionInterface):
+class CheckedOnce(Sessions):
     """Flask's cookie sessions with a per-process memory of the cookies already verified."""
 
     def __init__(self, size: int = 4096) -> None:
@@ -46,7 +47,7 @@ class CheckedOnce(SecureCookieSessionInterface):
                 data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
             except BadSignature:
                 return self.session_class()
-            old = bool(key[1]) and not serializer.make_signer(serializer.secret_key).validate(value)
+            old = self.signed_with_fallback(app, value)
             found = (data, int(signed.timestamp()), old)
             self.checked.put(key, found)
         data, signed, old = found
