@@ -4,19 +4,29 @@ the engine's choices and defaults, whole numbers, and every error in one list fo
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from flask_babel import gettext
 from flask_wtf import FlaskForm
-from wtforms import Field, Form, FormField, SelectChoice
+from wtforms import Field, Form, FormField
 
 from referee.parts import ORDER
-from referee.rules import GAMES
+from referee.rules import GAMES, OptionError
 from referee.web.screens import screens
 
+if TYPE_CHECKING:
+    # The type stubs (types-WTForms 3.2) predate SelectChoice, which WTForms 3.3 wants for the
+    # choices of a select or radio field (pairs are deprecated); to the stubs, a choice is a pair.
+    def SelectChoice(value: str, label: str) -> tuple[str, str]: ...
 
-def choices(game: str, option: str, labels: Mapping[str, Any]) -> list[SelectChoice]:
+else:
+    from wtforms import SelectChoice
+
+__all__ = ["SelectChoice", "WithGameOptions", "add_error", "choices", "default", "every_error"]
+
+
+def choices(game: str, option: str, labels: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The engine's allowed values of an option (default first), with the page's labels."""
     return [
         SelectChoice(value, labels.get(value, value))
@@ -38,6 +48,15 @@ def whole_number(field: Field, message: str) -> int | None:
         return int(text)
     add_error(field, message)
     return None
+
+
+def note_option_error(form: WithGameOptions, game: str, error: OptionError) -> None:
+    """Note the engine's refusal of an option on its field, or on the form if none is its."""
+    field = form.options(game)._fields.get(error.option)
+    if field is None:
+        form.form_errors.append(str(error))
+    else:
+        add_error(field, str(error))
 
 
 def add_error(field: Field, message: str) -> None:
@@ -62,7 +81,9 @@ class WithGameOptions(FlaskForm):
 
     def options(self, game: str) -> Form:
         """The options fieldset of ``game``."""
-        found: Form = self[screens(game).prefix].form
+        fieldset = self[screens(game).prefix]
+        assert isinstance(fieldset, FormField)
+        found: Form = fieldset.form
         return found
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -76,7 +97,8 @@ def every_error(form: FlaskForm) -> list[str]:
     """The form's own errors, then each field's with its label, fieldsets included."""
     errors = list(form.form_errors)
     for field in form:
-        for one in field.form if isinstance(field, FormField) else [field]:
+        fields: Iterable[Field] = field.form if isinstance(field, FormField) else [field]
+        for one in fields:
             if one.errors and isinstance(one.errors, list):
                 errors += [f"{one.label.text}: {error}" for error in one.errors]
     return errors

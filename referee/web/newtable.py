@@ -15,14 +15,21 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext
-from wtforms import Field, RadioField, SelectChoice, SelectField, StringField
+from wtforms import Field, RadioField, SelectField, StringField
 
 from referee.parts import ORDER
 from referee.rules import GAMES, Breach, OptionError, Setup, start
 from referee.rules.names import LONGEST_NAME, quote
 from referee.store.tables import create_table
 from referee.web.errors import on_stale
-from referee.web.forms import WithGameOptions, every_error, game_label
+from referee.web.forms import (
+    SelectChoice,
+    WithGameOptions,
+    add_error,
+    every_error,
+    game_label,
+    note_option_error,
+)
 from referee.web.screens import screens
 from referee.web.sharing.access import creator, may_create, open_new_table, too_many_tables
 from referee.web.words import breach_text
@@ -52,7 +59,7 @@ class NewTableForm(WithGameOptions):
         """Each row's name with surrounding spaces removed ('' for a blank row)."""
         return [(self.seat(n).data or "").strip() for n in range(1, SEATS + 1)]
 
-    def seat_choices(self) -> list[SelectChoice]:
+    def seat_choices(self) -> list[tuple[str, str]]:
         names = self.names_by_row()
         return [
             SelectChoice(
@@ -105,8 +112,11 @@ def setup_from(form: NewTableForm) -> Setup | None:
     first_row = int(form.first.data)
     first = rows[first_row - 1] or None
     if first is None and names:
-        form.first.errors.append(
-            gettext("Seat %(seat)d has no name: choose a seat with a player in it.", seat=first_row)
+        add_error(
+            form.first,
+            gettext(
+                "Seat %(seat)d has no name: choose a seat with a player in it.", seat=first_row
+            ),
         )
     if options is None:
         return None
@@ -117,13 +127,14 @@ def setup_from(form: NewTableForm) -> Setup | None:
         form.form_errors.append(breach_text(breach))
         return None
     except OptionError as error:
-        field = form.options(game)._fields.get(error.option)
-        (form.form_errors if field is None else field.errors).append(str(error))
+        note_option_error(form, game, error)
         return None
     return None if form.first.errors else setup
 
 
-def render_form(form: NewTableForm, status: int = 200, notice: str | None = None) -> Any:
+def render_form(
+    form: NewTableForm, status: int = 200, notice: str | None = None
+) -> tuple[str, int]:
     errors = every_error(form)
     return (
         render_template(

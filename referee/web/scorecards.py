@@ -12,14 +12,21 @@ from typing import Any
 from flask import Blueprint, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext
-from wtforms import Field, RadioField, SelectChoice, SelectField, StringField
+from wtforms import Field, RadioField, SelectField, StringField
 
 from referee.parts import ORDER
 from referee.rules import GAMES, Breach, OptionError, start
 from referee.sheets import BlankCard, Page, blank_card
 from referee.web.downloads import ORIENTATION_LABELS, PAPER_LABELS, attachment, safe_file_name
 from referee.web.errors import on_stale
-from referee.web.forms import WithGameOptions, every_error, game_label
+from referee.web.forms import (
+    SelectChoice,
+    WithGameOptions,
+    add_error,
+    every_error,
+    game_label,
+    note_option_error,
+)
 from referee.web.screens import screens
 from referee.web.words import breach_text
 
@@ -35,7 +42,7 @@ class ScorecardForm(WithGameOptions):
     game = RadioField(lazy_gettext("Game"), default=ORDER[0])
     players = SelectField(
         lazy_gettext("Players"),
-        choices=[str(n) for n in range(2, SEATS + 1)],
+        choices=[SelectChoice(str(n), str(n)) for n in range(2, SEATS + 1)],
         default="4",
     )
     first = SelectField(lazy_gettext("Deals first"), default="")
@@ -81,17 +88,19 @@ def card_from(form: ScorecardForm) -> BlankCard | None:
     names = [(form.seat(n).data or "").strip() for n in range(1, SEATS + 1)]
     for n in range(count + 1, SEATS + 1):
         if names[n - 1]:
-            form.seat(n).errors.append(
+            add_error(
+                form.seat(n),
                 gettext(
                     "Seat %(seat)d has a name, but the card is for %(count)d players.",
                     seat=n,
                     count=count,
-                )
+                ),
             )
     first = int(form.first.data) if form.first.data else None
     if first is not None and first > count:
-        form.first.errors.append(
-            gettext("There is no seat %(seat)d at a table of %(count)d.", seat=first, count=count)
+        add_error(
+            form.first,
+            gettext("There is no seat %(seat)d at a table of %(count)d.", seat=first, count=count),
         )
     part = screens(game)
     read = part.read_options(form.options(game))
@@ -105,8 +114,7 @@ def card_from(form: ScorecardForm) -> BlankCard | None:
         form.form_errors.append(breach_text(breach))
         return None
     except OptionError as error:
-        field = form.options(game)._fields.get(error.option)
-        (form.form_errors if field is None else field.errors).append(str(error))
+        note_option_error(form, game, error)
         return None
     except ValueError as error:
         form.form_errors.append(str(error))
@@ -114,7 +122,9 @@ def card_from(form: ScorecardForm) -> BlankCard | None:
     return card
 
 
-def render_form(form: ScorecardForm, status: int = 200, notice: str | None = None) -> Any:
+def render_form(
+    form: ScorecardForm, status: int = 200, notice: str | None = None
+) -> tuple[str, int]:
     errors = every_error(form)
     return (
         render_template(

@@ -80,7 +80,7 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
     sealed = isinstance(old, ev.Declare) and any(
         old.player in state.game.sealed(rnd) for rnd in state.rounds if rnd.number == old.round
     )
-    if sealed:  # correcting it would show or erase it: after the round, like any entry
+    if sealed and isinstance(old, ev.Declare):  # correcting it would show or erase it
         error = _(
             "%(p)s's bid is sealed until the round is over; it can be corrected after that.",
             p=old.player,

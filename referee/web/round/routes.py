@@ -195,10 +195,10 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     ]
     for note in shown_notes(after, new_notes):
         flash(breach_text(note), "warning")
-    mode = {"mode": "cards"} if kept.get("mode") == "cards" else {}
+    mode = "cards" if kept.get("mode") == "cards" else None
     if request.headers.get(NEXT_SCREEN_HEADER):  # app.js asks for the next screen itself
-        return render_table(*now, kept=mode)
-    return redirect(url_for("round.show", table_id=table_id, at=entry.seq, **mode), 303)
+        return render_table(*now, kept={} if mode is None else {"mode": mode})
+    return redirect(url_for("round.show", table_id=table_id, at=entry.seq, mode=mode), 303)
 
 
 def refuse(

@@ -39,6 +39,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from referee.store.links import Access, NoAccess, access, make_link
 from referee.store.models import utcnow
@@ -296,7 +297,7 @@ def join_page(link: str = "", error: str | None = None, status: int = 200) -> Re
     return response
 
 
-def open_link(token: str) -> Response | None:
+def open_link(token: str) -> WerkzeugResponse | None:
     """Keep the link in this browser's session and send it to the table; None for a token that
     opens nothing.
 

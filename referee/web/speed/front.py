@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, abort
+from flask.typing import ResponseReturnValue
 from werkzeug.http import parse_etags
 from werkzeug.security import safe_join
 from werkzeug.utils import get_content_type
@@ -116,7 +117,7 @@ def install(app: Flask) -> None:
     does not serve: a missing file (404)."""
     app.wsgi_app = Front(app, app.wsgi_app)  # type: ignore[method-assign]
 
-    def missing(filename: str) -> None:
+    def missing(filename: str) -> ResponseReturnValue:
         abort(404)
 
     app.view_functions["static"] = missing
