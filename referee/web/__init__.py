@@ -30,16 +30,16 @@ def register_blueprints(app: Flask) -> None:
     from referee.web.nav import table_nav
     from referee.web.round import routes as round_screen
     from referee.web.screens import game_titles
-    from referee.web.sharing import access
     from referee.web.sharing import routes as sharing
+    from referee.web.sharing.access import links_in_templates
     from referee.web.sheet import routes as sheet
 
     app.after_request(security_headers)
     app.add_template_global(game_titles)
     app.add_template_global(table_nav)
+    app.context_processor(links_in_templates)
     speed.init_app(app)
 
-    app.register_blueprint(access.bp)
     app.register_blueprint(disputes.bp)
     app.register_blueprint(errors.bp)
     app.register_blueprint(home.bp)

@@ -12,7 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from flask import Blueprint, render_template, request, url_for
+from flask import (
+    Blueprint,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
@@ -22,6 +27,8 @@ from werkzeug.exceptions import (
     NotFound,
     RequestEntityTooLarge,
 )
+
+from referee.store.tables import TooManyTables
 
 bp = Blueprint("errors", __name__)
 
@@ -101,3 +108,14 @@ def server_error(error: InternalServerError) -> ResponseReturnValue:
     needs neither the database nor the session, either of which may be what broke: it reads no
     table and takes none of the browser's messages (``cached``: rendered as for anyone)."""
     return render_template("errors/500.html", back=back_url(), cached=True), 500
+
+
+@bp.app_errorhandler(TooManyTables)
+def refuse_creation(error: TooManyTables) -> ResponseReturnValue:
+    """A creation refused by ``create_table`` itself (``may_create`` let it through a moment
+    before, while others from the same address took the last places)."""
+    message = gettext(
+        "Too many new tables from this network in a short time, so this one was not created. "
+        "Wait a few minutes, then go back with your browser's Back button and send it again."
+    )
+    return render_template("errors/429.html", message=message, back=back_url()), 429

@@ -7,11 +7,7 @@ under the table's id and sends the browser on to the table, so the table's own a
 no power: ``/t/<id>`` in a Referer, a log or over someone's shoulder opens nothing. Every view of
 a table calls ``require``; a write needs the keeper link *and* the form's CSRF token.
 
-A shared link is ``/j#<token>`` (``link_url``): the token is the address's fragment, which a
-browser never sends, so it appears in no request line of any server's, proxy's or dev server's
-log. The page at ``/j`` hands it over in a POST (``static/app.js`` submits its form with the
-fragment at once, so scanning a QR code opens the table in one step); without JavaScript the
-link is pasted into that form. Links of the old form, ``/j/<token>``, still open their table.
+How a shared link is opened (``/j#<token>``) is the sharing pages' (``referee.web.sharing.routes``).
 """
 
 from __future__ import annotations
@@ -23,39 +19,26 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any, NoReturn
 
-import click
 from flask import (
-    Blueprint,
-    Response,
     abort,
     current_app,
     g,
-    has_request_context,
-    redirect,
-    render_template,
     request,
     session,
-    url_for,
 )
-from flask.typing import ResponseReturnValue
 from flask_babel import gettext
-from werkzeug.wrappers import Response as WerkzeugResponse
 
 from referee.store.links import Access, NoAccess, access, make_link
 from referee.store.models import utcnow
 from referee.store.tables import (
     LogEntry,
-    TooManyTables,
     add_entry,
     created_since,
     current_seq,
 )
 from referee.web import secret_keys
-from referee.web.errors import back_url, on_stale
 from referee.web.recent import KEEP, remember
 from referee.web.speed import speed
-
-bp = Blueprint("access", __name__, cli_group=None)
 
 #: How much each kind of link allows, for "is this link at least that".
 RANK = {"viewer": 0, "player": 1, "keeper": 2}
@@ -182,7 +165,6 @@ def keeps_score(table_id: str) -> bool:
     return found is not None and found.keeps_score
 
 
-@bp.app_context_processor
 def links_in_templates() -> dict[str, object]:
     """``keeps_score(table_id)`` and ``held(table_id)`` for templates (controls only a
     scorekeeper may use are left out of everybody else's pages), and ``poll_key``."""
@@ -246,121 +228,9 @@ def too_many_tables() -> str:
     )
 
 
-@bp.app_errorhandler(TooManyTables)
-def refuse_creation(error: TooManyTables) -> ResponseReturnValue:
-    """A creation refused by ``create_table`` itself (``may_create`` let it through a moment
-    before, while others from the same address took the last places)."""
-    message = gettext(
-        "Too many new tables from this network in a short time, so this one was not created. "
-        "Wait a few minutes, then go back with your browser's Back button and send it again."
-    )
-    return render_template("errors/429.html", message=message, back=back_url()), 429
-
-
 def open_new_table(table_id: str) -> None:
     """Make the new table's scorekeeper link (this browser's) and a spectator link to share."""
     keeper = make_link(table_id, "keeper", commit=False)
     viewer = make_link(table_id, "viewer")
     grant(table_id, keeper)
     keep_shown(table_id, "viewer", viewer)
-
-
-#: The path of the page that opens a shared link (``/j#<token>``).
-JOIN_PATH = "/j"
-
-
-def link_url(token: str) -> str:
-    """A link as it is shared, copied and put in a QR code: the app's public address
-    (``PUBLIC_URL``, else the one this request came to; nothing outside a request), ``/j``, and
-    the token as the fragment."""
-    root = str(current_app.config["PUBLIC_URL"])
-    if not root and has_request_context():
-        root = request.url_root
-    return f"{root.rstrip('/')}{JOIN_PATH}#{token}"
-
-
-def token_in(text: str) -> str:
-    """The token in what was pasted: a whole link (``…/j#<token>``, or the old ``…/j/<token>``)
-    or the token alone.
-
-    >>> token_in(" https://scores.example/j#abc-_123 ")
-    'abc-_123'
-    """
-    return text.strip().rsplit("#", 1)[-1].rsplit("/", 1)[-1]
-
-
-def join_page(link: str = "", error: str | None = None, status: int = 200) -> Response:
-    """The ``/j`` page: its form (``link`` filled in), and why a link did not open."""
-    page = render_template("sharing/join.html", link=link, error=error)
-    response = Response(page, status)
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-def open_link(token: str) -> WerkzeugResponse | None:
-    """Keep the link in this browser's session and send it to the table; None for a token that
-    opens nothing.
-
-    A browser that already holds a link to the same table that allows more keeps that one (a
-    scorekeeper scanning the spectator QR code stays the scorekeeper).
-    """
-    found = access(token)
-    if found is None:
-        return None
-    mine = held(found.table_id)
-    if mine is None or RANK[mine.kind] <= RANK[found.kind]:
-        grant(found.table_id, token)
-    else:
-        remember(found.table_id)
-    response = redirect(url_for("round.show", table_id=found.table_id), 303)
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-def unknown_link() -> str:
-    return gettext(
-        "This link does not open a table: it was copied wrong or it has been revoked. "
-        "Ask the scorekeeper for a new one."
-    )
-
-
-@bp.get(JOIN_PATH)
-def join_start() -> ResponseReturnValue:
-    """The page a shared link opens; its script sends the link's token on by itself."""
-    return join_page()
-
-
-@bp.post(JOIN_PATH)
-def join_posted() -> ResponseReturnValue:
-    """Open the link sent by the ``/j`` page's form (which carries a CSRF token, like every
-    form: a stale one gets ``stale_join``)."""
-    link = request.form.get("link", "")
-    opened = open_link(token_in(link))
-    if opened is None:
-        return join_page(link, unknown_link(), 404)
-    return opened
-
-
-@on_stale("access.join_posted")
-def stale_join(message: str) -> ResponseReturnValue:
-    """A stale ``/j`` form: shown again with its link kept and a fresh token."""
-    return join_page(request.form.get("link", ""), message, 400)
-
-
-@bp.get("/j/<token>")
-def join(token: str) -> ResponseReturnValue:
-    """Open a link of the old form, ``/j/<token>`` (its token reaches request logs)."""
-    opened = open_link(token)
-    if opened is None:
-        abort(404, description=unknown_link())
-    return opened
-
-
-@bp.cli.command("link")
-@click.argument("table_id")
-@click.option("--kind", type=click.Choice(["keeper", "viewer"]), default="keeper")
-def link_command(table_id: str, kind: str) -> None:
-    """Print a new link to TABLE_ID (for a table whose scorekeeper lost every link)."""
-    if current_seq(table_id) is None:
-        raise click.ClickException(f"there is no table {table_id!r}")
-    click.echo(link_url(make_link(table_id, kind)))

@@ -1,6 +1,8 @@
-"""Sharing a table: its spectator, scorekeeper and player links, as QR codes and to copy, and
-revoking old links. Only the scorekeeper's phone sees this page. Handing the scorekeeping over is
-letting the next phone scan the scorekeeper link; that phone can then revoke all the others.
+"""Sharing a table: the share page with its spectator, scorekeeper and player links, as QR codes
+and to copy, and revoking old links; the page that opens a shared link; ``flask link``.
+
+Only the scorekeeper's phone sees the share page. Handing the scorekeeping over is letting the
+next phone scan the scorekeeper link; that phone can then revoke all the others.
 
 A token is shown only to the browser that made it (the database keeps its hash): the spectator
 link made with the table is kept in its creator's session to show again; a scorekeeper or a
@@ -10,31 +12,55 @@ next scorekeeper can revoke the previous one's.
 Every change made here is made only while this phone's own link keeps score at the table, in
 the statement that makes it (``referee.store.links``): two scorekeepers revoking each other at
 once leave one of them, and a phone being revoked makes no link that outlives it.
+
+A shared link is ``/j#<token>`` (``link_url``): the token is the address's fragment, which a
+browser never sends, so it appears in no request line of any server's, proxy's or dev server's
+log. The page at ``/j`` hands it over in a POST (``static/app.js`` submits its form with the
+fragment at once, so scanning a QR code opens the table in one step); without JavaScript the
+link is pasted into that form. Links of the old form, ``/j/<token>``, still open their table.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+import click
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    has_request_context,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, ngettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup
 from segno import make as make_qr
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from referee.store.links import NoAccess, access, make_link, revoke
+from referee.store.tables import current_seq
+from referee.web.errors import on_stale
+from referee.web.recent import remember
 from referee.web.screens import screens
 from referee.web.sharing.access import (
+    RANK,
     forget_links,
+    grant,
+    held,
     held_token,
     keep_shown,
-    link_url,
     refuse_revoked,
     require,
     shown_token,
 )
 from referee.web.speed import load
 
-bp = Blueprint("share", __name__, url_prefix="/t")
+bp = Blueprint("sharing", __name__, cli_group=None)
 
 
 class ShareForm(FlaskForm):
@@ -74,19 +100,19 @@ def render_share(
     )
 
 
-@bp.get("/<table_id>/share")
-def share(table_id: str) -> ResponseReturnValue:
+@bp.get("/t/<table_id>/share")
+def page(table_id: str) -> ResponseReturnValue:
     require(table_id, "keeper")
     return render_share(table_id)
 
 
-@bp.post("/<table_id>/share")
+@bp.post("/t/<table_id>/share")
 def act(table_id: str) -> ResponseReturnValue:
     require(table_id, "keeper")
     form = ShareForm()
     if not form.validate():
         flash(gettext("This page was stale; nothing was changed. Please try again."), "error")
-        return redirect(url_for("share.share", table_id=table_id), 303)
+        return redirect(url_for("sharing.page", table_id=table_id), 303)
     mine = held_token(table_id)
     try:
         if mine is None:  # (require let it in: it holds a link)
@@ -129,4 +155,105 @@ def change(table_id: str, action: str, mine: str) -> ResponseReturnValue:
         return render_share(table_id, player_link=(player, link))
     else:
         flash(gettext("That is not something this page can do."), "error")
-    return redirect(url_for("share.share", table_id=table_id), 303)
+    return redirect(url_for("sharing.page", table_id=table_id), 303)
+
+
+#: The path of the page that opens a shared link (``/j#<token>``).
+JOIN_PATH = "/j"
+
+
+def link_url(token: str) -> str:
+    """A link as it is shared, copied and put in a QR code: the app's public address
+    (``PUBLIC_URL``, else the one this request came to; nothing outside a request), ``/j``, and
+    the token as the fragment."""
+    root = str(current_app.config["PUBLIC_URL"])
+    if not root and has_request_context():
+        root = request.url_root
+    return f"{root.rstrip('/')}{JOIN_PATH}#{token}"
+
+
+def token_in(text: str) -> str:
+    """The token in what was pasted: a whole link (``…/j#<token>``, or the old ``…/j/<token>``)
+    or the token alone.
+
+    >>> token_in(" https://scores.example/j#abc-_123 ")
+    'abc-_123'
+    """
+    return text.strip().rsplit("#", 1)[-1].rsplit("/", 1)[-1]
+
+
+def join_page(link: str = "", error: str | None = None, status: int = 200) -> Response:
+    """The ``/j`` page: its form (``link`` filled in), and why a link did not open."""
+    page = render_template("sharing/join.html", link=link, error=error)
+    response = Response(page, status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def open_link(token: str) -> WerkzeugResponse | None:
+    """Keep the link in this browser's session and send it to the table; None for a token that
+    opens nothing.
+
+    A browser that already holds a link to the same table that allows more keeps that one (a
+    scorekeeper scanning the spectator QR code stays the scorekeeper).
+    """
+    found = access(token)
+    if found is None:
+        return None
+    mine = held(found.table_id)
+    if mine is None or RANK[mine.kind] <= RANK[found.kind]:
+        grant(found.table_id, token)
+    else:
+        remember(found.table_id)
+    response = redirect(url_for("round.show", table_id=found.table_id), 303)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def unknown_link() -> str:
+    return gettext(
+        "This link does not open a table: it was copied wrong or it has been revoked. "
+        "Ask the scorekeeper for a new one."
+    )
+
+
+@bp.get(JOIN_PATH)
+def join_start() -> ResponseReturnValue:
+    """The page a shared link opens; its script sends the link's token on by itself."""
+    return join_page()
+
+
+@bp.post(JOIN_PATH)
+def join_posted() -> ResponseReturnValue:
+    """Open the link sent by the ``/j`` page's form (which carries a CSRF token, like every
+    form: a stale one gets ``stale_join``)."""
+    link = request.form.get("link", "")
+    opened = open_link(token_in(link))
+    if opened is None:
+        return join_page(link, unknown_link(), 404)
+    return opened
+
+
+@on_stale("sharing.join_posted")
+def stale_join(message: str) -> ResponseReturnValue:
+    """A stale ``/j`` form: shown again with its link kept and a fresh token."""
+    return join_page(request.form.get("link", ""), message, 400)
+
+
+@bp.get("/j/<token>")
+def join(token: str) -> ResponseReturnValue:
+    """Open a link of the old form, ``/j/<token>`` (its token reaches request logs)."""
+    opened = open_link(token)
+    if opened is None:
+        abort(404, description=unknown_link())
+    return opened
+
+
+@bp.cli.command("link")
+@click.argument("table_id")
+@click.option("--kind", type=click.Choice(["keeper", "viewer"]), default="keeper")
+def link_command(table_id: str, kind: str) -> None:
+    """Print a new link to TABLE_ID (for a table whose scorekeeper lost every link)."""
+    if current_seq(table_id) is None:
+        raise click.ClickException(f"there is no table {table_id!r}")
+    click.echo(link_url(make_link(table_id, kind)))
