@@ -67,7 +67,7 @@ def seed(database: str) -> dict[str, list[Request]]:
     from flask import url_for
 
     from referee.rules import events as ev
-    from referee.web.sharing.access import poll_key
+    from referee.web.polls import poll_key
 
     app = open_app(database)
     players = ("Ann", "Ben", "Cho", "Dee")

@@ -20,6 +20,7 @@ from referee.rules import Breach, State, Step, apply, extend
 from referee.rules import events as ev
 from referee.rules.events import event_from_dict
 from referee.store.tables import StaleTable, TableRecord, in_force
+from referee.web.polls import valid_poll_key
 from referee.web.recent import remember
 from referee.web.round.entries import EntryError, EntryForm, SeqForm, build_event
 from referee.web.round.screen import (
@@ -31,7 +32,7 @@ from referee.web.round.screen import (
 )
 from referee.web.screens import screens
 from referee.web.sealed import public, sealed_bid, shown_notes
-from referee.web.sharing.access import held, require, valid_poll_key, write
+from referee.web.sharing.access import held, require, write
 from referee.web.speed import load, load_since, recent_seq, remember_after, speed
 from referee.web.speed.front import position_text
 from referee.web.standings import leaders

@@ -12,10 +12,9 @@ How a shared link is opened (``/j#<token>``) is the sharing pages' (``referee.we
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any, NoReturn
 
@@ -36,7 +35,7 @@ from referee.store.tables import (
     created_since,
     current_seq,
 )
-from referee.web import secret_keys
+from referee.web.polls import poll_key
 from referee.web.recent import KEEP, remember
 from referee.web.speed import speed
 
@@ -133,30 +132,6 @@ def write(table_id: str, expected_seq: int, kind: str, payload: Mapping[str, Any
     except NoAccess:
         forget_links(table_id)
         refuse_revoked()
-
-
-def poll_key(table_id: str, secret_key: str | None = None) -> str:
-    """The key a table's pages ask "has anything changed?" with (``/t/<id>/seq?k=…``).
-
-    Derived from the secret key and the table id, so the question needs neither the session
-    cookie nor a link lookup: the answer, a log position, tells nothing about the table. Only a
-    page the server rendered for a holder of a link carries it. ``secret_key``: the app's
-    (default: the current app's).
-    """
-    key = (secret_key or current_app.config["SECRET_KEY"]).encode()
-    digest = hmac.new(key, f"poll:{table_id}".encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
-
-
-def valid_poll_key(table_id: str, key: str, keys: Sequence[str] | None = None) -> bool:
-    """Whether ``key`` is the table's ``poll_key`` under one of the secret ``keys`` (default:
-    the current app's ``secret_keys``: a page rendered before a rotation of the secret key goes
-    on following its table while the old key is one of the ``SECRET_KEY_FALLBACKS``)."""
-    given = key.encode("utf-8", "replace")
-    return any(
-        hmac.compare_digest(given, poll_key(table_id, secret).encode())
-        for secret in keys or secret_keys(current_app.config)
-    )
 
 
 def keeps_score(table_id: str) -> bool:

@@ -28,7 +28,7 @@ from werkzeug.utils import get_content_type
 
 from referee.web import secret_keys
 from referee.web.headers import HEADERS
-from referee.web.sharing.access import valid_poll_key
+from referee.web.polls import valid_poll_key
 
 #: How long a browser keeps a static file: a year, since its address changes with its content.
 STATIC_MAX_AGE = 365 * 24 * 3600
