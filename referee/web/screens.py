@@ -5,8 +5,9 @@ sheet, the rules pages and the trick tool. A game says what is its own by subcla
 ``ScreensGame`` in ``referee/games/<package>/screens.py`` (``PART``): its options on the forms (a
 WTForms form and a fieldset template, ``templates/games/<package>/options.html``), the facts of
 its round header, its cells on the score sheet, the round screens of its own entries
-(``templates/games/<package>/steps/<action>.html``), what its entries settle in words, and its
-rules page. The defaults here are those of the games that deal and turn a trump.
+(``templates/games/<package>/steps/<action>.html``) with what each shows (``step_view``: the
+templates only read it), what its entries settle in words, and its rules page. The defaults
+here are those of the games that deal and turn a trump.
 """
 
 from __future__ import annotations
@@ -117,6 +118,11 @@ class ScreensGame:
         if action in self.own_steps:
             return f"games/{PACKAGES[game]}/steps/{action}.html"
         return f"round/steps/{action}.html"
+
+    def step_view(self, state: State, rnd: RoundState, step: Step) -> object | None:
+        """What the round screen of its own ``step`` shows beyond the round, the step and the
+        players: a dataclass of that step, read by its template (None: nothing more)."""
+        return None
 
     def step_text(self, step: Step) -> str | None:
         """What the table enters next in words, where the game says it its own way."""

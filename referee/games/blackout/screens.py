@@ -1,14 +1,16 @@
-"""Blackout on the web pages: its options on the new-table and scorecard forms, its bids on the
-round screen (with their total against the tricks), and a missed bid blacked out on the sheet."""
+"""Blackout on the web pages: its options on the new-table and scorecard forms, its bid step
+(the bids allowed, and why the others are not), its bids on the round screen (with their total
+against the tricks), and a missed bid blacked out on the sheet."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext, lazy_gettext
 from wtforms import BooleanField, Form, SelectField, StringField
 
-from referee.rules import RoundState, State
+from referee.rules import RoundState, State, Step
 from referee.rules.blackout import Blackout, BlackoutRound
 from referee.rules.cards import blackout_deck
 from referee.web.forms import choices, default, whole_number
@@ -41,6 +43,14 @@ class Options(Form):
         choices=choices("blackout", "scoring", SCORING_LABELS),
         default=default("blackout", "scoring"),
     )
+
+
+@dataclass
+class BidStep:
+    """Its bid step: each bid the player may make now, with the reason a refused one is refused
+    (None: allowed)."""
+
+    choices: list[tuple[int, str | None]]
 
 
 class BlackoutScreens(ScreensGame):
@@ -93,14 +103,15 @@ class BlackoutScreens(ScreensGame):
             and cell.bid != cell.tricks
         )
 
-    def bid_choices(self, state: State, player: str) -> list[tuple[int, str | None]]:
-        """The bids ``player`` may make now, each with the reason it is refused (None: allowed)."""
+    def step_view(self, state: State, rnd: RoundState, step: Step) -> BidStep:
         game = state.game
-        assert isinstance(game, Blackout)
-        return [
-            (bid, None if breach is None else breach_text(breach))
-            for bid, breach in game.allowed_bids(state, player)
-        ]
+        assert isinstance(game, Blackout) and step.action == "bid" and step.player is not None
+        return BidStep(
+            [
+                (bid, None if breach is None else breach_text(breach))
+                for bid, breach in game.allowed_bids(state, step.player)
+            ]
+        )
 
 
 PART = BlackoutScreens()

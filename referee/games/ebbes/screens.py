@@ -1,9 +1,11 @@
-"""ebbes on the web pages: its options on the new-table form, its round screens (who starts, the
-number card or the placed designators, the colours as they get their roles, the cards won), the
-roles in the round header and on the sheet, and the discards recorded card by card."""
+"""ebbes on the web pages: its options on the new-table form, its round screens and what each
+shows (who starts, the number card or the placed designators, the colours as they get their
+roles, the cards won), the roles in the round header and on the sheet, and the discards recorded
+card by card."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext, lazy_gettext
@@ -11,7 +13,7 @@ from wtforms import BooleanField, Form, SelectField
 
 from referee.rules import RoundState, State, Step
 from referee.rules.cards import EBBES_COLOURS, coloured_deck
-from referee.rules.ebbes import EbbesRound
+from referee.rules.ebbes import ROLES, Ebbes, EbbesRound
 from referee.web.forms import choices, default
 from referee.web.screens import Cell, ScreensGame
 from referee.web.words import colour_label
@@ -41,9 +43,64 @@ class Options(Form):
     )
 
 
-#: The roles the designating cards give, in order; the fifth colour is nix.
-ROLES = ("trump", "plus", "ebbes", "minus")
 ORDINALS = ("1st", "2nd", "3rd", "4th")
+#: How many roles the designating cards give; the colour left after them is nix.
+DESIGNATED = len(ROLES) - 1
+
+
+def role_name(index: int) -> str:
+    """The role the ``index``-th designating card gives (from 0), translated; the colour left
+    after the fourth is nix."""
+    return (gettext("trump"), gettext("plus"), gettext("ebbes"), gettext("minus"))[index]
+
+
+@dataclass
+class StarterStep:
+    """Who had the most nix cards last round, in seat order, and so chooses who starts (None:
+    no colour was nix; the table chooses)."""
+
+    majority: list[str] | None
+
+
+@dataclass
+class NumberStep:
+    """The number cards not revealed in an earlier round."""
+
+    numbers: list[int]
+
+
+@dataclass
+class DesignatorsStep:
+    """The colours, each lying on a number card."""
+
+    colours: tuple[str, ...]
+
+
+@dataclass
+class CountedColour:
+    """A colour on the count of cards won: its roles so far and how many cards of it there
+    are."""
+
+    name: str
+    roles: list[str]
+    cards: int
+
+
+@dataclass
+class PlayStep:
+    """Its play step. The role the next designating card gives (None: all four are fixed) and
+    whether it is the last one (the colour left is then nix); whether the placed designators
+    designate (else the number card's value); the colours without a role. Whether the cards won
+    can be counted now (every role fixed, or with discards at any time), whether there are
+    discards, and each colour to count."""
+
+    next_role: str | None
+    last_role: bool
+    placed: bool
+    unassigned: list[str]
+    count_now: bool
+    discard: bool
+    colours: list[CountedColour]
 
 
 class EbbesScreens(ScreensGame):
@@ -77,6 +134,37 @@ class EbbesScreens(ScreensGame):
         facts += [(role, colour or "—") for role, colour in rnd.role_map().items()]
         return facts
 
+    def step_view(
+        self, state: State, rnd: RoundState, step: Step
+    ) -> StarterStep | NumberStep | DesignatorsStep | PlayStep:
+        game = state.game
+        assert isinstance(game, Ebbes) and isinstance(rnd, EbbesRound)
+        if step.action == "starter":
+            return StarterStep(game.nix_majority(state, game.rounds_of(state)[step.round - 2]))
+        if step.action == "number":
+            return NumberStep(game.open_numbers(state))
+        if step.action == "designators":
+            return DesignatorsStep(game.deck.colours)
+        roles, role_map = rnd.roles(), rnd.role_map()
+        fixed = len(roles)  # the roles given so far
+        discard = bool(game.options["discard"])
+        return PlayStep(
+            next_role=role_name(fixed) if fixed < DESIGNATED else None,
+            last_role=fixed == DESIGNATED - 1,
+            placed=game.placed,
+            unassigned=[colour for colour in game.deck.colours if colour not in roles],
+            count_now=fixed == DESIGNATED or discard,
+            discard=discard,
+            colours=[
+                CountedColour(
+                    colour,
+                    [role for role, c in role_map.items() if c == colour],
+                    game.deck.count(colour),
+                )
+                for colour in game.deck.colours
+            ],
+        )
+
     def step_text(self, step: Step) -> str | None:
         if step.action == "play":
             return gettext(
@@ -93,7 +181,7 @@ class EbbesScreens(ScreensGame):
                 gettext(
                     "%(colour)s is %(role)s (the %(nth)s designating card).",
                     colour=after.derived[index],
-                    role=gettext(ROLES[index]),
+                    role=role_name(index),
                     nth=ORDINALS[index],
                 )
             )

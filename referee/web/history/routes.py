@@ -19,7 +19,7 @@ from referee.web.round.entries import EntryError, EntryForm, build_event
 from referee.web.sealed import rounds_over, shown_early
 from referee.web.sharing.access import require, write
 from referee.web.speed import load
-from referee.web.words import breach_text, colour_label, describe_event
+from referee.web.words import breach_text, describe_event
 
 bp = Blueprint("history", __name__, url_prefix="/t")
 
@@ -123,5 +123,6 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
         sealed=sealed,
         seq=record.last_seq,
         title=state.game.title,
-        colour_label=colour_label,
+        colours=state.game.deck.colours,  # ebbes: designators, a designation, the cards won
+        tricks=state.game.tricks_in(old.round),  # what the tricks entered add up to
     ), (422 if error else 200)

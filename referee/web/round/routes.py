@@ -29,6 +29,8 @@ from referee.web.round.screen import (
     card_turn,
     describe_step,
     round_header,
+    seats,
+    step_view,
 )
 from referee.web.screens import screens
 from referee.web.sealed import public, sealed_bid, shown_notes
@@ -36,7 +38,7 @@ from referee.web.sharing.access import held, require, write
 from referee.web.speed import load, load_since, recent_seq, remember_after, speed
 from referee.web.speed.front import position_text
 from referee.web.standings import leaders
-from referee.web.words import breach_text, colour_label, describe_event
+from referee.web.words import breach_text, describe_event
 
 bp = Blueprint("round", __name__, url_prefix="/t")
 
@@ -71,8 +73,11 @@ def render_table(
         state=state,
         step=step,
         step_template=None if step is None else part.step_template(state.setup.game, step.action),
+        view=None if step is None or rnd is None else step_view(state, rnd, step),
         part=part,
         rnd=rnd,
+        seats=seats(state),
+        winners=state.winners(),
         bids=None if rnd is None else part.bids(state, rnd),
         header=None if rnd is None else round_header(state, rnd),
         what_next=describe_step(step, state.setup.game),
@@ -87,7 +92,6 @@ def render_table(
         discarder=part.discarder(state, rnd) if card_mode and rnd is not None else None,
         seq=record.last_seq,
         breach_text=breach_text,
-        colour_label=colour_label,
         title=state.game.title,
         warnings=shown_notes(state, state.warnings),
         own_turn=own_turn(record.id, step),

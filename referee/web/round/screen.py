@@ -1,7 +1,8 @@
 """What the round screen shows, computed from a table's state: the round header, what comes
-next, what a card just settled, the cards still possible.
+next and what its step shows, what a card just settled, the cards still possible, the seats.
 
-Plain data for the templates, so the templates stay free of rules logic. Everything comes from
+Plain data for the templates, so the templates stay free of rules logic (they read it and call
+nothing in the engine; ``tests/web/test_templates.py`` checks that). Everything comes from
 the engine's state (``referee.rules``); nothing here decides a rule.
 """
 
@@ -41,6 +42,30 @@ def round_header(state: State, rnd: RoundState) -> RoundHeader:
         part.trump(state, rnd),
         part.facts(state, rnd),
     )
+
+
+def seats(state: State) -> dict[str, int]:
+    """Each player's seat number, as the entry forms post it (1 is the first player)."""
+    return {player: seat for seat, player in enumerate(state.setup.players, start=1)}
+
+
+@dataclass
+class TrumpStep:
+    """The trump step: the colours (or suits) to tap, each as (colour, label)."""
+
+    colours: list[tuple[str, str]]
+
+
+def step_view(state: State, rnd: RoundState, step: Step) -> object | None:
+    """What the round screen of ``step`` shows beyond the round, the step and the players: a
+    dataclass of that step (None: nothing more). A game's own steps are its screens part's
+    (``ScreensGame.step_view``); the shared play step shows the round and the cards mode."""
+    part = screens(state.setup.game)
+    if step.action in part.own_steps:
+        return part.step_view(state, rnd, step)
+    if step.action == "trump":
+        return TrumpStep([(colour, colour_label(colour)) for colour in state.game.deck.colours])
+    return None
 
 
 def describe_step(step: Step | None, game: str) -> str:
