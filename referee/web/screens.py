@@ -12,6 +12,7 @@ here are those of the games that deal and turn a trump.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +75,8 @@ class ScreensGame:
     player_links = False
     #: The actions whose round screens are its own (``templates/games/<package>/steps/``).
     own_steps: frozenset[str] = frozenset()
+    #: The numbers a player may declare (a game whose bids are tapped from a fixed row).
+    bid_choices: Sequence[int] = ()
     #: How the trump step says which card to tap.
     trump_hint = ""
     #: The score sheet's headings of the columns before the players: who, and the trump.

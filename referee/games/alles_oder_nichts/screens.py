@@ -12,7 +12,7 @@ from wtforms import Form, StringField
 
 from referee.records import OPTION_TEXT
 from referee.rules import RoundState, State
-from referee.rules.alles import AllesRound
+from referee.rules.alles import HIGHEST_BID, AllesRound
 from referee.rules.cards import ALLES_COLOURS, coloured_deck
 from referee.rules.names import quote
 from referee.web.forms import add_error, whole_number
@@ -27,6 +27,7 @@ class Options(Form):
 class AllesScreens(ScreensGame):
     own_steps = frozenset({"declare", "reveal"})
     player_links = True
+    bid_choices = range(HIGHEST_BID + 1)
     trump_hint = lazy_gettext(
         "The dealer turns up the top card of the rest of the deck; tap its colour."
     )

@@ -16,6 +16,7 @@ from referee.rules.events import event_from_dict
 from referee.store.tables import StaleTable, in_force
 from referee.web.history.lines import form_values
 from referee.web.round.entries import EntryError, EntryForm, build_event
+from referee.web.screens import screens
 from referee.web.sealed import rounds_over, shown_early
 from referee.web.sharing.access import require, write
 from referee.web.speed import load
@@ -115,6 +116,7 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
         "history/amend.html",
         record=record,
         state=state,
+        part=screens(state.setup.game),
         old=old,
         target=target,
         what=describe_event(old, turned_up=old.round in over),

@@ -128,6 +128,7 @@ def seal(table_id: str, seat: int) -> tuple[str, int]:
         "round/seal.html",
         record=record,
         state=state,
+        part=screens(state.setup.game),
         player=player,
         seat=seat,
         step=step,
