@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from referee.record_parts import record_part
 from referee.records import Record, RecordError, load_record
 from referee.rules import Breach, State
-from referee.rules.ebbes import Ebbes, EbbesRound
 from referee.rules.names import printable, quote
 
 
@@ -27,20 +27,13 @@ def _sort_key(breach: Breach) -> tuple[int, int]:
 def report(record: Record, state: State, record_rounds: int) -> dict[str, Any]:
     """The ``--json`` document of record-format.md for a replayed record."""
     game = state.game
+    own = record_part(state.setup.game)
     rounds: list[dict[str, Any]] = []
     for number in range(1, min(record_rounds, game.round_count) + 1):
         rnd = state.rounds[number - 1] if number <= len(state.rounds) else None
         rnd = rnd if rnd is not None else game.new_round(state, number)
         entry: dict[str, Any] = {"number": number, "hand_size": rnd.tricks_total}
-        if isinstance(rnd, EbbesRound):
-            assert isinstance(game, Ebbes)
-            entry["starter"] = rnd.leader or (rnd.plays[0].leader if rnd.plays else None)
-            entry["roles"] = rnd.role_map()
-            entry["nix_majority"] = game.nix_majority(state, rnd) or []
-        else:
-            entry["dealer"] = rnd.dealer
-            trump = rnd.trump_card if rnd.trump_card is not None else rnd.trump_colour
-            entry["trump"] = None if trump is None else str(trump)
+        entry.update(own.report_round(state, rnd))
         scores = game.score_round(state, rnd)
         entry["scores"] = None if scores is None else {p: s.points for p, s in scores.items()}
         rounds.append(entry)
@@ -75,14 +68,13 @@ def _where(item: dict[str, Any]) -> str:
 
 def render_table(doc: dict[str, Any]) -> str:
     """The report as a plain-text score table with the breaches listed under it."""
+    own = record_part(doc["game"])
     players = [shown(p) for p in doc["players"]]
-    ebbes = doc["game"] == "ebbes"
     width = max([5, *(len(p) for p in players)])
-    who = "Starter" if ebbes else "Dealer"
+    who = own.who_heading
     who_width = max([len(who), *(len(p) for p in players)])
-    extra = "Roles (trump plus ebbes minus nix)" if ebbes else "Trump"
     head = f"{'Round':>5}  {'Cards':>5}  {who:<{who_width}}  "
-    head += "  ".join(f"{p:>{width}}" for p in players) + f"  {extra}"
+    head += "  ".join(f"{p:>{width}}" for p in players) + f"  {own.last_heading}"
     lines = [
         f"{doc['game']}: {', '.join(players)} ({'complete' if doc['complete'] else 'in progress'})",
         "",
@@ -93,15 +85,9 @@ def render_table(doc: dict[str, Any]) -> str:
         cells = "  ".join(
             f"{(scores[p] if scores and p in scores else '-'):>{width}}" for p in doc["players"]
         )
-        person = rnd.get("starter") if ebbes else rnd.get("dealer")
+        person = rnd.get(own.who_field)
         person = shown(person) if person else None
-        if ebbes:
-            roles = rnd["roles"]
-            tail = " ".join(
-                shown(roles[r] or "?") for r in ("trump", "plus", "ebbes", "minus", "nix")
-            )
-        else:
-            tail = shown(rnd["trump"]) if rnd["trump"] else "no trump"
+        tail = " ".join(shown(text) for text in own.table_texts(rnd))
         lines.append(
             f"{rnd['number']:>5}  {rnd['hand_size']:>5}  {person or '?':<{who_width}}  "
             f"{cells}  {tail}"

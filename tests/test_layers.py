@@ -1,15 +1,22 @@
 """The pure layers stay pure: the rules engine (no Flask, SQL, reportlab or I/O: nothing but
-itself and small standard modules) and the score sheets with each game's printed part (PDF bytes
-from the engine's state with reportlab; no web or database). Checked by reading their imports,
-and by importing each in a fresh interpreter and looking at what it loaded."""
+itself and small standard modules), the score sheets with each game's printed part (PDF bytes
+from the engine's state with reportlab; no web or database) and the records with each game's
+record part (``table-referee/1`` documents and the command-line referee: the engine, the
+registry and the standard library only). Checked by reading their imports, and by importing each
+in a fresh interpreter and looking at what it loaded. The shared code of a layer with game parts
+names no game: what a game adds is in its part (``referee.parts``)."""
 
 import ast
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from referee.parts import PACKAGES
+from referee.rules import GAMES
 
 REFEREE = Path(__file__).resolve().parents[1] / "referee"
 
@@ -21,6 +28,7 @@ class Layer:
     inside: tuple[str, ...]  # the project's modules it may import
     allowed: frozenset[str]  # the other top-level modules it may import
     never_loaded: frozenset[str]  # top-level modules importing it must not load
+    part: str | None = None  # the module each game has in this layer (games/<package>/<part>.py)
 
 
 SMALL_STDLIB = {
@@ -48,8 +56,25 @@ LAYERS = [
         frozenset(SMALL_STDLIB | {"contextvars", "datetime", "importlib", "io", "re", "xml"})
         | {"reportlab"},
         frozenset(WEB_AND_DATABASE),
+        "printed",
+    ),
+    Layer(
+        "records",
+        ("records.py", "record_parts.py", "check.py", "__main__.py", "games/*/record.py"),
+        (
+            "referee.rules",
+            "referee.records",
+            "referee.record_parts",
+            "referee.check",
+            "referee.parts",
+        ),
+        frozenset(SMALL_STDLIB | {"argparse", "json", "sys"}),
+        frozenset(WEB_AND_DATABASE | {"reportlab"}),
+        "record",
     ),
 ]
+#: The modules the layers with game parts find in each game's package.
+PARTS = {"printed", "record", "screens"}
 FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval", "__import__"}
 
 
@@ -70,7 +95,8 @@ def test_a_layer_imports_only_what_it_may(layer):
     for path in paths:
         for name in imported_modules(path):
             allowed = name.startswith(layer.inside) or name.split(".")[0] in layer.allowed
-            allowed = allowed and not name.endswith((".screens", ".record"))  # other layers' parts
+            others = tuple(f".{other}" for other in PARTS - {layer.part})
+            allowed = allowed and not name.endswith(others)  # other layers' parts
             assert allowed, (str(path.relative_to(REFEREE)), name)
 
 
@@ -97,3 +123,66 @@ def test_the_rules_do_no_io():
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 assert node.func.id not in FORBIDDEN_CALLS, (path.name, node.func.id)
+
+
+def game_words() -> tuple[set[str], set[str]]:
+    """What names a game in code: its rules module and the classes defined there, and its
+    record name or package name in a string or an identifier."""
+    modules = {cls.__module__ for cls in GAMES.values()}
+    classes = {
+        name
+        for module in modules
+        for name, value in vars(sys.modules[module]).items()
+        if isinstance(value, type) and value.__module__ == module
+    }
+    return modules | classes, set(PACKAGES) | set(PACKAGES.values())
+
+
+def names_of_games(path: Path) -> list[tuple[int, str]]:
+    """Where the code of ``path`` names a game (docstrings left out)."""
+    exact, words = game_words()
+    word = re.compile("|".join(re.escape(w) for w in sorted(words)), re.IGNORECASE)
+    tree = ast.parse(path.read_text())
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            texts = [node.module or "", *(alias.name for alias in node.names)]
+        elif isinstance(node, ast.Import):
+            texts = [alias.name for alias in node.names]
+        elif isinstance(node, ast.Name):
+            texts = [node.id]
+        elif isinstance(node, ast.Attribute):
+            texts = [node.attr]
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+            texts = [node.name]
+        elif isinstance(node, ast.arg):
+            texts = [node.arg]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            texts = [] if id(node) in docstrings else [node.value]
+        else:
+            continue
+        found += [(node.lineno, t) for t in texts if t in exact or word.search(t)]
+    return found
+
+
+@pytest.mark.parametrize(
+    "layer", [layer for layer in LAYERS if layer.part], ids=lambda layer: layer.package
+)
+def test_the_shared_code_of_a_layer_names_no_game(layer):
+    shared = [
+        path
+        for pattern in layer.files
+        if not pattern.startswith(("games/", "parts.py"))  # the parts, and the registry
+        for path in REFEREE.glob(pattern)
+    ]
+    assert shared
+    for path in shared:
+        assert names_of_games(path) == [], str(path.relative_to(REFEREE))

@@ -1,0 +1,50 @@
+"""Alles oder Nichts in a record: a round's ``bids`` are player → ``{"bid": 0-6, "open": true
+or false}``; a secret bid not yet turned up is ``{"open": false}`` without ``bid``, and is
+written so while the round is not over."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.record_parts import RecordGame, by_order, is_int, name_map, need, subfield
+from referee.rules import RoundState, State
+from referee.rules import events as ev
+from referee.rules.alles import AllesRound
+
+
+class RecordAlles(RecordGame):
+    def bid_events(self, bids: object, number: int, field: str, order: list[str]) -> list[ev.Event]:
+        read = name_map(bids, field, "any", len(order))
+        out: list[ev.Event] = []
+        for p in by_order(read, order):
+            where = subfield(field, p)
+            entry = read[p]
+            need(
+                isinstance(entry, dict)
+                and isinstance(entry.get("open"), bool)
+                and set(entry) <= {"bid", "open"},
+                where,
+                'must be {"bid": 0-6, "open": true or false}',
+            )
+            need(
+                is_int(entry.get("bid")) or ("bid" not in entry and not entry["open"]),
+                f"{where}.bid",
+                "must be a whole number",
+            )
+            out.append(ev.Declare(number, p, entry["open"], entry.get("bid")))
+        return out
+
+    def export_bids(self, state: State, rnd: RoundState) -> dict[str, Any]:
+        assert isinstance(rnd, AllesRound)
+        sealed = state.game.sealed(rnd)  # never exported before the round is over
+        return {
+            p: (
+                {"bid": rnd.bids[p], "open": o}
+                if p in rnd.bids and p not in sealed
+                else {"open": o}
+            )
+            for p, o in rnd.open.items()
+        }
+
+
+PART = RecordAlles()
