@@ -1,5 +1,6 @@
-"""What the new-table and the scorecard forms share: a game's options as fieldsets of the form,
-the engine's choices and defaults, whole numbers, and every error in one list for the page."""
+"""What the new-table and the scorecard forms share: the game, the name rows, every game's options
+as fieldsets of the form, the engine's choices and defaults, whole numbers, and the page with
+every error in one list."""
 
 from __future__ import annotations
 
@@ -7,12 +8,14 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from flask_babel import gettext
+from flask import render_template
+from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
-from wtforms import Field, Form, FormField
+from wtforms import Field, Form, FormField, RadioField, StringField
 
 from referee.parts import ORDER
 from referee.rules import GAMES, OptionError
+from referee.rules.names import LONGEST_NAME
 from referee.web.screens import screens
 
 if TYPE_CHECKING:
@@ -75,9 +78,24 @@ def game_label(name: str) -> str:
     )
 
 
+#: Name rows on the forms; blank rows are ignored. No game seats more (Blackout: 8).
+SEATS = 8
+
+
 class WithGameOptions(FlaskForm):
-    """A form with every game's options, each a fieldset named by the game's prefix
+    """A form for a table of some game: the game, a name row per seat (``player_1`` …
+    ``player_8``), and every game's options, each a fieldset named by the game's prefix
     (``blackout_sequence``); only the chosen game's are read."""
+
+    game = RadioField(lazy_gettext("Game"), default=ORDER[0])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game.choices = [SelectChoice(name, game_label(name)) for name in ORDER]
+
+    def seat(self, number: int) -> Field:
+        """The name row of seat ``number`` (1 … SEATS)."""
+        return self[f"player_{number}"]
 
     def options(self, game: str) -> Form:
         """The options fieldset of ``game``."""
@@ -88,9 +106,30 @@ class WithGameOptions(FlaskForm):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        for seat in range(1, SEATS + 1):
+            name = StringField(
+                lazy_gettext("Seat %(seat)d", seat=seat), render_kw={"maxlength": LONGEST_NAME}
+            )
+            setattr(cls, f"player_{seat}", name)
         for game in ORDER:
             part = screens(game)
             setattr(cls, part.prefix, FormField(part.options_form, separator="_"))
+
+
+def render_form(
+    template: str, form: WithGameOptions, status: int = 200, notice: str | None = None
+) -> tuple[str, int]:
+    """A table form's page: ``template`` with the form, its seats, every game's options and every
+    error in one list (``notice``: a sentence above it all)."""
+    page = render_template(
+        template,
+        form=form,
+        seats=range(1, SEATS + 1),
+        games=[(name, GAMES[name].title, screens(name)) for name in ORDER],
+        errors=every_error(form),
+        notice=notice,
+    )
+    return page, status
 
 
 def every_error(form: FlaskForm) -> list[str]:

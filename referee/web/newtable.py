@@ -12,23 +12,23 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext
-from wtforms import Field, RadioField, SelectField, StringField
+from wtforms import SelectField
 
 from referee.parts import ORDER
 from referee.rules import GAMES, Breach, OptionError, Setup, start
-from referee.rules.names import LONGEST_NAME, quote
+from referee.rules.names import quote
 from referee.store.tables import create_table
 from referee.web.errors import on_stale
 from referee.web.forms import (
+    SEATS,
     SelectChoice,
     WithGameOptions,
     add_error,
-    every_error,
-    game_label,
     note_option_error,
+    render_form,
 )
 from referee.web.screens import screens
 from referee.web.sharing.access import creator, may_create, open_new_table, too_many_tables
@@ -36,24 +36,18 @@ from referee.web.words import breach_text
 
 bp = Blueprint("newtable", __name__)
 
-#: Name rows on the form; blank rows are ignored. No game seats more (Blackout: 8).
-SEATS = 8
+#: The page of the form.
+PAGE = "newtable/new.html"
 
 
 class NewTableForm(WithGameOptions):
-    """The new-table form; the name rows ``player_1`` … ``player_8`` are added below."""
+    """The new-table form."""
 
-    game = RadioField(lazy_gettext("Game"), default=ORDER[0])
     first = SelectField(lazy_gettext("Deals first"), default="1")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.game.choices = [SelectChoice(name, game_label(name)) for name in ORDER]
         self.first.choices = self.seat_choices()
-
-    def seat(self, number: int) -> Field:
-        """The name row of seat ``number`` (1 … SEATS)."""
-        return self[f"player_{number}"]
 
     def names_by_row(self) -> list[str]:
         """Each row's name with surrounding spaces removed ('' for a blank row)."""
@@ -93,16 +87,6 @@ class NewTableForm(WithGameOptions):
         self.first.choices = self.seat_choices()
 
 
-for _seat in range(1, SEATS + 1):
-    setattr(
-        NewTableForm,
-        f"player_{_seat}",
-        StringField(
-            lazy_gettext("Seat %(seat)d", seat=_seat), render_kw={"maxlength": LONGEST_NAME}
-        ),
-    )
-
-
 def setup_from(form: NewTableForm) -> Setup | None:
     """The table the form describes if the rules allow it; else None with the errors noted."""
     game = form.game.data
@@ -132,41 +116,24 @@ def setup_from(form: NewTableForm) -> Setup | None:
     return None if form.first.errors else setup
 
 
-def render_form(
-    form: NewTableForm, status: int = 200, notice: str | None = None
-) -> tuple[str, int]:
-    errors = every_error(form)
-    return (
-        render_template(
-            "newtable/new.html",
-            form=form,
-            seats=range(1, SEATS + 1),
-            games=[(name, GAMES[name].title, screens(name)) for name in ORDER],
-            errors=errors,
-            notice=notice,
-        ),
-        status,
-    )
-
-
 @bp.route("/new", methods=["GET", "POST"])
 def new() -> ResponseReturnValue:
     if request.method == "GET":
         game = request.args.get("game")
         form = NewTableForm(game=game if game in GAMES else ORDER[0])
-        return render_form(form)
+        return render_form(PAGE, form)
     form = NewTableForm()
     move = request.form.get("move")
     if move is not None:
         form.move(move)
-        return render_form(form)
+        return render_form(PAGE, form)
     if not form.validate():
-        return render_form(form, 422)
+        return render_form(PAGE, form, 422)
     setup = setup_from(form)
     if setup is None:
-        return render_form(form, 422)
+        return render_form(PAGE, form, 422)
     if not may_create():
-        return render_form(form, 429, notice=too_many_tables())
+        return render_form(PAGE, form, 429, notice=too_many_tables())
     table_id = create_table(setup, creator())
     open_new_table(table_id)
     return redirect(url_for("round.show", table_id=table_id), 303)
@@ -179,5 +146,5 @@ def stale(message: str) -> ResponseReturnValue:
     move = request.form.get("move")
     if move is not None:  # a move creates nothing, so it needs no token: just do it
         form.move(move)
-        return render_form(form)
-    return render_form(form, 400, notice=message)
+        return render_form(PAGE, form)
+    return render_form(PAGE, form, 400, notice=message)

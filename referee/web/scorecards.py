@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext
-from wtforms import Field, RadioField, SelectField, StringField
+from wtforms import RadioField, SelectField
 
 from referee.parts import ORDER
 from referee.rules import GAMES, Breach, OptionError, start
@@ -20,26 +20,25 @@ from referee.sheets import BlankCard, Page, blank_card
 from referee.web.downloads import ORIENTATION_LABELS, PAPER_LABELS, attachment, safe_file_name
 from referee.web.errors import on_stale
 from referee.web.forms import (
+    SEATS,
     SelectChoice,
     WithGameOptions,
     add_error,
-    every_error,
-    game_label,
     note_option_error,
+    render_form,
 )
 from referee.web.screens import screens
 from referee.web.words import breach_text
 
 bp = Blueprint("scorecards", __name__)
 
-#: Name rows on the form; no game seats more (Blackout: 8).
-SEATS = 8
+#: The page of the form.
+PAGE = "scorecards/form.html"
 
 
 class ScorecardForm(WithGameOptions):
-    """The blank scorecard form; the name rows ``player_1`` … ``player_8`` are added below."""
+    """The blank scorecard form."""
 
-    game = RadioField(lazy_gettext("Game"), default=ORDER[0])
     players = SelectField(
         lazy_gettext("Players"),
         choices=[SelectChoice(str(n), str(n)) for n in range(2, SEATS + 1)],
@@ -59,22 +58,9 @@ class ScorecardForm(WithGameOptions):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.game.choices = [SelectChoice(name, game_label(name)) for name in ORDER]
         self.first.choices = [SelectChoice("", gettext("Leave the dealers blank"))] + [
             SelectChoice(str(n), gettext("Seat %(seat)d", seat=n)) for n in range(1, SEATS + 1)
         ]
-
-    def seat(self, number: int) -> Field:
-        """The name row of seat ``number`` (1 … SEATS)."""
-        return self[f"player_{number}"]
-
-
-for _seat in range(1, SEATS + 1):
-    setattr(
-        ScorecardForm,
-        f"player_{_seat}",
-        StringField(lazy_gettext("Seat %(seat)d", seat=_seat)),
-    )
 
 
 def card_from(form: ScorecardForm) -> BlankCard | None:
@@ -122,35 +108,18 @@ def card_from(form: ScorecardForm) -> BlankCard | None:
     return card
 
 
-def render_form(
-    form: ScorecardForm, status: int = 200, notice: str | None = None
-) -> tuple[str, int]:
-    errors = every_error(form)
-    return (
-        render_template(
-            "scorecards/form.html",
-            form=form,
-            seats=range(1, SEATS + 1),
-            games=[(name, GAMES[name].title, screens(name)) for name in ORDER],
-            errors=errors,
-            notice=notice,
-        ),
-        status,
-    )
-
-
 @bp.route("/scorecards", methods=["GET", "POST"])
 def page() -> ResponseReturnValue:
     """The scorecard page; a valid POST downloads the card."""
     if request.method == "GET":
         game = request.args.get("game")
-        return render_form(ScorecardForm(game=game if game in GAMES else ORDER[0]))
+        return render_form(PAGE, ScorecardForm(game=game if game in GAMES else ORDER[0]))
     form = ScorecardForm()
     if not form.validate():
-        return render_form(form, 422)
+        return render_form(PAGE, form, 422)
     card = card_from(form)
     if card is None:
-        return render_form(form, 422)
+        return render_form(PAGE, form, 422)
     body = blank_card(card, Page(form.paper.data, form.orientation.data))
     name = safe_file_name(card.game, str(card.players), "players", "scorecard.pdf")
     return attachment(body, "application/pdf", name)
@@ -159,4 +128,4 @@ def page() -> ResponseReturnValue:
 @on_stale("scorecards.page")
 def stale(message: str) -> ResponseReturnValue:
     """A stale scorecard form: shown again with everything chosen kept and a fresh token."""
-    return render_form(ScorecardForm(), 400, notice=message)
+    return render_form(PAGE, ScorecardForm(), 400, notice=message)
