@@ -1,5 +1,6 @@
 """The score sheet for other apps: its spreadsheet (``/t/<id>/sheet.csv``), read back with Python's
-csv module as a spreadsheet reads it.
+csv module as a spreadsheet reads it, and the link that logs a finished game in BG Stats, decoded
+and checked against the format BG Stats documents.
 
 The games' golden records are the yardstick of the spreadsheet: every round's entries as the
 record has them, every score as the referee's verdict (``*.expect.json``) has it.
@@ -11,20 +12,29 @@ import csv
 import html
 import io
 import json
+import random
 import re
 import shutil
 import subprocess
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import update
 
+from referee.rules import Setup, State, start
 from referee.rules.cards import EBBES_COLOURS
+from referee.store import db
+from referee.store.models import Entry
+from referee.store.tables import append_entry, create_table
 from referee.web.sheet.exports import cell_text
+from tests.durability.legal import next_entry
 from tests.links import join
-from tests.web.helpers import new_table, ok, post
+from tests.web.helpers import hidden, new_table, ok, post
 from tests.web.test_sealed import round_two, seal
 from tests.web.test_sheets_web import upload
 
@@ -264,3 +274,167 @@ def test_libreoffice_opens_the_spreadsheet_with_its_characters(
     subprocess.run([*command, "--outdir", str(tmp_path), str(sheet)], check=True, timeout=300)
     shown = html.unescape((tmp_path / "sheet.html").read_text(encoding="utf-8", errors="replace"))
     assert "Zoë" in shown and "Даша" in shown and "♥" in shown and "=1+2" in shown
+
+
+# --- the play for BG Stats --------------------------------------------------------------------
+
+#: The play's fields as "Push plays to BG Stats from other apps or websites" documents them
+#: (https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/),
+#: each with its JSON type; those marked False are optional and left out by this app.
+PLAY = {
+    "sourceName": (str, True),
+    "sourcePlayId": (str, True),
+    "playDate": (str, True),
+    "durationMin": (int, True),
+    "game": (dict, True),
+    "players": (list, True),
+    "board": (str, False),
+    "comments": (str, False),
+    "location": (str, False),
+}
+GAME = {
+    "name": (str, True),
+    "highestWins": (bool, True),
+    "noPoints": (bool, True),
+    "sourceGameId": (str, True),
+    "bggId": (int, False),
+}
+PLAYER = {
+    "name": (str, True),
+    "sourcePlayerId": (str, True),
+    "score": ((int, float), True),
+    "rank": (int, True),
+    "winner": (bool, True),
+    "startPlayer": (bool, True),
+    "role": (str, True),
+}
+LINK = re.compile(r'href="(https://app\.bgstatsapp\.com/createPlay\.html\?data=[^"]+)"')
+
+
+def of_format(value: dict[str, Any], fields: dict[str, tuple[Any, bool]]) -> None:
+    """``value`` has every field the format asks for and no other, each of its type (a bool is
+    not taken for a number, nor a number for a bool)."""
+    required = {name for name, (_, needed) in fields.items() if needed}
+    assert required <= value.keys() <= fields.keys(), value.keys()
+    for name, item in value.items():
+        kind = fields[name][0]
+        assert isinstance(item, kind) and (kind is bool) == isinstance(item, bool), (name, item)
+
+
+def decoded(link: str) -> dict[str, Any]:
+    """The play a createPlay link carries, checked against the format as it is read."""
+    parts = urlsplit(link)
+    assert (parts.scheme, parts.netloc, parts.path) == (
+        "https",
+        "app.bgstatsapp.com",
+        "/createPlay.html",
+    )
+    query = parse_qs(parts.query, strict_parsing=True)
+    assert list(query) == ["data"] and len(query["data"]) == 1
+    play: dict[str, Any] = json.loads(query["data"][0])
+    of_format(play, PLAY)
+    of_format(play["game"], GAME)
+    assert play["players"]
+    for player in play["players"]:
+        of_format(player, PLAYER)
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}", play["playDate"])
+    return play
+
+
+def links_on(client: FlaskClient, table: str) -> list[str]:
+    """The BG Stats links on the table's round screen and its sheet page."""
+    found = []
+    for path in (f"/t/{table}", f"/t/{table}/sheet"):
+        page = client.get(path).text
+        links = LINK.findall(page)
+        assert len(links) == ("Log this play in BG Stats" in page), path
+        found += [html.unescape(link) for link in links]
+    return found
+
+
+def played_to_the_end(app: Flask, setup: Setup, minutes: float) -> tuple[str, State]:
+    """A table of ``setup`` played to its end with legal entries, the first entered at 19:00 UTC
+    on 1 May 2024 and the last ``minutes`` later; and its state."""
+    rng = random.Random(11)
+    with app.app_context():
+        table, state, seq = create_table(setup), start(setup), 0
+        while (entry := next_entry(state, rng)) is not None:
+            event, state = entry
+            seq = append_entry(table, seq, "event", event.to_dict())
+        began = datetime(2024, 5, 1, 19, 0, tzinfo=UTC)
+        for at in range(1, seq + 1):
+            when = began + timedelta(minutes=minutes) * (at - 1) / (seq - 1)
+            where = (Entry.table_id == table) & (Entry.seq == at)
+            db.session.execute(update(Entry).where(where).values(created_at=when))
+        db.session.commit()
+    return table, state
+
+
+@pytest.mark.parametrize(
+    ("setup", "title", "starts"),
+    [
+        # Who begins: the player left of round 1's dealer bids first and leads (rules.md).
+        (Setup("blackout", ("Ann", "Ben", "Cho"), {"max_cards": 2}, "Ann"), "Blackout", "Ben"),
+        (Setup("alles-oder-nichts", ("Ann", "Ben", "Zoë"), {}, "Zoë"), "Alles oder Nichts", "Ann"),
+        (Setup("ebbes", ("Ann", "Ben", "Cho"), {}, "Cho"), "ebbes", "Cho"),
+    ],
+    ids=["blackout", "alles-oder-nichts", "ebbes"],
+)
+def test_a_finished_game_links_its_play_to_bg_stats_in_their_format(
+    app: Flask, setup: Setup, title: str, starts: str
+) -> None:
+    table, state = played_to_the_end(app, setup, minutes=95.4)
+    for kind in ("keeper", "viewer"):
+        phone = app.test_client()
+        join(app, phone, table, kind)
+        links = links_on(phone, table)
+        assert len(links) == 2 and links[0] == links[1]
+        play = decoded(links[0])
+        assert play["sourceName"] == "Table Referee" and play["sourcePlayId"] == table
+        assert play["playDate"] == "2024-05-01 19:00:00"
+        assert play["durationMin"] == 95
+        assert play["game"] == {
+            "name": title,
+            "highestWins": True,
+            "noPoints": False,
+            "sourceGameId": setup.game,
+        }
+        totals, winners = state.totals(), state.winners()
+        assert [p["name"] for p in play["players"]] == list(setup.players)
+        for player in play["players"]:
+            name = player["name"]
+            assert player["sourcePlayerId"] == name and player["role"] == ""
+            assert player["score"] == totals[name]
+            assert player["rank"] == 1 + sorted(totals.values(), reverse=True).index(totals[name])
+            assert player["winner"] == (name in winners)
+            assert player["startPlayer"] == (name == starts)
+
+
+def test_players_on_the_same_total_share_their_place(client: FlaskClient) -> None:
+    text, record, verdict = golden("blackout", "shared-win-3p-max1")
+    play = decoded(links_on(client, upload(client, text))[0])
+    assert len(verdict["winners"]) == 2
+    ranks = {p["name"]: p["rank"] for p in play["players"]}
+    winners = {p["name"] for p in play["players"] if p["winner"]}
+    assert winners == set(verdict["winners"]) and {ranks[w] for w in winners} == {1}
+    others = set(record["players"]) - winners
+    assert {ranks[p] for p in others} == {3}
+    assert play["durationMin"] == 0  # an uploaded record's entries are all stored at once
+
+
+def test_only_a_finished_table_links_to_bg_stats(app: Flask, client: FlaskClient) -> None:
+    _, record, _ = golden("blackout", "default-4p")
+    begun = json.dumps(record | {"rounds": record["rounds"][:3]}).encode()  # 3 rounds of 25
+    assert links_on(client, upload(client, begun)) == []
+    # One round of one card each: the whole deck, so no trump (rules.md).
+    table = new_table(app, client, "blackout", ("Ann", "Ben"), {"max_cards": 1})
+    assert links_on(client, table) == []
+    for seat, bid in ((2, 0), (1, 0)):
+        ok(post(client, table, "bid", player=seat, bid=bid))
+        assert links_on(client, table) == []
+    ok(post(client, table, "tricks", tricks_1=0, tricks_2=1))
+    assert "The game is over." in client.get(f"/t/{table}").text
+    assert len(links_on(client, table)) == 2
+    page = client.get(f"/t/{table}").text
+    ok(client.post(f"/t/{table}/undo", data={"seq": hidden(page, "seq")}))
+    assert links_on(client, table) == []  # the last entry undone: the game goes on

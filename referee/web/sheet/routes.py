@@ -3,7 +3,7 @@
 The page and TV mode are rendered once per change of the table and kind of viewer, then served
 from memory with an ETag; the PDF is made by ``referee.sheets`` from the replayed state, with the
 corrections of the log as footnotes, and kept per change and paper. The spreadsheet
-(``exports.py``) is made on each download.
+(``exports.py``) is made on each download. A finished game's page links to BG Stats.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from referee.web.round.screen import (
 from referee.web.screens import screens
 from referee.web.sealed import shown_early
 from referee.web.sharing.access import keeps_score, require
-from referee.web.sheet.exports import sheet_csv
+from referee.web.sheet.exports import bgstats_link, sheet_csv
 from referee.web.sheet.footnotes import sheet_info
 from referee.web.sheet.rows import sheet as sheet_rows
 from referee.web.speed import load, recent_seq, speed
@@ -58,6 +58,7 @@ def cached_sheet(table_id: str, last: int, template: str) -> Response:
             title=state.game.title,
             breach_text=breach_text,
             shown_early=shown_early(record.setup, record.entries),
+            bgstats=bgstats_link(record, state),
             cached=True,
         )
 
