@@ -4,17 +4,17 @@ The pages are shared: the new-table form, the blank scorecard form, the round sc
 sheet, the rules pages and the trick tool. A game says what is its own by subclassing
 ``ScreensGame`` in ``referee/games/<package>/screens.py`` (``PART``): its options on the forms (a
 WTForms form and a fieldset template, ``templates/games/<package>/options.html``), the facts of
-its round header, its cells on the score sheet, the round screens of its own entries
-(``templates/games/<package>/steps/<action>.html``) with what each shows (``step_view``: the
-templates only read it), what its entries settle in words, and its rules page. The defaults
-here are those of the games that deal and turn a trump.
+its round header, its cells on the score sheet and its columns on the sheet's spreadsheet (CSV),
+the round screens of its own entries (``templates/games/<package>/steps/<action>.html``) with
+what each shows (``step_view``: the templates only read it), what its entries settle in words,
+and its rules page. The defaults here are those of the games that deal and turn a trump.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
@@ -23,6 +23,12 @@ from wtforms import Form
 from referee.parts import ORDER, PACKAGES, part
 from referee.rules import GAMES, Deck, RoundState, State, Step
 from referee.web.words import colour_label, colour_short
+
+if TYPE_CHECKING:
+    from referee.web.sheet.rows import SheetRow
+
+#: What a cell of the spreadsheet (CSV) of the score sheet holds: a number, text, or nothing.
+Value = int | str | None
 
 
 @dataclass
@@ -162,6 +168,27 @@ class ScreensGame:
         (each game adds its bids)."""
         tricks = rnd.tricks_won()
         cell.tricks = None if tricks is None else tricks.get(player)
+
+    # --- the spreadsheet of the score sheet (CSV) -------------------------------------------
+
+    def round_headings(self) -> list[str]:
+        """The headings of the spreadsheet's columns of a round after its number, hand size and
+        who deals: the trump."""
+        return [str(self.trump_heading)]
+
+    def round_values(self, row: SheetRow) -> list[Value]:
+        """A row's values under ``round_headings``."""
+        return [row.trump]
+
+    def entry_headings(self) -> list[str]:
+        """The headings of a player's columns of entries, before their score and running
+        total: the bid and the tricks taken."""
+        return [_("bid"), _("took")]
+
+    def entry_values(self, cell: Cell) -> list[Value]:
+        """A player's cell under ``entry_headings`` (what the sheet page shows of it, so a
+        sealed bid is not there before its round is over)."""
+        return [cell.bid, cell.tricks]
 
 
 def game_titles() -> list[tuple[str, str]]:

@@ -1,6 +1,7 @@
 """Alles oder Nichts on the web pages: its options on the new-table form (the colours and the
-values per colour of the deck), its open and secret declarations on the round screen and the
-sheet (a secret bid hidden until the round is over), and player links to seal a bid."""
+values per colour of the deck), its open and secret declarations on the round screen, the
+sheet and its spreadsheet (a secret bid hidden until the round is over), and player links to
+seal a bid."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from referee.rules.alles import HIGHEST_BID, AllesRound
 from referee.rules.cards import ALLES_COLOURS, coloured_deck
 from referee.rules.names import quote
 from referee.web.forms import add_error, whole_number
-from referee.web.screens import BidLine, Bids, Cell, ScreensGame
+from referee.web.screens import BidLine, Bids, Cell, ScreensGame, Value
 
 
 class Options(Form):
@@ -74,6 +75,14 @@ class AllesScreens(ScreensGame):
         cell.open = rnd.open.get(player)
         hidden = cell.open is False and not state.game.results_in(rnd)
         cell.bid = None if hidden else rnd.bids.get(player)
+
+    def entry_headings(self) -> list[str]:
+        """The bid, whether it was declared open or secret, and the tricks taken."""
+        return [gettext("bid"), gettext("open or secret"), gettext("took")]
+
+    def entry_values(self, cell: Cell) -> list[Value]:
+        shown = None if cell.open is None else gettext("open") if cell.open else gettext("secret")
+        return [cell.bid, shown, cell.tricks]
 
 
 PART = AllesScreens()

@@ -1,12 +1,12 @@
 """ebbes on the web pages: its options on the new-table form, its round screens and what each
 shows (who starts, the number card or the placed designators, the colours as they get their
-roles, the cards won), the roles in the round header and on the sheet, and the discards recorded
-card by card."""
+roles, the cards won), the roles in the round header, on the sheet and on its spreadsheet (a
+column per role), and the discards recorded card by card."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask_babel import gettext, lazy_gettext
 from wtforms import BooleanField, Form, SelectField
@@ -15,8 +15,11 @@ from referee.rules import RoundState, State, Step
 from referee.rules.cards import EBBES_COLOURS, coloured_deck
 from referee.rules.ebbes import ROLES, Ebbes, EbbesRound
 from referee.web.forms import choices, default
-from referee.web.screens import Cell, ScreensGame
+from referee.web.screens import Cell, ScreensGame, Value
 from referee.web.words import colour_label
+
+if TYPE_CHECKING:
+    from referee.web.sheet.rows import SheetRow
 
 VARIANT_LABELS = {
     "standard": lazy_gettext("Standard: a number card"),
@@ -208,6 +211,20 @@ class EbbesScreens(ScreensGame):
 
     def fill_cell(self, state: State, rnd: RoundState, player: str, cell: Cell) -> None:
         """Only the score: the cards won are counted on the round screen."""
+
+    def round_headings(self) -> list[str]:
+        """A column per role, each holding the colour that had it."""
+        return list(ROLES)
+
+    def round_values(self, row: SheetRow) -> list[Value]:
+        return [row.roles.get(role) for role in ROLES]
+
+    def entry_headings(self) -> list[str]:
+        """None: a player's score is all the sheet has of them."""
+        return []
+
+    def entry_values(self, cell: Cell) -> list[Value]:
+        return []
 
 
 PART = EbbesScreens()

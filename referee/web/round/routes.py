@@ -35,6 +35,7 @@ from referee.web.round.screen import (
 from referee.web.screens import screens
 from referee.web.sealed import public, sealed_bid, shown_notes
 from referee.web.sharing.access import held, require, write
+from referee.web.sheet.exports import bgstats_link
 from referee.web.speed import load, load_since, recent_seq, remember_after, speed
 from referee.web.speed.front import position_text
 from referee.web.standings import leaders
@@ -78,6 +79,7 @@ def render_table(
         rnd=rnd,
         seats=seats(state),
         winners=state.winners(),
+        bgstats=bgstats_link(record, state),
         bids=None if rnd is None else part.bids(state, rnd),
         header=None if rnd is None else round_header(state, rnd),
         what_next=describe_step(step, state.setup.game),

@@ -1,8 +1,9 @@
-"""The score sheet: its page, TV mode and its PDF download.
+"""The score sheet: its page, TV mode, and its PDF and spreadsheet (CSV) downloads.
 
 The page and TV mode are rendered once per change of the table and kind of viewer, then served
 from memory with an ETag; the PDF is made by ``referee.sheets`` from the replayed state, with the
-corrections of the log as footnotes, and kept per change and paper.
+corrections of the log as footnotes, and kept per change and paper. The spreadsheet
+(``exports.py``) is made on each download. A finished game's page links to BG Stats.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from referee.web.round.screen import (
 from referee.web.screens import screens
 from referee.web.sealed import shown_early
 from referee.web.sharing.access import keeps_score, require
+from referee.web.sheet.exports import bgstats_link, sheet_csv
 from referee.web.sheet.footnotes import sheet_info
 from referee.web.sheet.rows import sheet as sheet_rows
 from referee.web.speed import load, recent_seq, speed
@@ -56,6 +58,7 @@ def cached_sheet(table_id: str, last: int, template: str) -> Response:
             title=state.game.title,
             breach_text=breach_text,
             shown_early=shown_early(record.setup, record.entries),
+            bgstats=bgstats_link(record, state),
             cached=True,
         )
 
@@ -92,4 +95,17 @@ def pdf(table_id: str) -> ResponseReturnValue:
     day = record.created_at.strftime("%Y-%m-%d")
     return attachment(
         body, "application/pdf", safe_file_name(state.setup.game, day, table_id[:8], "sheet.pdf")
+    )
+
+
+@bp.get("/<table_id>/sheet.csv")
+def spreadsheet(table_id: str) -> ResponseReturnValue:
+    """The table's score sheet as a spreadsheet (CSV) download."""
+    require(table_id)
+    record, state = load(table_id)
+    day = record.created_at.strftime("%Y-%m-%d")
+    return attachment(
+        sheet_csv(state),
+        "text/csv",
+        safe_file_name(state.setup.game, day, table_id[:8], "sheet.csv"),
     )

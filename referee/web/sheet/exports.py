@@ -1,0 +1,125 @@
+"""The score sheet for other apps: a spreadsheet (CSV) of it, and a finished game as a play to
+log in BG Stats.
+
+The spreadsheet has a header row, a row per round begun and the totals last. A round's row holds
+its number, hand size and who deals (or starts), then the game's own columns of the round (the
+trump; ebbes: a column per role), then for each player the game's own columns of their entries
+(the bid and the tricks taken; Alles oder Nichts adds open or secret; ebbes has none), the
+round's score and the running total. It shows what the score sheet page shows (``rows.sheet``),
+so a sealed bid is not in it before its round is over. It is UTF-8 with a byte order mark, which
+Excel needs to read an accent or a ♥ right, and a text cell that a spreadsheet would run as a
+formula starts with ``'``.
+
+The play for BG Stats is the link BG Stats documents on its support page "Push plays to BG Stats
+from other apps or websites",
+https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/ :
+``https://app.bgstatsapp.com/createPlay.html?data=`` and the play as URL-encoded JSON.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import UTC
+from typing import Any
+from urllib.parse import quote
+
+from flask_babel import gettext as _
+
+from referee.rules import State
+from referee.store.tables import TableRecord
+from referee.web.screens import Value, screens
+from referee.web.sheet.rows import sheet as sheet_rows
+
+#: What a spreadsheet takes a cell of text starting with for a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+#: The link that takes a play to BG Stats (its format: see the module's docstring).
+BGSTATS_CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html"
+
+#: Who made the play, as BG Stats shows it (its ``sourceName``).
+SOURCE_NAME = "Table Referee"
+
+
+def cell_text(value: Value) -> int | str:
+    """One cell of the spreadsheet: nothing as an empty cell, a number as itself, and text that
+    would run as a formula with ``'`` in front (a player called ``=1+2`` stays a name)."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def sheet_csv(state: State) -> bytes:
+    """The score sheet as a spreadsheet (CSV, UTF-8 with a byte order mark)."""
+    part = screens(state.setup.game)
+    players = state.setup.players
+    own = [*part.entry_headings(), _("score"), _("total")]
+    meta: list[Value] = [_("Round"), _("Cards"), str(part.who_heading), *part.round_headings()]
+    header = list(meta)
+    for player in players:
+        header += [_("%(player)s: %(column)s", player=player, column=column) for column in own]
+    lines = [header]
+    for row in sheet_rows(state):
+        line: list[Value] = [row.number, row.hand_size, row.who, *part.round_values(row)]
+        for player in players:
+            cell = row.cells[player]
+            running = None if cell.score is None else row.running[player]
+            line += [*part.entry_values(cell), cell.score, running]
+        lines.append(line)
+    totals = state.totals()
+    last: list[Value] = [_("Total"), *[None] * (len(meta) - 1)]
+    for player in players:
+        last += [*[None] * (len(own) - 1), totals[player]]
+    lines.append(last)
+    out = io.StringIO()
+    csv.writer(out).writerows([cell_text(value) for value in line] for line in lines)
+    return out.getvalue().encode("utf-8-sig")
+
+
+def bgstats_link(record: TableRecord, state: State) -> str | None:
+    """The finished game as a play to log in BG Stats: its ``createPlay`` link (None while the
+    game goes on).
+
+    The play is built to the format of BG Stats' support page (see the module's docstring):
+    the game (its name; the highest total wins, as ``State.winners`` has it), when it began, how
+    long it took (from the first entry to the last, in whole minutes), and each player with their
+    total, place (players on the same total share it), whether they won and whether they began
+    the game (led round 1). Times are UTC: a table keeps no time zone. Left out: the game's
+    BoardGameGeek id (none is known), the board, a comment, and the location, which BG Stats sets
+    to the app itself.
+    """
+    if not state.complete or not record.entries:
+        return None
+    totals = state.totals()
+    winners = state.winners()
+    starter = state.rounds[0].leader
+    began, ended = record.entries[0].created_at, record.entries[-1].created_at
+    play: dict[str, Any] = {
+        "sourceName": SOURCE_NAME,
+        "sourcePlayId": record.id,
+        "playDate": began.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"),
+        "durationMin": round((ended - began).total_seconds() / 60),
+        "game": {
+            "name": state.game.title,
+            "highestWins": True,
+            "noPoints": False,
+            "sourceGameId": state.setup.game,
+        },
+        "players": [
+            {
+                "name": player,
+                "sourcePlayerId": player,
+                "score": totals[player],
+                "rank": 1 + sum(total > totals[player] for total in totals.values()),
+                "winner": player in winners,
+                "startPlayer": player == starter,
+                "role": "",
+            }
+            for player in state.setup.players
+        ],
+    }
+    data = json.dumps(play, ensure_ascii=False, separators=(",", ":"))
+    return f"{BGSTATS_CREATE_PLAY}?data={quote(data, safe='')}"

@@ -1,0 +1,440 @@
+"""The score sheet for other apps: its spreadsheet (``/t/<id>/sheet.csv``), read back with Python's
+csv module as a spreadsheet reads it, and the link that logs a finished game in BG Stats, decoded
+and checked against the format BG Stats documents.
+
+The games' golden records are the yardstick of the spreadsheet: every round's entries as the
+record has them, every score as the referee's verdict (``*.expect.json``) has it.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import random
+import re
+import shutil
+import subprocess
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import update
+
+from referee.rules import Setup, State, start
+from referee.rules.cards import EBBES_COLOURS
+from referee.store import db
+from referee.store.models import Entry
+from referee.store.tables import append_entry, create_table
+from referee.web.sheet.exports import cell_text
+from tests.durability.legal import next_entry
+from tests.links import join
+from tests.web.helpers import hidden, new_table, ok, post
+from tests.web.test_sealed import round_two, seal
+from tests.web.test_sheets_web import upload
+
+RECORDS = Path(__file__).resolve().parents[1] / "records"
+BOM = b"\xef\xbb\xbf"
+SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def golden(game: str, name: str) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
+    """A golden record as bytes and as JSON, and the referee's verdict on it."""
+    text = (RECORDS / game / f"{name}.json").read_bytes()
+    verdict = json.loads((RECORDS / game / f"{name}.expect.json").read_text(encoding="utf-8"))
+    return text, json.loads(text), verdict
+
+
+def download(client: FlaskClient, table: str) -> bytes:
+    response = client.get(f"/t/{table}/sheet.csv")
+    assert response.status_code == 200, response.text[-800:]
+    assert response.mimetype == "text/csv"
+    assert response.headers["Cache-Control"] == "no-store"
+    return response.data
+
+
+def read(data: bytes) -> list[list[str]]:
+    """The spreadsheet's rows as a spreadsheet reads them: UTF-8 after its byte order mark."""
+    assert data.startswith(BOM)
+    return list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
+
+
+def sheet_of(client: FlaskClient, table: str) -> list[list[str]]:
+    return read(download(client, table))
+
+
+def running(scores: list[dict[str, int]], players: list[str]) -> list[dict[str, int]]:
+    """The running totals after each round of ``scores``."""
+    out, sums = [], dict.fromkeys(players, 0)
+    for round_scores in scores:
+        sums = {p: sums[p] + round_scores[p] for p in players}
+        out.append(sums)
+    return out
+
+
+# --- the spreadsheet, game by game ------------------------------------------------------------
+
+
+def test_a_blackout_spreadsheet_has_each_round_with_its_one_in_front_scores(
+    client: FlaskClient,
+) -> None:
+    text, record, verdict = golden("blackout", "default-4p")
+    table = upload(client, text)
+    response = client.get(f"/t/{table}/sheet.csv")
+    disposition = response.headers["Content-Disposition"]
+    assert re.fullmatch(
+        r'attachment; filename="blackout-\d{4}-\d{2}-\d{2}-[A-Za-z0-9_-]{8}-sheet\.csv"',
+        disposition,
+    ), disposition
+    header, *rounds, total = read(download(client, table))
+    players = record["players"]
+    assert header == ["Round", "Cards", "Deals", "Trump"] + [
+        f"{p}: {column}" for p in players for column in ("bid", "took", "score", "total")
+    ]
+    scores = [r["scores"] for r in verdict["rounds"]]
+    sums = running(scores, players)
+    assert len(rounds) == len(verdict["rounds"]) == len(record["rounds"]) == 25
+    for row, told, entered, sum_after in zip(
+        rounds, verdict["rounds"], record["rounds"], sums, strict=True
+    ):
+        assert row[:2] == [str(told["number"]), str(told["hand_size"])]
+        if entered.get("dealer"):
+            assert row[2] == entered["dealer"]
+        trump = entered.get("trump")
+        assert row[3] == (SUITS[trump[-1]] if trump else "—")  # the whole deck: no trump
+        for seat, player in enumerate(players):
+            bid, took, score, after = row[4 + 4 * seat : 8 + 4 * seat]
+            assert (int(bid), int(took)) == (entered["bids"][player], entered["tricks"][player])
+            # rules.md: an exact bid scores the bid with a 1 in front, a missed one nothing.
+            exact = entered["bids"][player] == entered["tricks"][player]
+            assert int(score) == (int("1" + bid) if exact else 0) == told["scores"][player]
+            assert int(after) == sum_after[player]
+    assert any(row[4 + 4 * s + 2] == "13" for row in rounds for s in range(4))  # bid 3, made
+    assert total == ["Total", "", "", ""] + [
+        cell for p in players for cell in ("", "", "", str(verdict["totals"][p]))
+    ]
+
+
+def test_an_alles_oder_nichts_spreadsheet_says_open_or_secret_and_every_bid_once_played(
+    client: FlaskClient,
+) -> None:
+    text, record, verdict = golden("alles-oder-nichts", "default-4p")
+    header, *rounds, total = sheet_of(client, upload(client, text))
+    players = record["players"]
+    columns = ("bid", "open or secret", "took", "score", "total")
+    assert header == ["Round", "Cards", "Deals", "Trump"] + [
+        f"{p}: {column}" for p in players for column in columns
+    ]
+    sums = running([r["scores"] for r in verdict["rounds"]], players)
+    for row, told, entered, sum_after in zip(
+        rounds, verdict["rounds"], record["rounds"], sums, strict=True
+    ):
+        assert row[3] == entered["trump"].split("-")[0]  # a card's colour, or the colour
+        for seat, player in enumerate(players):
+            bid, shown, took, score, after = row[4 + 5 * seat : 9 + 5 * seat]
+            declared = entered["bids"][player]
+            assert int(bid) == declared["bid"]  # a secret bid too: its round is over
+            assert shown == ("open" if declared["open"] else "secret")
+            assert int(took) == entered["tricks"][player]
+            assert (int(score), int(after)) == (told["scores"][player], sum_after[player])
+    assert total[-1] == str(verdict["totals"][players[-1]])
+
+
+def test_a_sealed_bid_is_not_in_the_spreadsheet_before_its_round_is_over(app: Flask) -> None:
+    sheets = []
+    for bid in (6, 0):  # two tables alike but for Cho's sealed bid
+        keeper = app.test_client()
+        table = round_two(app, keeper)
+        ok(seal(keeper, table, 3, bid))
+        sheets.append(download(keeper, table))
+    assert sheets[0] == sheets[1]
+    header, first, second, _ = read(sheets[1])
+    cho = header.index("Cho: bid")
+    assert first[cho : cho + 5] == ["2", "open", "2", "7", "7"]  # rules.md: 2 × 2 + 3
+    assert second[cho : cho + 5] == ["", "secret", "", "", ""]  # sealed, and nothing scored yet
+    for seat in (1, 2):
+        ok(post(keeper, table, "declare", player=seat, choice="open-2"))
+    ok(post(keeper, table, "tricks", tricks_1=2, tricks_2=2, tricks_3=1))
+    _, _, second, _ = sheet_of(keeper, table)
+    assert second[cho : cho + 3] == ["0", "secret", "1"]  # over: turned up
+
+
+def test_an_ebbes_spreadsheet_has_a_column_per_role_and_scores_below_zero_as_numbers(
+    client: FlaskClient,
+) -> None:
+    text, record, verdict = golden("ebbes", "default-3p")
+    header, *rounds, total = sheet_of(client, upload(client, text))
+    players = record["players"]
+    roles = ["trump", "plus", "ebbes", "minus", "nix"]
+    assert header == ["Round", "Cards", "Starts", *roles] + [
+        f"{p}: {column}" for p in players for column in ("score", "total")
+    ]
+    sums = running([r["scores"] for r in verdict["rounds"]], players)
+    for row, told, entered, sum_after in zip(
+        rounds, verdict["rounds"], record["rounds"], sums, strict=True
+    ):
+        nix = [c for c in EBBES_COLOURS if c not in entered["designations"]]
+        assert row[:8] == [
+            str(told["number"]),
+            str(told["hand_size"]),
+            entered["starter"],
+            *entered["designations"],
+            *nix,
+        ]
+        assert row[8:] == [str(n) for p in players for n in (told["scores"][p], sum_after[p])]
+    assert "-3" in rounds[0]  # Ben's minus: a number, not text behind a quote
+    assert total == ["Total", *[""] * 7] + [
+        cell for p in players for cell in ("", str(verdict["totals"][p]))
+    ]
+
+
+def test_a_table_without_rounds_has_the_header_and_zero_totals(
+    app: Flask, client: FlaskClient
+) -> None:
+    table = new_table(app, client, "blackout", ("Zoë", "Даша"), {"max_cards": 2})
+    header, total = sheet_of(client, table)
+    assert header[4:6] == ["Zoë: bid", "Zoë: took"] and header[8] == "Даша: bid"
+    assert total == ["Total", "", "", "", "", "", "", "0", "", "", "", "0"]
+
+
+# --- what a spreadsheet must not run, and who may download ------------------------------------
+
+
+@pytest.mark.parametrize("text", ["=1+2", "+1", "-1+2", "@SUM(A1)", "\tx", "\rx", "=", "-"])
+def test_text_that_a_spreadsheet_would_run_as_a_formula_starts_with_a_quote(text: str) -> None:
+    assert cell_text(text) == "'" + text
+
+
+@pytest.mark.parametrize("value", ["Ann", "Zoë", "a=b", "1+2", "—", "'quoted", " =x", 0, -3, 110])
+def test_other_cells_are_kept_as_they_are(value: str | int) -> None:
+    assert cell_text(value) == value
+    assert cell_text(None) == ""
+
+
+def test_names_and_colours_that_look_like_formulas_stay_text(
+    app: Flask, client: FlaskClient
+) -> None:
+    names = ("=1+2", "+Ben", "-Cho", "@Dee")
+    table = new_table(app, client, "blackout", names, {"max_cards": 2})
+    ok(post(client, table, "trump", trump="H"))
+    header, first, _ = sheet_of(client, table)
+    assert header[4:] == [
+        f"'{name}: {column}" for name in names for column in ("bid", "took", "score", "total")
+    ]
+    assert first[:4] == ["1", "1", "'=1+2", "♥"]  # the dealer's name too
+    colours = ["=red", "+yellow", "@green", "blue"]
+    other = app.test_client()
+    table = new_table(app, other, "alles-oder-nichts", ("Ann", "Ben", "Cho"), {"colours": colours})
+    ok(post(other, table, "trump", trump="=red"))
+    _, first, _ = sheet_of(other, table)
+    assert first[3] == "'=red"
+
+
+def test_anyone_holding_a_link_may_download_the_spreadsheet_and_nobody_else(
+    app: Flask, client: FlaskClient
+) -> None:
+    table = new_table(app, client, "ebbes", ("Ann", "Ben", "Cho"))
+    stranger = app.test_client()
+    refused = stranger.get(f"/t/{table}/sheet.csv")
+    assert refused.status_code == 403 and refused.mimetype == "text/html"
+    join(app, stranger, table, "viewer")
+    assert download(stranger, table) == download(client, table)
+    assert app.test_client().get("/t/nope/sheet.csv").status_code == 404
+
+
+def test_the_sheet_page_and_the_navigation_bar_link_the_spreadsheet(
+    app: Flask, client: FlaskClient
+) -> None:
+    table = new_table(app, client, "blackout", ("Ann", "Ben"), {"max_cards": 2})
+    for path in (f"/t/{table}/sheet", f"/t/{table}", f"/t/{table}/history"):
+        assert f'href="/t/{table}/sheet.csv" download' in client.get(path).text, path
+    page = client.get(f"/t/{table}/sheet").text
+    assert "Download the sheet as a spreadsheet (CSV)" in page
+
+
+@pytest.mark.skipif(
+    shutil.which("libreoffice") is None and shutil.which("soffice") is None,
+    reason="LibreOffice is not on this machine",
+)
+def test_libreoffice_opens_the_spreadsheet_with_its_characters(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    table = new_table(app, client, "blackout", ("Zoë", "Даша", "=1+2"), {"max_cards": 2})
+    ok(post(client, table, "trump", trump="H"))
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_bytes(download(client, table))
+    office = shutil.which("libreoffice") or shutil.which("soffice")
+    assert office is not None
+    command = [office, "--headless", "--infilter=CSV:44,34,76,1", "--convert-to", "html"]
+    subprocess.run([*command, "--outdir", str(tmp_path), str(sheet)], check=True, timeout=300)
+    shown = html.unescape((tmp_path / "sheet.html").read_text(encoding="utf-8", errors="replace"))
+    assert "Zoë" in shown and "Даша" in shown and "♥" in shown and "=1+2" in shown
+
+
+# --- the play for BG Stats --------------------------------------------------------------------
+
+#: The play's fields as "Push plays to BG Stats from other apps or websites" documents them
+#: (https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/),
+#: each with its JSON type; those marked False are optional and left out by this app.
+PLAY = {
+    "sourceName": (str, True),
+    "sourcePlayId": (str, True),
+    "playDate": (str, True),
+    "durationMin": (int, True),
+    "game": (dict, True),
+    "players": (list, True),
+    "board": (str, False),
+    "comments": (str, False),
+    "location": (str, False),
+}
+GAME = {
+    "name": (str, True),
+    "highestWins": (bool, True),
+    "noPoints": (bool, True),
+    "sourceGameId": (str, True),
+    "bggId": (int, False),
+}
+PLAYER = {
+    "name": (str, True),
+    "sourcePlayerId": (str, True),
+    "score": ((int, float), True),
+    "rank": (int, True),
+    "winner": (bool, True),
+    "startPlayer": (bool, True),
+    "role": (str, True),
+}
+LINK = re.compile(r'href="(https://app\.bgstatsapp\.com/createPlay\.html\?data=[^"]+)"')
+
+
+def of_format(value: dict[str, Any], fields: dict[str, tuple[Any, bool]]) -> None:
+    """``value`` has every field the format asks for and no other, each of its type (a bool is
+    not taken for a number, nor a number for a bool)."""
+    required = {name for name, (_, needed) in fields.items() if needed}
+    assert required <= value.keys() <= fields.keys(), value.keys()
+    for name, item in value.items():
+        kind = fields[name][0]
+        assert isinstance(item, kind) and (kind is bool) == isinstance(item, bool), (name, item)
+
+
+def decoded(link: str) -> dict[str, Any]:
+    """The play a createPlay link carries, checked against the format as it is read."""
+    parts = urlsplit(link)
+    assert (parts.scheme, parts.netloc, parts.path) == (
+        "https",
+        "app.bgstatsapp.com",
+        "/createPlay.html",
+    )
+    query = parse_qs(parts.query, strict_parsing=True)
+    assert list(query) == ["data"] and len(query["data"]) == 1
+    play: dict[str, Any] = json.loads(query["data"][0])
+    of_format(play, PLAY)
+    of_format(play["game"], GAME)
+    assert play["players"]
+    for player in play["players"]:
+        of_format(player, PLAYER)
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}", play["playDate"])
+    return play
+
+
+def links_on(client: FlaskClient, table: str) -> list[str]:
+    """The BG Stats links on the table's round screen and its sheet page."""
+    found = []
+    for path in (f"/t/{table}", f"/t/{table}/sheet"):
+        page = client.get(path).text
+        links = LINK.findall(page)
+        assert len(links) == ("Log this play in BG Stats" in page), path
+        found += [html.unescape(link) for link in links]
+    return found
+
+
+def played_to_the_end(app: Flask, setup: Setup, minutes: float) -> tuple[str, State]:
+    """A table of ``setup`` played to its end with legal entries, the first entered at 19:00 UTC
+    on 1 May 2024 and the last ``minutes`` later; and its state."""
+    rng = random.Random(11)
+    with app.app_context():
+        table, state, seq = create_table(setup), start(setup), 0
+        while (entry := next_entry(state, rng)) is not None:
+            event, state = entry
+            seq = append_entry(table, seq, "event", event.to_dict())
+        began = datetime(2024, 5, 1, 19, 0, tzinfo=UTC)
+        for at in range(1, seq + 1):
+            when = began + timedelta(minutes=minutes) * (at - 1) / (seq - 1)
+            where = (Entry.table_id == table) & (Entry.seq == at)
+            db.session.execute(update(Entry).where(where).values(created_at=when))
+        db.session.commit()
+    return table, state
+
+
+@pytest.mark.parametrize(
+    ("setup", "title", "starts"),
+    [
+        # Who begins: the player left of round 1's dealer bids first and leads (rules.md).
+        (Setup("blackout", ("Ann", "Ben", "Cho"), {"max_cards": 2}, "Ann"), "Blackout", "Ben"),
+        (Setup("alles-oder-nichts", ("Ann", "Ben", "Zoë"), {}, "Zoë"), "Alles oder Nichts", "Ann"),
+        (Setup("ebbes", ("Ann", "Ben", "Cho"), {}, "Cho"), "ebbes", "Cho"),
+    ],
+    ids=["blackout", "alles-oder-nichts", "ebbes"],
+)
+def test_a_finished_game_links_its_play_to_bg_stats_in_their_format(
+    app: Flask, setup: Setup, title: str, starts: str
+) -> None:
+    table, state = played_to_the_end(app, setup, minutes=95.4)
+    for kind in ("keeper", "viewer"):
+        phone = app.test_client()
+        join(app, phone, table, kind)
+        links = links_on(phone, table)
+        assert len(links) == 2 and links[0] == links[1]
+        play = decoded(links[0])
+        assert play["sourceName"] == "Table Referee" and play["sourcePlayId"] == table
+        assert play["playDate"] == "2024-05-01 19:00:00"
+        assert play["durationMin"] == 95
+        assert play["game"] == {
+            "name": title,
+            "highestWins": True,
+            "noPoints": False,
+            "sourceGameId": setup.game,
+        }
+        totals, winners = state.totals(), state.winners()
+        assert [p["name"] for p in play["players"]] == list(setup.players)
+        for player in play["players"]:
+            name = player["name"]
+            assert player["sourcePlayerId"] == name and player["role"] == ""
+            assert player["score"] == totals[name]
+            assert player["rank"] == 1 + sorted(totals.values(), reverse=True).index(totals[name])
+            assert player["winner"] == (name in winners)
+            assert player["startPlayer"] == (name == starts)
+
+
+def test_players_on_the_same_total_share_their_place(client: FlaskClient) -> None:
+    text, record, verdict = golden("blackout", "shared-win-3p-max1")
+    play = decoded(links_on(client, upload(client, text))[0])
+    assert len(verdict["winners"]) == 2
+    ranks = {p["name"]: p["rank"] for p in play["players"]}
+    winners = {p["name"] for p in play["players"] if p["winner"]}
+    assert winners == set(verdict["winners"]) and {ranks[w] for w in winners} == {1}
+    others = set(record["players"]) - winners
+    assert {ranks[p] for p in others} == {3}
+    assert play["durationMin"] == 0  # an uploaded record's entries are all stored at once
+
+
+def test_only_a_finished_table_links_to_bg_stats(app: Flask, client: FlaskClient) -> None:
+    _, record, _ = golden("blackout", "default-4p")
+    begun = json.dumps(record | {"rounds": record["rounds"][:3]}).encode()  # 3 rounds of 25
+    assert links_on(client, upload(client, begun)) == []
+    # One round of one card each: the whole deck, so no trump (rules.md).
+    table = new_table(app, client, "blackout", ("Ann", "Ben"), {"max_cards": 1})
+    assert links_on(client, table) == []
+    for seat, bid in ((2, 0), (1, 0)):
+        ok(post(client, table, "bid", player=seat, bid=bid))
+        assert links_on(client, table) == []
+    ok(post(client, table, "tricks", tricks_1=0, tricks_2=1))
+    assert "The game is over." in client.get(f"/t/{table}").text
+    assert len(links_on(client, table)) == 2
+    page = client.get(f"/t/{table}").text
+    ok(client.post(f"/t/{table}/undo", data={"seq": hidden(page, "seq")}))
+    assert links_on(client, table) == []  # the last entry undone: the game goes on
