@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -20,8 +20,11 @@ from flask import current_app
 from sqlalchemy import CursorResult, Insert, Update, bindparam, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from referee.log import LogEntry as LogEntry
+from referee.log import effective_events as effective_events
+from referee.log import in_force as in_force
 from referee.rules import Setup, State, replay, start
-from referee.rules.events import Event, event_from_dict
+from referee.rules.events import event_from_dict
 from referee.store.db import autocommits, db, run
 from referee.store.links import (
     LINKS,
@@ -147,16 +150,6 @@ class TooManyTables(Exception):
 
 class UnknownTable(LookupError):
     """No table has this id."""
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One entry of a table's log (see ``referee.store.models.Entry`` for the payloads)."""
-
-    seq: int
-    kind: str
-    payload: dict[str, Any]
-    created_at: datetime
 
 
 @dataclass(frozen=True)
@@ -361,34 +354,6 @@ def checked_payload(kind: str, payload: Mapping[str, Any], expected_seq: int) ->
     except (KeyError, TypeError, ValueError) as exc:
         message = f"not a valid {kind} entry after entry {expected_seq}: {payload!r}"
         raise ValueError(message) from exc
-
-
-def in_force(entries: Sequence[LogEntry]) -> dict[int, Mapping[str, Any]]:
-    """The log's events with its undos and amendments applied, by the seq of their entry.
-
-    An undo cancels the entry it targets: an event is then gone, an amendment no longer applies,
-    an undone undo brings its target back (redo). An amendment replaces the event of the
-    ``event`` entry it targets, in that event's place; the latest one in force wins. An entry
-    whose target is not of the kind it expects changes nothing.
-    """
-    cancelled: set[int] = set()
-    for entry in reversed(entries):  # an entry can only be undone by a later one
-        if entry.kind == "undo" and entry.seq not in cancelled:
-            cancelled.add(entry.payload["target"])
-    events: dict[int, Mapping[str, Any]] = {}
-    for entry in entries:
-        if entry.seq in cancelled:
-            continue
-        if entry.kind == "event":
-            events[entry.seq] = entry.payload
-        elif entry.kind == "amend" and entry.payload["target"] in events:
-            events[entry.payload["target"]] = entry.payload["event"]
-    return events
-
-
-def effective_events(entries: Sequence[LogEntry]) -> list[Event]:
-    """The events to replay, in order (see ``in_force``)."""
-    return [event_from_dict(payload) for payload in in_force(entries).values()]
 
 
 def table_state(table_id: str) -> State | None:
