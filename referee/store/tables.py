@@ -4,14 +4,15 @@ They work on ``db.session`` and need an app context; the ones that write commit 
 transaction. They hand out plain frozen records (``TableRecord``, ``LogEntry``), not ORM
 objects, so callers never depend on the session's state. The log is append-only:
 ``append_entry`` only inserts, and an undo or an amendment is itself an entry that
-``effective_events`` folds over the ones it names.
+``effective_events`` folds over the ones it names (``referee.log``). A table loaded from a record
+gets its whole log at once, times as the record gives them (``fill_log``).
 """
 
 from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -325,6 +326,36 @@ def add_entry(
     if link is not None and access(link, table_id) is None:
         raise NoAccess(f"the link does not open table {table_id}")
     raise StaleTable(table_id, expected_seq, current)
+
+
+def fill_log(table_id: str, entries: Sequence[LogEntry]) -> None:
+    """Give a new table, its log still empty, the whole log ``entries`` as they are: kinds,
+    payloads and times (a loaded record's history). All of them or none, in one transaction.
+
+    ``ValueError`` for a payload that does not fit its kind (``checked_payload``) or entries not
+    numbered 1, 2, 3 …; ``StaleTable`` when the table's log is not empty any more,
+    ``UnknownTable`` for a bad id.
+    """
+    rows = []
+    for seen, entry in enumerate(entries):
+        if entry.seq != seen + 1:
+            raise ValueError(f"entry {entry.seq} where entry {seen + 1} goes")
+        payload = checked_payload(entry.kind, entry.payload, seen)
+        row = {"seq": entry.seq, "kind": entry.kind, "payload": payload}
+        rows.append({"table_id": table_id, **row, "created_at": entry.created_at})
+    if not rows:
+        return
+    moved = {"table": table_id, "expected": 0, "new_seq": len(rows), "now": utcnow()}
+    advanced = db.session.execute(_ADVANCE, moved)
+    assert isinstance(advanced, CursorResult)  # an UPDATE's result, which counts its rows
+    if advanced.rowcount != 1:
+        db.session.rollback()
+        current = current_seq(table_id)
+        if current is None:
+            raise UnknownTable(table_id)
+        raise StaleTable(table_id, 0, current)
+    db.session.execute(_INSERT_ENTRY, rows)
+    db.session.commit()
 
 
 def checked_payload(kind: str, payload: Mapping[str, Any], expected_seq: int) -> dict[str, Any]:
