@@ -63,6 +63,7 @@ LAYERS = [
         (
             "records.py",
             "record_parts.py",
+            "record_history.py",
             "log.py",
             "check.py",
             "__main__.py",
@@ -72,6 +73,7 @@ LAYERS = [
             "referee.rules",
             "referee.records",
             "referee.record_parts",
+            "referee.record_history",
             "referee.log",
             "referee.check",
             "referee.parts",
