@@ -3,20 +3,30 @@
 
 A record's rounds say what a table holds; its history says how it came to: every entry in the
 order it was made, each undo and correction, each with its time. ``read_history`` reads one
-(``RecordError`` naming the field) and ``write_history`` writes a table's log.
+(``RecordError`` naming the field), ``write_history`` writes a table's log, and ``as_entered``
+takes a record's entries one by one as the app takes them, giving the log a table loaded from
+the record holds (``docs/rulings.md``, "Loading a record into the app").
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from datetime import UTC, datetime
 from typing import Any
 
-from referee.log import LogEntry
+from referee.log import LogEntry, in_force
 from referee.record_parts import RecordError, is_int, need
-from referee.rules import Setup, State
+from referee.rules import Breach, Setup, State, extend, start
 from referee.rules import events as ev
+from referee.rules.engine import Run
+
+#: How many entries checking a history may replay for its corrections and undos of earlier
+#: entries (each replays what follows the entry it changes): a table correcting entries of the
+#: round under way needs a few hundred, a long game corrected often far fewer than this; a
+#: record made to cost is refused before it costs half a second.
+REPLAY_BUDGET = 50_000
 
 #: The longest text a time may be (``2025-03-01T19:02:03.123456+01:00`` is 32).
 TIME_TEXT = 40
@@ -178,3 +188,118 @@ def write_history(state: State, entries: Sequence[LogEntry]) -> list[dict[str, A
             written["event"] = shown(entry.payload["event"])
         out.append(written)
     return out
+
+
+# --- taking a record's entries as the app takes them ------------------------------------------
+
+
+class EntryRefused(ValueError):
+    """An entry of a record that the app would not have taken: ``breach`` says why; ``seq`` is
+    its place in the record's history (None for an entry of the rounds)."""
+
+    def __init__(self, breach: Breach, seq: int | None = None) -> None:
+        self.breach = breach
+        self.seq = seq
+        super().__init__(str(breach))
+
+
+class _AsEntered(Run):
+    """The app's order of entry (a strict step), keeping an entry that only breaks a rule a
+    table keeps an entry with (``Run.flag``: a revoke, a hook bid …) and noting the breach, as
+    a table whose earlier entry was corrected holds it."""
+
+    def __init__(self, state: State) -> None:
+        super().__init__(state, lenient=False)
+
+    def flag(self, breach: Breach) -> None:
+        self.state.violations.append(breach)
+
+
+def _entered(state: State, event: ev.Event, seq: int | None = None) -> State:
+    """The state after ``event`` as the app takes it; ``EntryRefused`` if it would not."""
+    new = state.copy()
+    try:
+        new.game.step(_AsEntered(new), event)
+    except Breach as breach:
+        raise EntryRefused(breach, seq) from None
+    return new
+
+
+def as_entered(
+    setup: Setup, events: Sequence[ev.Event], log: Sequence[LogEntry], now: datetime
+) -> tuple[LogEntry, ...]:
+    """The log a table loaded from a record holds: its ``history`` (``log``), or else the
+    entries of its rounds (``events``), each at ``now``.
+
+    Each entry is taken as the app takes it: in the app's order of entry, a breach of a rule a
+    table keeps an entry with noted, any other breach refusing it (``EntryRefused``). In a
+    history, a correction is checked against the table as it was before the entry it corrects,
+    as the correction page checks it, and the entries after it (or after an undone one) are
+    replayed as the table replays them; ``RecordError`` once that would replay more than
+    ``REPLAY_BUDGET`` entries. Players no table can seat are refused too.
+    """
+    try:
+        first = start(setup)
+    except Breach as breach:  # players no table can seat
+        raise EntryRefused(breach) from None
+    if not log:
+        state = first
+        run = _AsEntered(state)
+        out: list[LogEntry] = []
+        for event in events:
+            try:
+                state.game.step(run, event)
+            except Breach as breach:
+                raise EntryRefused(breach) from None
+            if not isinstance(event, ev.BeginRound):
+                out.append(LogEntry(len(out) + 1, "event", event.to_dict(), now))
+        return tuple(out)
+    states = [first]  # the state after each event in force: states[i] after force[:i]
+    force: list[tuple[int, Mapping[str, Any]]] = []  # (seq, event) in force, in log order
+    budget = REPLAY_BUDGET
+
+    def index_of(seq: int) -> int | None:
+        index = bisect_left(force, seq, key=lambda item: item[0])
+        return index if index < len(force) and force[index][0] == seq else None
+
+    def replay_from(index: int) -> None:
+        nonlocal budget
+        budget -= len(force) - index
+        if budget < 0:
+            raise RecordError(
+                "history",
+                "corrects or undoes so many earlier entries that checking it would replay "
+                f"more than {REPLAY_BUDGET} entries",
+            )
+        del states[index + 1 :]
+        for _, payload in force[index:]:
+            states.append(extend(states[-1], ev.event_from_dict(payload)))
+
+    for entry in log:
+        if entry.kind == "event":
+            states.append(_entered(states[-1], ev.event_from_dict(entry.payload), entry.seq))
+            force.append((entry.seq, entry.payload))
+            continue
+        target = entry.payload["target"]
+        index = index_of(target)
+        if entry.kind == "undo" and index == len(force) - 1:  # the newest: the app's undo
+            force.pop()
+            states.pop()
+        elif entry.kind == "undo" and index is not None:  # an earlier event
+            del force[index]
+            replay_from(index)
+        elif entry.kind == "amend" and index is not None:
+            new = entry.payload["event"]
+            _entered(states[index], ev.event_from_dict(new), entry.seq)
+            force[index] = (target, new)
+            replay_from(index)
+        elif entry.kind == "undo" and log[target - 1].kind != "event":  # of an undo or amend
+            budget -= entry.seq
+            now_in_force = list(in_force(log[: entry.seq]).items())
+            same = 0
+            while same < min(len(force), len(now_in_force)) and force[same] == now_in_force[same]:
+                same += 1
+            force = now_in_force
+            replay_from(same)
+        # else an undo or a correction of an entry undone already: it changes nothing
+    return tuple(log)

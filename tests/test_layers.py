@@ -78,7 +78,7 @@ LAYERS = [
             "referee.check",
             "referee.parts",
         ),
-        frozenset(SMALL_STDLIB | {"argparse", "datetime", "json", "sys"}),
+        frozenset(SMALL_STDLIB | {"argparse", "bisect", "datetime", "json", "sys"}),
         frozenset(WEB_AND_DATABASE | {"reportlab"}),
         "record",
     ),

@@ -1,5 +1,5 @@
 """A record's ``history`` (docs/record-history.md): read and written whole, refused naming the
-field, and scored by its entries in force."""
+field, scored by its entries in force, and taken entry by entry as the app takes them."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from referee import record_history
 from referee.check import check_text
 from referee.log import LogEntry, effective_events
+from referee.record_history import EntryRefused, as_entered
 from referee.records import RecordError, export_record, parse_record
 from referee.rules import Setup, replay
 from referee.rules import events as ev
@@ -201,6 +203,84 @@ def test_an_entry_of_a_trick_with_a_number_for_its_cards_is_refused_not_replayed
     with pytest.raises(RecordError) as caught:
         parse_record(doc)
     assert caught.value.field == "history[1].event.cards"
+
+
+# --- as the app takes them ----------------------------------------------------------------------
+
+
+def test_a_correction_is_checked_against_the_table_before_the_entry_it_corrects():
+    entries = log(
+        ("event", ev.Trump(1, "H")),
+        ("event", bid("Ben", 0)),
+        ("amend", {"target": 1, "event": ev.Trump(1, "XX").to_dict()}),
+    )
+    with pytest.raises(EntryRefused) as caught:
+        as_entered(SETUP, (), entries, START)
+    assert caught.value.seq == 3
+    assert caught.value.breach.code == "trump-unknown"
+
+
+def test_each_entry_is_checked_against_the_table_as_the_undos_before_it_left_it():
+    round_one = [
+        ("event", ev.Trump(1, "H")),
+        ("event", bid("Ben", 1)),
+        ("event", bid("Cho", 1)),
+        ("event", bid("Ann", 1)),
+    ]
+    tricks = ("event", ev.Tricks(1, {"Ann": 1, "Ben": 0, "Cho": 0}))
+    assert as_entered(SETUP, (), log(*round_one, tricks), START)
+    undone = log(*round_one, ("undo", {"target": 2}), tricks)  # Ben's bid, not the newest
+    with pytest.raises(EntryRefused) as caught:
+        as_entered(SETUP, (), undone, START)
+    assert (caught.value.seq, caught.value.breach.code) == (6, "missing-bids-first")
+    redone = log(*round_one, ("undo", {"target": 2}), ("undo", {"target": 5}), tricks)
+    assert as_entered(SETUP, (), redone, START) == redone  # the undo undone: Ben's bid is back
+
+
+def test_a_kept_breach_is_kept_and_an_entry_out_of_turn_refused():
+    hook = log(
+        ("event", ev.Trump(1, "H")),
+        ("event", bid("Ben", 0)),
+        ("event", bid("Cho", 0)),
+        ("event", bid("Ann", 1)),  # the hook: kept, as a correction of Ben's bid would leave it
+    )
+    assert as_entered(SETUP, (), hook, START) == hook
+    out_of_turn = log(("event", ev.Trump(1, "H")), ("event", bid("Cho", 0)))
+    with pytest.raises(EntryRefused) as caught:
+        as_entered(SETUP, (), out_of_turn, START)
+    assert caught.value.breach.code == "bid-turn"
+
+
+def test_a_record_without_history_becomes_the_entries_of_its_rounds_at_the_time_given():
+    doc = document(CORRECTED)
+    del doc["history"]
+    record = parse_record(doc)
+    entries = as_entered(record.setup, record.events, (), START)
+    assert [e.payload for e in entries] == [
+        e.to_dict() for e in record.events if not isinstance(e, ev.BeginRound)
+    ]
+    assert {e.created_at for e in entries} == {START} and {e.kind for e in entries} == {"event"}
+
+
+def test_checking_a_history_costs_at_most_its_budget(monkeypatch):
+    entries = log(
+        ("event", ev.Trump(1, "H")),
+        ("event", bid("Ben", 0)),
+        ("event", bid("Cho", 0)),
+        *[("amend", {"target": 2, "event": bid("Ben", n % 2).to_dict()}) for n in range(6)],
+    )
+    assert as_entered(SETUP, (), entries, START)  # each correction replays 2 entries: 12
+    monkeypatch.setattr(record_history, "REPLAY_BUDGET", 11)
+    with pytest.raises(RecordError) as caught:
+        as_entered(SETUP, (), entries, START)
+    assert caught.value.field == "history"
+    assert "more than 11 entries" in str(caught.value)
+
+
+def test_players_no_table_seats_are_refused():
+    with pytest.raises(EntryRefused) as caught:
+        as_entered(Setup("blackout", ("Ann",)), (), (), START)
+    assert caught.value.breach.rule == "players" and caught.value.seq is None
 
 
 def test_the_documented_example_reads_back_as_written():
