@@ -9,9 +9,11 @@ The top fields and the list of rounds are read here, the same for every game; wh
 rounds hold, and which field names who begins round 1, its record part reads and writes
 (``referee/games/<package>/record.py``, a ``referee.record_parts.RecordGame``).
 
-Extensions beyond record-format.md (documented in the README): a secret Alles oder Nichts bid not
-yet turned up is ``{"open": false}`` without ``bid``; the last trick of the last round may be short
-(a trick under way).
+Extensions beyond record-format.md (``docs/rulings.md``): a secret Alles oder Nichts bid not yet
+turned up is ``{"open": false}`` without ``bid``; the last trick of the last round may be short (a
+trick under way); ``history`` holds the table's whole log, undos and corrections with their
+times (``referee.record_history``, ``docs/record-history.md``). A record with a history is scored
+by its entries in force, which must give its rounds as the app writes them.
 
 Reading stops at the first thing no game can hold (``docs/rulings.md``): text that is not valid
 Unicode, more players than any game seats, a round with more tricks or cards than it deals, a map
@@ -27,9 +29,12 @@ made, and what a message quotes of the record is its start (``names.quote``).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from referee.log import LogEntry, effective_events
+from referee.record_history import read_history, write_history
 from referee.record_parts import RecordError, need, record_part, str_list, subfield
 from referee.rules import GAMES, OptionError, Setup, State, replay
 from referee.rules import events as ev
@@ -55,20 +60,24 @@ OPTION_TEXT = 40
 
 #: The top fields of every record; each game adds the one naming who begins round 1
 #: (``RecordGame.first_field``).
-_TOP_FIELDS = frozenset({"format", "game", "players", "options", "rounds"})
+_TOP_FIELDS = frozenset({"format", "game", "players", "options", "rounds", "history"})
 
 
 @dataclass(frozen=True)
 class Record:
-    """A readable record: the table's setup and the events its rounds stand for."""
+    """A readable record: the table's setup, the events its rounds stand for and its history
+    (the table's log; empty when the record has none)."""
 
     setup: Setup
     events: tuple[ev.Event, ...]
     round_count: int
+    log: tuple[LogEntry, ...] = ()
 
     def replay(self) -> State:
-        """The record replayed leniently: every breach noted, entries scored where they can be."""
-        return replay(self.setup, self.events, lenient=True)
+        """The record replayed leniently: every breach noted, entries scored where they can be;
+        with a history, its entries in force, as the table replays its log."""
+        events = effective_events(self.log) if self.log else self.events
+        return replay(self.setup, events, lenient=True)
 
 
 def load_record(text: str | bytes) -> Record:
@@ -221,15 +230,28 @@ def _parse(data: object, check_text: bool) -> Record:
                 raise RecordError(subfield(field, key), f"is not a field of a {game} round")
         last = index == len(rounds) - 1
         events += own.round_events(raw, number, field, last, game_rules)
-    return Record(setup, tuple(events), game_rules.round_count)
+    if "history" not in data:
+        return Record(setup, tuple(events), game_rules.round_count)
+    log = read_history(data["history"], setup, len(game_rules.deck.colours))
+    record = Record(setup, tuple(events), game_rules.round_count, log)
+    given = export_record(record.replay())["rounds"]
+    if given != rounds:
+        differs = next(n for n in range(len(given) + 1) if given[n : n + 1] != rounds[n : n + 1])
+        raise RecordError(
+            "history",
+            f"its entries in force do not give the record's rounds (round {differs + 1} "
+            "differs): correct the history too, or leave it out",
+        )
+    return record
 
 
 # --- export --------------------------------------------------------------------------------
 
 
-def export_record(state: State) -> dict[str, Any]:
-    """The table as a ``table-referee/1`` document (entries as made; options in full). A sealed
-    secret bid of a round not over yet is left out, as a bid not yet turned up."""
+def export_record(state: State, log: Sequence[LogEntry] = ()) -> dict[str, Any]:
+    """The table as a ``table-referee/1`` document (entries as made; options in full), with its
+    ``log`` as the ``history`` when it has one. A sealed secret bid of a round not over yet is
+    left out, as a bid not yet turned up."""
     own = record_part(state.setup.game)
     doc: dict[str, Any] = {
         "format": FORMAT,
@@ -246,4 +268,6 @@ def export_record(state: State) -> dict[str, Any]:
                 {"leader": t.leader, "cards": [str(card) for _, card in t.cards]} for t in rnd.plays
             ]
         doc["rounds"].append(out)
+    if log:
+        doc["history"] = write_history(state, log)
     return doc

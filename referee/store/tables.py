@@ -4,7 +4,8 @@ They work on ``db.session`` and need an app context; the ones that write commit 
 transaction. They hand out plain frozen records (``TableRecord``, ``LogEntry``), not ORM
 objects, so callers never depend on the session's state. The log is append-only:
 ``append_entry`` only inserts, and an undo or an amendment is itself an entry that
-``effective_events`` folds over the ones it names.
+``effective_events`` folds over the ones it names (``referee.log``). A table loaded from a record
+gets its whole log at once, times as the record gives them (``fill_log``).
 """
 
 from __future__ import annotations
@@ -20,8 +21,11 @@ from flask import current_app
 from sqlalchemy import CursorResult, Insert, Update, bindparam, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from referee.log import LogEntry as LogEntry
+from referee.log import effective_events as effective_events
+from referee.log import in_force as in_force
 from referee.rules import Setup, State, replay, start
-from referee.rules.events import Event, event_from_dict
+from referee.rules.events import event_from_dict
 from referee.store.db import autocommits, db, run
 from referee.store.links import (
     LINKS,
@@ -147,16 +151,6 @@ class TooManyTables(Exception):
 
 class UnknownTable(LookupError):
     """No table has this id."""
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One entry of a table's log (see ``referee.store.models.Entry`` for the payloads)."""
-
-    seq: int
-    kind: str
-    payload: dict[str, Any]
-    created_at: datetime
 
 
 @dataclass(frozen=True)
@@ -334,6 +328,36 @@ def add_entry(
     raise StaleTable(table_id, expected_seq, current)
 
 
+def fill_log(table_id: str, entries: Sequence[LogEntry]) -> None:
+    """Give a new table, its log still empty, the whole log ``entries`` as they are: kinds,
+    payloads and times (a loaded record's history). All of them or none, in one transaction.
+
+    ``ValueError`` for a payload that does not fit its kind (``checked_payload``) or entries not
+    numbered 1, 2, 3 …; ``StaleTable`` when the table's log is not empty any more,
+    ``UnknownTable`` for a bad id.
+    """
+    rows = []
+    for seen, entry in enumerate(entries):
+        if entry.seq != seen + 1:
+            raise ValueError(f"entry {entry.seq} where entry {seen + 1} goes")
+        payload = checked_payload(entry.kind, entry.payload, seen)
+        row = {"seq": entry.seq, "kind": entry.kind, "payload": payload}
+        rows.append({"table_id": table_id, **row, "created_at": entry.created_at})
+    if not rows:
+        return
+    moved = {"table": table_id, "expected": 0, "new_seq": len(rows), "now": utcnow()}
+    advanced = db.session.execute(_ADVANCE, moved)
+    assert isinstance(advanced, CursorResult)  # an UPDATE's result, which counts its rows
+    if advanced.rowcount != 1:
+        db.session.rollback()
+        current = current_seq(table_id)
+        if current is None:
+            raise UnknownTable(table_id)
+        raise StaleTable(table_id, 0, current)
+    db.session.execute(_INSERT_ENTRY, rows)
+    db.session.commit()
+
+
 def checked_payload(kind: str, payload: Mapping[str, Any], expected_seq: int) -> dict[str, Any]:
     """``payload`` as it will be stored and read back (through JSON), if it fits ``kind``.
 
@@ -361,34 +385,6 @@ def checked_payload(kind: str, payload: Mapping[str, Any], expected_seq: int) ->
     except (KeyError, TypeError, ValueError) as exc:
         message = f"not a valid {kind} entry after entry {expected_seq}: {payload!r}"
         raise ValueError(message) from exc
-
-
-def in_force(entries: Sequence[LogEntry]) -> dict[int, Mapping[str, Any]]:
-    """The log's events with its undos and amendments applied, by the seq of their entry.
-
-    An undo cancels the entry it targets: an event is then gone, an amendment no longer applies,
-    an undone undo brings its target back (redo). An amendment replaces the event of the
-    ``event`` entry it targets, in that event's place; the latest one in force wins. An entry
-    whose target is not of the kind it expects changes nothing.
-    """
-    cancelled: set[int] = set()
-    for entry in reversed(entries):  # an entry can only be undone by a later one
-        if entry.kind == "undo" and entry.seq not in cancelled:
-            cancelled.add(entry.payload["target"])
-    events: dict[int, Mapping[str, Any]] = {}
-    for entry in entries:
-        if entry.seq in cancelled:
-            continue
-        if entry.kind == "event":
-            events[entry.seq] = entry.payload
-        elif entry.kind == "amend" and entry.payload["target"] in events:
-            events[entry.payload["target"]] = entry.payload["event"]
-    return events
-
-
-def effective_events(entries: Sequence[LogEntry]) -> list[Event]:
-    """The events to replay, in order (see ``in_force``)."""
-    return [event_from_dict(payload) for payload in in_force(entries).values()]
 
 
 def table_state(table_id: str) -> State | None:

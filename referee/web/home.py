@@ -74,14 +74,9 @@ def summary(table_id: str) -> TableSummary | None:
 
 
 def render_home(
-    upload_form: Any = None,
-    upload_errors: Sequence[str] = (),
-    breaches: Sequence[dict[str, Any]] = (),
-    status: int = 200,
-    more_breaches: int = 0,
+    upload_form: Any = None, upload_errors: Sequence[str] = (), status: int = 200
 ) -> tuple[str, int]:
-    """The home page; after a refused upload, with its errors by the upload form (and how many
-    more breaches the record has than are listed)."""
+    """The home page; after a refused upload, with why by the upload form."""
     tables = [s for s in (summary(t) for t in remembered()) if s is not None]
     return (
         render_template(
@@ -90,8 +85,6 @@ def render_home(
             tables=tables,
             upload_form=upload_form if upload_form is not None else UploadForm(formdata=None),
             upload_errors=upload_errors,
-            breaches=breaches,
-            more_breaches=more_breaches,
             upload_limit_mb=UPLOAD_LIMIT // (1024 * 1024),
         ),
         status,

@@ -1,9 +1,11 @@
 """Game records on the web: download a table as a ``table-referee/1`` record, load one as a table.
 
-A loaded record becomes a table whose log is the record's events, so it is replayed like any
-other table. Only a record the referee accepts (``python -m referee check`` exit 0, warnings
-allowed) is loaded; otherwise the page shows why, as the command-line referee would (the first
-``BREACHES_SHOWN`` breaches).
+A download carries the table's whole log as the record's ``history`` (``docs/record-history.md``),
+so a loaded record becomes the same table: the same log, entry times included. A record without
+one becomes a table whose log is the entries of its rounds. Either way each entry is taken as the
+app takes it (``referee.record_history.as_entered``): a breach a table keeps, such as a revoke,
+is kept and noted, and the page says so; a record whose entries the app could not have taken is
+refused with the reason (``docs/rulings.md``, "Loading a record into the app").
 
 Reading a record is the costliest thing a stranger can ask for, so every refused upload counts
 toward the address's limit on new tables (``TABLE_LIMIT`` in ``TABLE_LIMIT_SECONDS``), in the
@@ -14,8 +16,8 @@ is asked before anything is read.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
 
 from flask import (
     Blueprint,
@@ -29,33 +31,34 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext, ngettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from referee.records import Record, RecordError, export_record, load_record
-from referee.rules import Breach, OptionError, replay
+from referee.log import LogEntry
+from referee.record_history import EntryRefused, as_entered
+from referee.records import RecordError, export_record, load_record
+from referee.rules import Breach, Setup, State
 from referee.store.models import utcnow
 from referee.store.refusals import note_refusal, refused_since
-from referee.store.tables import append_entry, checked_payload, create_table, created_since
+from referee.store.tables import checked_payload, create_table, created_since, fill_log
 from referee.web import csrf
 from referee.web.downloads import attachment, safe_file_name
 from referee.web.errors import on_stale
 from referee.web.home import UPLOAD_LIMIT, UploadForm, render_home
+from referee.web.sealed import shown_notes
 from referee.web.sharing.access import creator, open_new_table, require
 from referee.web.speed import load
 from referee.web.words import breach_text
 
 bp = Blueprint("records", __name__)
 
-#: How many of a loaded record's warnings are shown after loading it.
-WARNINGS_SHOWN = 5
-
-#: How many of a refused record's breaches its page lists (the command-line referee lists all).
-BREACHES_SHOWN = 20
+#: How many of a loaded record's breaches kept, and of its warnings, are shown after loading it
+#: (the sheet notes them all).
+NOTES_SHOWN = 5
 
 
 @bp.get("/t/<table_id>/record.json")
 def download(table_id: str) -> ResponseReturnValue:
     require(table_id)
     table, state = load(table_id)
-    body = json.dumps(export_record(state), ensure_ascii=False, indent=2) + "\n"
+    body = json.dumps(export_record(state, table.entries), ensure_ascii=False, indent=2) + "\n"
     day = table.created_at.strftime("%Y-%m-%d")
     name = safe_file_name(table.setup.game, day, table_id[:8]) + ".json"
     return attachment(body, "application/json", name)
@@ -88,18 +91,12 @@ def too_many_uploads() -> str:
     )
 
 
-def refuse(
-    form: UploadForm | None,
-    errors: list[str],
-    breaches: list[dict[str, Any]] | None = None,
-    status: int = 422,
-    more: int = 0,
-) -> ResponseReturnValue:
-    """The home page with why the upload was refused (``more``: breaches not listed). The
-    refusal counts toward the address's limit, except one for the limit itself."""
+def refuse(form: UploadForm | None, errors: list[str], status: int = 422) -> ResponseReturnValue:
+    """The home page with why the upload was refused. The refusal counts toward the address's
+    limit, except one for the limit itself."""
     if status != 429:
         note_refusal(creator(), window_start())
-    return render_home(form, errors, breaches or [], status, more)
+    return render_home(form, errors, status)
 
 
 @bp.post("/records")
@@ -134,30 +131,65 @@ def upload() -> ResponseReturnValue:
         record = load_record(data)
     except RecordError as error:
         return refuse(form, [gettext("This record cannot be read: %(reason)s", reason=str(error))])
-    state = record.replay()
-    if state.violations:
-        count = len(state.violations)
-        message = ngettext(
-            "This record breaks the rules (%(num)d breach), so it was not loaded:",
-            "This record breaks the rules (%(num)d breaches), so it was not loaded:",
-            count,
-        )
-        breaches = sorted(state.violations, key=lambda b: (b.round or 0, b.trick or 0))
-        listed = [located(breach) for breach in breaches[:BREACHES_SHOWN]]
-        return refuse(form, [message], listed, more=count - len(listed))
     try:
-        table_id = load_table(record, creator())
-    except (Breach, OptionError, ValueError) as error:
+        entries = as_entered(record.setup, record.events, record.log, utcnow())
+        table_id = load_table(record.setup, entries, creator())
+    except EntryRefused as refused:
+        return refuse(form, [not_entered(refused)])
+    except (RecordError, ValueError) as error:
         return refuse(form, [gettext("This record cannot be loaded: %(reason)s", reason=error)])
     open_new_table(table_id)
-    flash(gettext("The record is loaded as a new table."), "info")
-    for warning in state.warnings[:WARNINGS_SHOWN]:
-        flash(breach_text(warning), "warning")
+    tell_loaded(load(table_id)[1])
     return redirect(url_for("round.show", table_id=table_id), 303)
 
 
-def located(breach: Breach) -> dict[str, Any]:
-    """A breach as the page lists it: where (round, trick, player), the sentence, the rule."""
+def tell_loaded(state: State) -> None:
+    """Say that the record is loaded, with the breaches it keeps and its warnings (the first
+    ``NOTES_SHOWN`` of each; none about a bid still sealed)."""
+    kept = sorted(shown_notes(state, state.violations), key=lambda b: (b.round or 0, b.trick or 0))
+    if kept:
+        flash(
+            ngettext(
+                "The record is loaded as a new table, with the %(num)d breach of the rules it "
+                "holds kept: the sheet notes it, as at the table the record comes from.",
+                "The record is loaded as a new table, with the %(num)d breaches of the rules it "
+                "holds kept: the sheet notes them, as at the table the record comes from.",
+                len(kept),
+            ),
+            "info",
+        )
+    else:
+        flash(gettext("The record is loaded as a new table."), "info")
+    for note in kept[:NOTES_SHOWN]:
+        flash(noted(note), "warning")
+    if len(kept) > NOTES_SHOWN:
+        more = len(kept) - NOTES_SHOWN
+        flash(
+            ngettext(
+                "… and %(num)d more breach: the sheet lists them all.",
+                "… and %(num)d more breaches: the sheet lists them all.",
+                more,
+            ),
+            "warning",
+        )
+    for note in shown_notes(state, state.warnings)[:NOTES_SHOWN]:
+        flash(noted(note), "warning")
+
+
+def not_entered(refused: EntryRefused) -> str:
+    """Why a record's entries cannot become a table, in a sentence."""
+    reason = breach_text(refused.breach)
+    if refused.seq is None:
+        return gettext("This record cannot be loaded: %(reason)s", reason=reason)
+    return gettext(
+        "This record cannot be loaded: entry %(seq)d of its history: %(reason)s",
+        seq=refused.seq,
+        reason=reason,
+    )
+
+
+def noted(breach: Breach) -> str:
+    """A breach or warning as the page lists it: where (round, trick, player), the sentence."""
     parts = []
     if breach.round is not None:
         parts.append(gettext("Round %(number)s", number=breach.round))
@@ -165,26 +197,21 @@ def located(breach: Breach) -> dict[str, Any]:
         parts.append(gettext("trick %(number)s", number=breach.trick))
     if breach.player is not None:
         parts.append(breach.player)
-    return {"where": ", ".join(parts), "message": breach_text(breach), "rule": breach.rule}
+    if not parts:
+        return breach_text(breach)
+    return gettext("%(where)s: %(sentence)s", where=", ".join(parts), sentence=breach_text(breach))
 
 
-def load_table(record: Record, creator: str | None = None) -> str:
-    """A new table whose log holds the record's events (not its round markers); its id.
+def load_table(setup: Setup, entries: Sequence[LogEntry], creator: str | None = None) -> str:
+    """A new table whose log is ``entries`` (``as_entered``), times included; its id.
 
-    The events are replayed strictly first, as the app would have taken them one by one: a
-    record whose unfinished last round skipped a step is refused (``Breach``), since the lenient
-    check notes nothing for a round still under way. Every payload is checked before the table
-    is created, so a record is loaded whole or not at all (``ValueError``).
+    Every payload is checked before the table is created and the log is written in one
+    transaction, so a record is loaded whole or not at all (``ValueError``).
     """
-    events = [e for e in record.events if e.type != "begin-round"]
-    replay(record.setup, events)  # strict, as the app enters them: a Breach refuses the record
-    payloads = [e.to_dict() for e in events]
-    for seq, payload in enumerate(payloads):
-        checked_payload("event", payload, seq)
-    table_id = create_table(record.setup, creator)
-    seq = 0
-    for payload in payloads:
-        seq = append_entry(table_id, seq, "event", payload)
+    for seq, entry in enumerate(entries):
+        checked_payload(entry.kind, entry.payload, seq)
+    table_id = create_table(setup, creator)
+    fill_log(table_id, entries)
     return table_id
 
 

@@ -60,7 +60,7 @@ def blanked(text: str, table: str) -> str:
     text = re.sub(r"/j[/#][A-Za-z0-9_-]+", "/j#TOKEN", text)
     text = re.sub(r"seq\?k=[A-Za-z0-9_-]+", "seq?k=KEY", text)
     text = re.sub(r"<svg.*?</svg>", "QR", text, flags=re.S)
-    return re.sub(r"\d\d:\d\d:\d\d", "TIME", text)
+    return re.sub(r"\d\d:\d\d:\d\d(\.\d+)?", "TIME", text)  # to the second, or a record's
 
 
 def everything(app: Flask, table: str, phones: dict[str, FlaskClient], sealed_at: int):

@@ -1,0 +1,58 @@
+"""A table's log: its entries in order, and which of them are in force.
+
+A table is its setup plus this log, which only ever grows: an ``event`` entry is an entry made
+at the table (``Event.to_dict()``), an ``undo`` names an earlier entry it cancels, an ``amend``
+names an earlier event and the event that corrects it. ``in_force`` folds the undos and
+amendments over the events, ``effective_events`` gives what to replay.
+
+Pure (no database, no web): the store keeps the log (``referee.store.tables``), a record carries
+it whole in its ``history`` (``referee.record_history``), and both read it with these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from referee.rules.events import Event, event_from_dict
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One entry of a table's log: ``payload`` is the event for an ``event``, ``{"target": seq}``
+    for an ``undo`` and ``{"target": seq, "event": {...}}`` for an ``amend``."""
+
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    created_at: datetime
+
+
+def in_force(entries: Sequence[LogEntry]) -> dict[int, Mapping[str, Any]]:
+    """The log's events with its undos and amendments applied, by the seq of their entry.
+
+    An undo cancels the entry it targets: an event is then gone, an amendment no longer applies,
+    an undone undo brings its target back (redo). An amendment replaces the event of the
+    ``event`` entry it targets, in that event's place; the latest one in force wins. An entry
+    whose target is not of the kind it expects changes nothing.
+    """
+    cancelled: set[int] = set()
+    for entry in reversed(entries):  # an entry can only be undone by a later one
+        if entry.kind == "undo" and entry.seq not in cancelled:
+            cancelled.add(entry.payload["target"])
+    events: dict[int, Mapping[str, Any]] = {}
+    for entry in entries:
+        if entry.seq in cancelled:
+            continue
+        if entry.kind == "event":
+            events[entry.seq] = entry.payload
+        elif entry.kind == "amend" and entry.payload["target"] in events:
+            events[entry.payload["target"]] = entry.payload["event"]
+    return events
+
+
+def effective_events(entries: Sequence[LogEntry]) -> list[Event]:
+    """The events to replay, in order (see ``in_force``)."""
+    return [event_from_dict(payload) for payload in in_force(entries).values()]
