@@ -156,8 +156,8 @@ class State:
     @property
     def complete(self) -> bool:
         """All of the game's rounds are complete."""
-        return len(self.rounds) == self.game.round_count and self.game.round_complete(
-            self.rounds[-1]
+        return len(self.rounds) == self.game.round_count and all(
+            self.game.round_complete(rnd) for rnd in self.rounds
         )
 
     def scores(self, number: int) -> dict[str, Score] | None:
