@@ -21,7 +21,7 @@ from referee.rules import events as ev
 from referee.rules.breaches import Breach, Caution, IllegalEntry, Missing, OutOfTurn
 from referee.rules.cards import ALLES_COLOURS, Deck, coloured_deck
 from referee.rules.dealt import DealtGame
-from referee.rules.engine import OptionError, RoundState, Run, State, Step, register
+from referee.rules.engine import OptionError, RoundState, Run, State, Step, register, unaccounted
 from referee.rules.scores import Score, Term
 
 SCHEDULE = (6, 5, 4, 3, 4, 5, 6)
@@ -145,6 +145,9 @@ class AllesOderNichts(DealtGame[AllesRound]):
         return bid
 
     def on_declare(self, run: Run, rnd: AllesRound, event: ev.Declare) -> None:
+        if run.lenient and event.player not in self.players:
+            self.stray(run, rnd, event.player)
+            return
         player = self.check_player(event.player, rnd.number)
         if not run.lenient:
             if rnd.trump_colour is None:
@@ -184,10 +187,13 @@ class AllesOderNichts(DealtGame[AllesRound]):
 
     def missing(self, state: State, rnd: AllesRound, results: bool) -> list[Breach]:
         found: list[Breach] = []
+        lacking = unaccounted(
+            [p for p in self.declaring_order(rnd) if p not in rnd.open], rnd.strays
+        )
         for p in self.declaring_order(rnd):
-            if p not in rnd.open:
+            if p in lacking:
                 found.append(Missing("missing", "missing-declaration", round=rnd.number, player=p))
-            elif p not in rnd.bids:
+            elif p in rnd.open and p not in rnd.bids:
                 found.append(Missing("missing", "missing-secret", round=rnd.number, player=p))
         if results and not self.results_in(rnd):
             found.append(Missing("missing", "missing-tricks", round=rnd.number))

@@ -22,7 +22,7 @@ from referee.rules import events as ev
 from referee.rules.breaches import Breach, IllegalEntry, Missing, OutOfTurn
 from referee.rules.cards import Deck, blackout_deck
 from referee.rules.dealt import DealtGame
-from referee.rules.engine import OptionError, RoundState, Run, State, Step, register
+from referee.rules.engine import OptionError, RoundState, Run, State, Step, register, unaccounted
 from referee.rules.scores import Score, Term
 
 SEQUENCES = ("up-down", "up-down-double", "down-up", "up", "down")
@@ -117,7 +117,8 @@ class Blackout(DealtGame[BlackoutRound]):
         return bool(rnd.plays or rnd.tricks is not None or (rnd.bids and not run.lenient))
 
     def bid_breach(self, rnd: BlackoutRound, player: str, bid: object) -> Breach | None:
-        """Why ``player`` may not bid ``bid`` now (range or hook), or None if they may."""
+        """Why ``player`` may not bid ``bid`` now (range or hook), or None if they may. A bid
+        out of range makes no sum: the dealer is not held to the hook because of it."""
         if not isinstance(bid, int) or isinstance(bid, bool) or not 0 <= bid <= rnd.hand_size:
             return IllegalEntry(
                 "bid-range",
@@ -131,7 +132,7 @@ class Blackout(DealtGame[BlackoutRound]):
         if (
             self.options["hook"]
             and player == rnd.dealer
-            and all(p in rnd.bids for p in others)
+            and all(p in rnd.bids and 0 <= rnd.bids[p] <= rnd.hand_size for p in others)
             and sum(rnd.bids[p] for p in others) + bid == rnd.hand_size
         ):
             return IllegalEntry(
@@ -146,6 +147,9 @@ class Blackout(DealtGame[BlackoutRound]):
         return None
 
     def on_bid(self, run: Run, rnd: BlackoutRound, event: ev.Bid) -> None:
+        if run.lenient and event.player not in self.players:
+            self.stray(run, rnd, event.player)
+            return
         player = self.check_player(event.player, rnd.number)
         if not run.lenient:
             self.ready_to_bid(rnd)
@@ -189,8 +193,9 @@ class Blackout(DealtGame[BlackoutRound]):
     def missing(self, state: State, rnd: BlackoutRound, results: bool) -> list[Breach]:
         found: list[Breach] = [
             Missing("missing", "missing-bid", round=rnd.number, player=p)
-            for p in self.bidding_order(rnd)
-            if p not in rnd.bids
+            for p in unaccounted(
+                [p for p in self.bidding_order(rnd) if p not in rnd.bids], rnd.strays
+            )
         ]
         if results and not self.results_in(rnd):
             found.append(Missing("missing", "missing-tricks", round=rnd.number))

@@ -2,7 +2,9 @@
 
 Blackout uses French cards spelled rank-then-suit (``"QH"``, ``"10S"``, also ``"TS"``); the other
 games use coloured cards spelled ``"red-7"``. Parsing is case-insensitive and ignores surrounding
-spaces; ``str(card)`` gives the canonical spelling.
+spaces; ``str(card)`` gives the canonical spelling. A card a record shows but no player can have
+played (``"1S"``, a card not in the deck, one already played) is a ``BadCard``: some card of its
+player that the record does not show.
 
 >>> deck = blackout_deck(players=4, max_cards=3)
 >>> len(deck), Card("H", 12) in deck, Card("H", 10) in deck
@@ -50,6 +52,31 @@ class Card:
         if self.french:
             return SUIT_SYMBOLS[self.colour] + _RANK_LETTERS.get(self.value, str(self.value))
         return f"{self.colour} {self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class BadCard(Card):
+    """A card that cannot have been played: it spells no card, is not in the deck, was already
+    played or is out of play. It stands for some card of its player that nobody knows: it has no
+    colour (``""``), equals no real card, and prints as what the record says (``text``).
+
+    >>> card = BadCard.of("1S")
+    >>> str(card), card.colour, card == Card("S", 1)
+    ('1S', '', False)
+    """
+
+    text: str = ""
+
+    @classmethod
+    def of(cls, text: object) -> BadCard:
+        """The bad card a record spells as ``text`` (a ``Card``: its spelling)."""
+        return cls("", 0, text if isinstance(text, str) else str(text))
+
+    def __str__(self) -> str:
+        return self.text
+
+    def label(self) -> str:
+        return self.text
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from typing import TypeVar
 from referee.rules import events as ev
 from referee.rules.breaches import IllegalEntry, Missing, OutOfTurn
 from referee.rules.engine import Game, RoundState, Run, State
+from referee.rules.tricks import UNKNOWN_TRUMP
 
 D = TypeVar("D", bound=RoundState)
 
@@ -39,7 +40,9 @@ class DealtGame(Game[D]):
     def new_round(self, state: State, number: int) -> D:
         dealer = self.dealer_of(number)
         size = self.schedule[number - 1]
-        return self.round_type(number, size, size, leader=self.left_of(dealer), dealer=dealer)
+        return self.round_type(
+            number, size, size, self.players, leader=self.left_of(dealer), dealer=dealer
+        )
 
     def bidding_order(self, rnd: RoundState) -> list[str]:
         """From left of the round's dealer to the dealer."""
@@ -92,6 +95,12 @@ class DealtGame(Game[D]):
                 "turn", "not-now", what="The trump", expected="it is turned up before the bids"
             )
         rnd.trump_card, rnd.trump_colour = card, colour
+
+    def current_trump(self, rnd: D) -> str | None:
+        """The turned colour; not known in a round that needs one but has none (or a bad one)."""
+        if rnd.trump_colour is None and not self.whole_deck(rnd.number):
+            return UNKNOWN_TRUMP
+        return rnd.trump_colour
 
     def ready_to_play(self, run: Run, rnd: D) -> None:
         """A missing trump is flagged once; strict entry wants every bid in first."""

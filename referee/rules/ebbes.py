@@ -4,6 +4,9 @@
 (1–5, each once a game) decides the roles as its cards fall: the 1st N's colour is trump, the 2nd
 plus, the 3rd ebbes, the 4th minus, and the fifth colour is nix. Plus scores +1 a card, minus −1,
 ebbes +3 to whoever has neither the most nor the fewest; the nix majority picks the next starter.
+Where the record lacks or garbles what fixes the roles (the number card, the designators, a card
+that may have been one of them), the cards fix none from there on (``EbbesRound.unsure``) and
+the designations given beside them decide.
 
 >>> ebbes_bonus({"Ann": 3, "Ben": 2, "Cho": 1})
 {'Ann': False, 'Ben': True, 'Cho': False}
@@ -21,13 +24,18 @@ from typing import Any, ClassVar
 
 from referee.rules import events as ev
 from referee.rules.breaches import Breach, IllegalEntry, Miscount, Missing, OutOfTurn
-from referee.rules.cards import EBBES_COLOURS, Card, Deck, coloured_deck
-from referee.rules.engine import Game, RoundState, Run, State, Step, register
+from referee.rules.cards import EBBES_COLOURS, BadCard, Card, Deck, coloured_deck
+from referee.rules.engine import Game, RoundState, Run, State, Step, register, unaccounted
 from referee.rules.scores import Score, Term
-from referee.rules.tricks import PlayedTrick
+from referee.rules.tricks import UNKNOWN_TRUMP, PlayedTrick
 
 ROLES = ("trump", "plus", "ebbes", "minus", "nix")
 NUMBERS = range(1, 6)
+
+
+def good_role(roles: list[str], index: int) -> bool:
+    """The designation at ``index`` is a colour no earlier one named."""
+    return roles[index] in EBBES_COLOURS and roles[index] not in roles[:index]
 
 
 def ebbes_bonus(counts: Mapping[str, int]) -> dict[str, bool]:
@@ -44,19 +52,38 @@ class EbbesRound(RoundState):
     designations: list[str] = field(default_factory=list)
     #: Roles as the played cards fix them, in order (they win over the hand-entered ones).
     derived: list[str] = field(default_factory=list)
+    #: The cards cannot tell the roles after ``derived``: the number card or the designators
+    #: are missing or bad, or a card that may have fixed a role is not known.
+    unsure: bool = False
     discards: dict[str, Card] = field(default_factory=dict)
     won: dict[str, dict[str, int]] | None = None
     chosen_by: str | None = None
 
     def roles(self) -> list[str]:
-        """The colours with a role so far: from the plays when there are any."""
-        return self.derived if self.plays else self.designations
+        """The colours with a role so far: from the plays when there are any (where they
+        cannot tell, the ones entered by hand beside them)."""
+        if not self.plays:
+            return self.designations
+        if self.unsure:
+            return self.derived + self.designations[len(self.derived) :]
+        return self.derived
+
+    @property
+    def roles_unknown(self) -> bool:
+        """The roles cannot be told: the plays cannot and none are entered beside them, or a
+        designation is no colour or one named before."""
+        if self.plays and self.unsure and not self.designations:
+            return True
+        roles = self.roles()
+        return not all(good_role(roles, i) for i in range(len(roles)))
 
     def role_map(self) -> dict[str, str | None]:
-        """Role → colour (None while not fixed); nix once four roles are fixed."""
+        """Role → colour (None while not fixed, or where a designation is no colour or one
+        named before); nix once four colours have a role."""
         roles = self.roles()
         out: dict[str, str | None] = {
-            role: roles[i] if i < len(roles) else None for i, role in enumerate(ROLES[:4])
+            role: roles[i] if i < len(roles) and good_role(roles, i) else None
+            for i, role in enumerate(ROLES[:4])
         }
         rest = [c for c in EBBES_COLOURS if c not in roles]
         out["nix"] = rest[0] if len(roles) == 4 and len(rest) == 1 else None
@@ -97,6 +124,7 @@ class Ebbes(Game[EbbesRound]):
             number,
             self.schedule[number - 1],
             self.tricks_in(number),
+            self.players,
             leader=first if number == 1 else None,
         )
 
@@ -107,8 +135,10 @@ class Ebbes(Game[EbbesRound]):
     # --- roles --------------------------------------------------------------------------------
 
     def current_trump(self, rnd: EbbesRound) -> str | None:
-        roles = rnd.roles()
-        return roles[0] if roles else None
+        """The first colour the cards fixed; not known when they cannot tell."""
+        if rnd.derived:
+            return rnd.derived[0]
+        return UNKNOWN_TRUMP if rnd.unsure else None
 
     def settling_trump(self, rnd: EbbesRound, trick: PlayedTrick) -> str | None:
         if self.options["trump_from"] == "next-trick":
@@ -121,12 +151,34 @@ class Ebbes(Game[EbbesRound]):
             return rnd.designators is not None and card in rnd.designators
         return card.value == rnd.number_card
 
+    def designators_known(self, rnd: EbbesRound) -> bool:
+        """The number card (one of 1–5), or five good designators, one of each colour, are
+        known."""
+        if not self.placed:
+            return rnd.number_card in NUMBERS
+        cards = rnd.designators
+        return cards is not None and sorted(c.colour for c in cards) == sorted(EBBES_COLOURS)
+
+    def roles_open(self, rnd: EbbesRound) -> bool:
+        """The cards may still fix a role this round."""
+        expected = self.expected_designations(rnd)
+        return not rnd.unsure and len(rnd.derived) < (4 if expected is None else expected)
+
     def after_card(self, run: Run, rnd: EbbesRound, player: str, card: Card) -> None:
-        if len(rnd.derived) < 4 and card.colour not in rnd.derived and self.designates(rnd, card):
+        if not self.roles_open(rnd):
+            return
+        if not self.designators_known(rnd):
+            rnd.unsure = True
+        elif card.colour not in rnd.derived and self.designates(rnd, card):
             rnd.derived.append(card.colour)
 
+    def lose_track(self, rnd: EbbesRound) -> None:
+        """An unknown card may have fixed the next role: the cards cannot tell the rest."""
+        if self.roles_open(rnd):
+            rnd.unsure = True
+
     def unavailable(self, rnd: EbbesRound, card: Card) -> str | None:
-        if card in rnd.discards.values():
+        if not isinstance(card, BadCard) and card in rnd.discards.values():
             return "card-discarded"
         return super().unavailable(rnd, card)
 
@@ -134,17 +186,22 @@ class Ebbes(Game[EbbesRound]):
         """Who had the most nix cards, in seat order; None when the round had no nix colour."""
         nix = rnd.role_map()["nix"]
         won = self.won_of(rnd)
-        if nix is None or won is None or any(p not in won for p in self.players):
+        if nix is None or won is None or any(nix not in won.get(p, {}) for p in self.players):
             return None
         counts = {p: won[p].get(nix, 0) for p in self.players}
         best = max(counts.values())
         return [p for p in self.players if counts[p] == best]
 
     def expected_designations(self, rnd: EbbesRound) -> int | None:
-        """How many roles the round must fix (None if discards leave it unknown)."""
+        """How many roles the round must fix (None if discards leave it unknown: not all
+        known, or what makes a discard a role's card is not)."""
         if not self.options["discard"]:
             return 4
-        if len(rnd.discards) < len(self.players):
+        if (
+            len(rnd.discards) < len(self.players)
+            or any(isinstance(card, BadCard) for card in rnd.discards.values())
+            or not self.designators_known(rnd)
+        ):
             return None
         laid_aside = sum(1 for card in rnd.discards.values() if self.designates(rnd, card))
         return min(4, 5 - laid_aside)
@@ -253,41 +310,58 @@ class Ebbes(Game[EbbesRound]):
             raise IllegalEntry("designation", "designators-not-placed", round=rnd.number)
         if not isinstance(event.cards, (list, tuple)):
             raise IllegalEntry("designation", "designators-shape", round=rnd.number)
-        cards = tuple(self.read_card(text, rnd) for text in event.cards)
+        cards = [self.read_card(text) for text in event.cards]
         self.strict_order(run, rnd, "setup")
         if not run.lenient and rnd.designators is not None:
             raise OutOfTurn("turn", "designators-twice", round=rnd.number)
-        for card in cards:
-            if card not in self.deck:
-                run.flag(IllegalEntry("card", "card-not-in-deck", round=rnd.number, card=str(card)))
-        if sorted(card.colour for card in cards) != sorted(EBBES_COLOURS):
+        for i, card in enumerate(cards):
+            why = "card-unreadable" if isinstance(card, BadCard) else None
+            if why is None and card not in self.deck:
+                why = "card-not-in-deck"
+                cards[i] = BadCard.of(str(card))  # some designator of that colour, unknown
+            if why is not None:
+                run.flag(IllegalEntry("card", why, round=rnd.number, card=str(card)))
+        known = [card.colour for card in cards if not isinstance(card, BadCard)]
+        if len(cards) != len(EBBES_COLOURS) or len(set(known)) != len(known):
             run.flag(IllegalEntry("designation", "designators-shape", round=rnd.number))
-        rnd.designators = cards
+        rnd.designators = tuple(cards)
 
     def on_discard(self, run: Run, rnd: EbbesRound, event: ev.Discard) -> None:
         if not self.options["discard"]:
             raise IllegalEntry("card", "discard-variant", round=rnd.number)
-        player = self.check_player(event.player, rnd.number)
-        card = self.read_card(event.card, rnd)
+        player = str(event.player)
+        if player not in self.players:  # the card is known, and goes to the last trick's winner
+            run.flag(IllegalEntry("players", "unknown-player", round=rnd.number, name=player))
+        card = self.read_card(event.card)
         if player in rnd.discards:
             raise OutOfTurn("turn", "discard-twice", round=rnd.number, player=player)
         if rnd.plays:
             raise OutOfTurn("turn", "discard-late", round=rnd.number)
         why = self.unavailable(rnd, card)
         if why is not None:
-            run.flag(IllegalEntry("card", why, round=rnd.number, player=player, card=str(card)))
+            named = player if player in self.players else None
+            run.flag(IllegalEntry("card", why, round=rnd.number, player=named, card=str(card)))
+            card = card if isinstance(card, BadCard) else BadCard.of(str(card))
         rnd.discards[player] = card
-        rnd.seen.setdefault(card, 0)
+        if not isinstance(card, BadCard):
+            rnd.seen.setdefault(card, 0)
 
     def on_designate(self, run: Run, rnd: EbbesRound, event: ev.Designate) -> None:
+        """A colour's role, in order. One that is no colour, or a colour named before, is
+        flagged and keeps its place: the roles after it stay theirs, and its own is not known."""
         colour = self.deck.parse_colour(event.colour) if isinstance(event.colour, str) else None
         if colour is None:
-            raise IllegalEntry(
-                "designation", "unknown-colour", round=rnd.number, colour=event.colour
+            run.flag(
+                IllegalEntry("designation", "unknown-colour", round=rnd.number, colour=event.colour)
             )
         self.strict_order(run, rnd, "designate")
-        if rnd.plays:  # the cards fixed the roles: a designation must agree with them
-            index = len(rnd.designations)
+        index = len(rnd.designations)
+        if colour is None:
+            if index < 4:
+                rnd.designations.append(str(event.colour))
+            return
+        if rnd.plays and (index < len(rnd.derived) or not rnd.unsure):
+            # the cards fixed the roles: a designation must agree with them
             expected = rnd.derived[index] if index < len(rnd.derived) else "no colour"
             if expected != colour:
                 run.flag(
@@ -302,10 +376,12 @@ class Ebbes(Game[EbbesRound]):
                 )
             rnd.designations.append(colour)
             return
-        if len(rnd.designations) >= 4:
+        if index >= 4:
             raise IllegalEntry("designation", "designation-too-many", round=rnd.number)
-        if colour in rnd.designations:
-            raise IllegalEntry("designation", "designation-repeat", round=rnd.number, colour=colour)
+        if colour in rnd.roles():  # by hand, or where the cards cannot tell
+            run.flag(
+                IllegalEntry("designation", "designation-repeat", round=rnd.number, colour=colour)
+            )
         rnd.designations.append(colour)
 
     def ready_to_play(self, run: Run, rnd: EbbesRound) -> None:
@@ -332,9 +408,12 @@ class Ebbes(Game[EbbesRound]):
                 expected=f"round {rnd.number}'s cards won are already in",
             )
         won: dict[str, dict[str, int]] = {}
+        strays = 0  # players' entries under a name that is no player's
+        unknown: dict[str, int] = {}  # per player: counts under no colour, or not a count
         for name, per_colour in event.won.items():
             if name not in self.players:
                 run.flag(IllegalEntry("players", "unknown-player", round=rnd.number, name=name))
+                strays += 1
                 continue
             if not isinstance(per_colour, Mapping):
                 raise IllegalEntry(
@@ -358,41 +437,56 @@ class Ebbes(Game[EbbesRound]):
                             colour=text,
                         )
                     )
+                    unknown[name] = unknown.get(name, 0) + 1
                     continue
                 if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                    raise IllegalEntry(
-                        "trick-total",
-                        "won-negative",
-                        round=rnd.number,
-                        player=name,
-                        count=count,
-                        colour=colour,
-                    )
-                counts[colour] = count
-            won[name] = counts
-        self.check_won(run, rnd, won)
-        rnd.won = won
-
-    def check_won(self, run: Run, rnd: EbbesRound, won: dict[str, dict[str, int]]) -> None:
-        """Everybody and every scoring colour present, whole tricks, colour totals, the plays."""
-        roles = rnd.role_map()
-        needed = [roles[r] for r in ("plus", "ebbes", "minus", "nix") if roles[r] is not None]
-        size = len(self.players)
-        for name in self.players:
-            if name not in won:
-                run.flag(Missing("missing", "missing-won", round=rnd.number, player=name))
-                continue
-            for colour in needed:
-                if colour not in won[name]:
                     run.flag(
-                        Missing(
-                            "missing",
-                            "missing-won-colour",
+                        IllegalEntry(
+                            "trick-total",
+                            "won-negative",
                             round=rnd.number,
                             player=name,
+                            count=count,
                             colour=colour,
                         )
                     )
+                    unknown[name] = unknown.get(name, 0) + 1
+                    continue
+                counts[colour] = count
+            won[name] = counts
+        self.check_won(run, rnd, won, strays, unknown)
+        rnd.won = won
+
+    def check_won(
+        self,
+        run: Run,
+        rnd: EbbesRound,
+        won: dict[str, dict[str, int]],
+        strays: int,
+        unknown: dict[str, int],
+    ) -> None:
+        """Everybody and every scoring colour present, whole tricks, colour totals, the plays.
+        An entry already flagged (``strays`` players, ``unknown`` colours of a player) may
+        stand for one that is missing: that is not reported again."""
+        roles = rnd.role_map()
+        needed = [c for c in (roles[r] for r in ("plus", "ebbes", "minus", "nix")) if c is not None]
+        size = len(self.players)
+        for name in unaccounted([p for p in self.players if p not in won], strays):
+            run.flag(Missing("missing", "missing-won", round=rnd.number, player=name))
+        for name in self.players:
+            if name not in won:
+                continue
+            lacking = [colour for colour in needed if colour not in won[name]]
+            for colour in unaccounted(lacking, unknown.get(name, 0)):
+                run.flag(
+                    Missing(
+                        "missing",
+                        "missing-won-colour",
+                        round=rnd.number,
+                        player=name,
+                        colour=colour,
+                    )
+                )
             if all(c in won[name] for c in EBBES_COLOURS):
                 total = sum(won[name].values())
                 if total % size:
@@ -422,12 +516,16 @@ class Ebbes(Game[EbbesRound]):
                     )
         if rnd.plays_complete:
             derived = self.derived_won(rnd)
+            sure = self.plays_tell_won(rnd)
             exact = not self.options["discard"] or len(rnd.discards) == size
             last = rnd.plays[-1].winner
             for name in self.players:
                 for colour, given in won.get(name, {}).items():
                     got = derived[name].get(colour, 0)
-                    fits = given == got or (not exact and name == last and given > got)
+                    if not sure:  # some cards won are not known: only a count below fails
+                        fits = given >= got
+                    else:
+                        fits = given == got or (not exact and name == last and given > got)
                     if not fits:
                         run.flag(
                             Miscount(
@@ -454,21 +552,42 @@ class Ebbes(Game[EbbesRound]):
         return rnd.plays_complete or rnd.won is not None
 
     def derived_won(self, rnd: EbbesRound) -> dict[str, dict[str, int]]:
-        """Cards won per player and colour from the plays, the discards to the last trick."""
+        """Cards won per player and colour from the plays, the discards to the last trick
+        (cards not known, and tricks without a known winner, counted for nobody)."""
         won: dict[str, dict[str, int]] = {p: dict.fromkeys(EBBES_COLOURS, 0) for p in self.players}
         for trick in rnd.plays:
             if trick.winner is not None:
                 for _, card in trick.cards:
-                    won[trick.winner][card.colour] += 1
+                    if not isinstance(card, BadCard):
+                        won[trick.winner][card.colour] += 1
         if rnd.plays_complete and rnd.plays[-1].winner is not None:
             for card in rnd.discards.values():
-                won[rnd.plays[-1].winner][card.colour] += 1
+                if not isinstance(card, BadCard):
+                    won[rnd.plays[-1].winner][card.colour] += 1
         return won
 
+    def plays_tell_won(self, rnd: EbbesRound) -> bool:
+        """Every card the played tricks hold and every discard recorded is known, and so is
+        each trick's winner: the plays give the cards won (with the discards, if recorded)."""
+        size = len(self.players)
+        return not any(isinstance(card, BadCard) for card in rnd.discards.values()) and all(
+            trick.winner is not None
+            and len(trick.cards) == size
+            and not any(isinstance(card, BadCard) for _, card in trick.cards)
+            for trick in rnd.plays
+        )
+
     def won_of(self, rnd: EbbesRound) -> dict[str, dict[str, int]] | None:
-        """Cards won: from the plays when all are played (and discards known), else entered."""
-        if rnd.plays_complete and (
-            not self.options["discard"] or len(rnd.discards) == len(self.players) or rnd.won is None
+        """Cards won: from the plays when all are played and tell them (and discards known),
+        else entered."""
+        if (
+            rnd.plays_complete
+            and self.plays_tell_won(rnd)
+            and (
+                not self.options["discard"]
+                or len(rnd.discards) == len(self.players)
+                or rnd.won is None
+            )
         ):
             return self.derived_won(rnd)
         return rnd.won
@@ -480,7 +599,7 @@ class Ebbes(Game[EbbesRound]):
         if not self.placed and rnd.number_card is None:
             found.append(Missing("missing", "missing-number", round=rnd.number))
         expected = self.expected_designations(rnd)
-        if expected is not None and len(rnd.roles()) < expected:
+        if expected is not None and not rnd.roles_unknown and len(rnd.roles()) < expected:
             found.append(
                 Missing(
                     "missing",
@@ -515,7 +634,7 @@ class Ebbes(Game[EbbesRound]):
 
     def score_round(self, state: State, rnd: EbbesRound) -> dict[str, Score] | None:
         won = self.won_of(rnd)
-        if won is None or any(p not in won for p in self.players):
+        if won is None or rnd.roles_unknown or any(p not in won for p in self.players):
             return None
         roles = rnd.role_map()
         for role in ("plus", "ebbes", "minus", "nix"):

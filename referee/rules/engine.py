@@ -10,6 +10,12 @@ Each game (``Blackout``, ``AllesOderNichts``, ``Ebbes``) is a ``Game`` subclass 
 deck, schedule, entries and scoring; trick play, revokes and round bookkeeping live here, once.
 A game's ``dispatch`` matches each entry to the handler typed for it (``on_bid`` takes a ``Bid``
 and a ``BlackoutRound``); the two games that deal and turn a trump share ``referee.rules.dealt``.
+
+A lenient replay reports an entry it cannot use once, where it is, and takes what depends on it
+as not known rather than guessing (``docs/rulings.md``, "One bad entry, one breach"): a card
+that cannot have been played is a ``BadCard`` standing for some card of its player; a trick its
+cards cannot settle (such a card, a wrong or unknown leader, the wrong number of cards, a trump
+not known) was won by the next trick's leader.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from referee.rules import events as ev
@@ -31,9 +37,20 @@ from referee.rules.breaches import (
     OutOfTurn,
     Revoke,
 )
-from referee.rules.cards import Card, Deck
+from referee.rules.cards import BadCard, Card, Deck
 from referee.rules.scores import Score
-from referee.rules.tricks import PlayedTrick, trick_winner
+from referee.rules.tricks import UNKNOWN_TRUMP, PlayedTrick, trick_winner
+
+
+def unaccounted(lacking: list[str], strays: int) -> list[str]:
+    """Who (or what) of ``lacking`` to report missing: none while as many entries under a name
+    that is not known (``strays``: a misspelt player or colour, a count that is none) may stand
+    for theirs — a misspelt name is one breach, not two.
+
+    >>> unaccounted(["Ben"], 1), unaccounted(["Ben", "Cho"], 1)
+    ([], ['Ben', 'Cho'])
+    """
+    return [] if len(lacking) <= strays else lacking
 
 
 class OptionError(ValueError):
@@ -74,6 +91,8 @@ class RoundState:
     number: int
     hand_size: int
     tricks_total: int
+    #: The players in seat order.
+    seats: tuple[str, ...] = ()
     leader: str | None = None
     dealer: str | None = None
     trump_card: Card | None = None
@@ -84,6 +103,8 @@ class RoundState:
     revoked: set[tuple[str, str]] = field(default_factory=set)
     tricks: dict[str, int] | None = None
     flagged: set[str] = field(default_factory=set)
+    #: Bids (declarations) entered under a name that is no player's.
+    strays: int = 0
 
     def copy(self) -> RoundState:
         """A copy whose containers can change without touching this one."""
@@ -96,20 +117,28 @@ class RoundState:
     @property
     def plays_complete(self) -> bool:
         """All of the round's tricks are played card by card."""
-        return len(self.plays) == self.tricks_total and self.trick_complete(-1)
+        return len(self.plays) == self.tricks_total and self.plays[-1].full
+
+    @property
+    def winners_known(self) -> bool:
+        """Every trick played has a winner (a trick the cards cannot settle gets its winner
+        when the next one is led; the round's last has none)."""
+        return all(trick.winner is not None for trick in self.plays)
+
+    def trick_full(self, index: int) -> bool:
+        """The trick at ``index`` has all its cards."""
+        return bool(self.plays) and self.plays[index].full
 
     def trick_complete(self, index: int) -> bool:
+        """The trick at ``index`` is settled: it has a winner."""
         return bool(self.plays) and self.plays[index].winner is not None
 
     def tricks_won(self) -> dict[str, int] | None:
-        """Tricks per player: from the plays when all are played, else as entered."""
-        if self.plays_complete:
+        """Tricks per player: from the plays when all are played and won, else as entered."""
+        if self.plays_complete and self.winners_known:
             counts = Counter(trick.winner for trick in self.plays)
-            return {name: counts.get(name, 0) for name in self.players_in_plays()}
+            return {name: counts.get(name, 0) for name in self.seats}
         return self.tricks
-
-    def players_in_plays(self) -> list[str]:
-        return [player for player, _ in self.plays[0].cards] if self.plays else []
 
 
 #: A game's own round class (``BlackoutRound`` …): the rounds its hooks and handlers take.
@@ -156,8 +185,8 @@ class State:
     @property
     def complete(self) -> bool:
         """All of the game's rounds are complete."""
-        return len(self.rounds) == self.game.round_count and self.game.round_complete(
-            self.rounds[-1]
+        return len(self.rounds) == self.game.round_count and all(
+            self.game.round_complete(rnd) for rnd in self.rounds
         )
 
     def scores(self, number: int) -> dict[str, Score] | None:
@@ -283,6 +312,12 @@ class Game(Generic[R]):
         if not isinstance(name, str) or name not in self.players:
             raise IllegalEntry("players", "unknown-player", round=round, name=name)
         return name
+
+    def stray(self, run: Run, rnd: R, name: object) -> None:
+        """A bid (declaration) under a name that is no player's: flagged, and counted as
+        standing for one a player has not made (see ``unaccounted``)."""
+        run.flag(IllegalEntry("players", "unknown-player", round=rnd.number, name=name))
+        rnd.strays += 1
 
     # --- rounds -----------------------------------------------------------------------------
 
@@ -428,7 +463,7 @@ class Game(Generic[R]):
         """Raise (strict) or flag what must come before the first card or the tricks."""
 
     def current_trump(self, rnd: R) -> str | None:
-        """The trump colour in force now."""
+        """The trump colour in force now (``UNKNOWN_TRUMP`` when the record does not say)."""
         return rnd.trump_colour
 
     def settling_trump(self, rnd: R, trick: PlayedTrick) -> str | None:
@@ -438,8 +473,14 @@ class Game(Generic[R]):
     def after_card(self, run: Run, rnd: R, player: str, card: Card) -> None:
         """A game's own reaction to a card (ebbes fixes designations)."""
 
+    def lose_track(self, rnd: R) -> None:
+        """A card of the round is not known (a ``BadCard``, a trick with the wrong number of
+        cards): what a game derives from the cards in order (ebbes: the roles) stops here."""
+
     def unavailable(self, rnd: R, card: Card) -> str | None:
         """Why ``card`` cannot be played this round (a message code), or None."""
+        if isinstance(card, BadCard):
+            return "card-unreadable"
         if card not in self.deck:
             return "card-not-in-deck"
         if card in rnd.seen:
@@ -454,63 +495,30 @@ class Game(Generic[R]):
 
     def next_to_play(self, rnd: RoundState) -> str | None:
         """Who plays the next card (None when every trick is played or no leader is known)."""
-        if not rnd.plays or rnd.trick_complete(-1):
+        if not rnd.plays or rnd.trick_full(-1):
             if len(rnd.plays) == rnd.tricks_total:
                 return None
             return rnd.plays[-1].winner if rnd.plays else rnd.leader
         return self.left_of(rnd.plays[-1].cards[-1][0])
 
-    def read_card(self, text: object, rnd: RoundState) -> Card:
+    def read_card(self, text: object) -> Card:
+        """The card ``text`` spells, or a ``BadCard`` if it spells none of this game's."""
         card = self.deck.parse_card(text) if isinstance(text, str) else None
-        if card is None:
-            raise IllegalEntry("card", "card-unreadable", round=rnd.number, card=text)
-        return card
+        return BadCard.of(text) if card is None else card
 
-    def on_play(self, run: Run, rnd: R, event: ev.Play) -> None:
-        card = self.read_card(event.card, rnd)
-        expected = self.next_to_play(rnd)
-        if len(rnd.plays) == rnd.tricks_total and rnd.trick_complete(-1):
-            raise OutOfTurn("turn", "too-many-tricks", round=rnd.number, tricks=rnd.tricks_total)
-        if event.player is not None:
-            self.check_player(event.player, rnd.number)
-            if expected is not None and event.player != expected:
-                raise OutOfTurn(
-                    "turn",
-                    "card-turn",
-                    round=rnd.number,
-                    trick=self._trick_no(rnd),
-                    player=event.player,
-                    expected=expected,
-                )
-        player = event.player if expected is None else expected
-        if player is None:
-            raise Missing("missing", "missing-starter", round=rnd.number)
-        self.ready_to_play(run, rnd)
-        self.play_card(run, rnd, player, card)
-
-    def on_trick(self, run: Run, rnd: R, event: ev.Trick) -> None:
-        leader = self.check_player(event.leader, rnd.number)
-        cards = [self.read_card(text, rnd) for text in event.cards]
+    def check_leader(self, run: Run, rnd: R, leader: object) -> tuple[str, bool, bool]:
+        """A new trick's leader: who its cards are counted from, and whether the trick is loose
+        (the leader is not a player: the cards are counted from the one who had to lead) or
+        misled (led by someone other than the one who had to lead). Both are flagged."""
         number = len(rnd.plays) + 1
-        if rnd.plays and not rnd.trick_complete(-1):
-            raise OutOfTurn(
-                "turn",
-                "not-now",
-                what="A whole trick",
-                expected="the trick under way is not finished",
-            )
-        if number > rnd.tricks_total:
-            raise OutOfTurn("turn", "too-many-tricks", round=rnd.number, tricks=rnd.tricks_total)
-        if len(cards) != len(self.players):
-            raise OutOfTurn(
-                "turn",
-                "trick-size",
-                round=rnd.number,
-                trick=number,
-                count=len(cards),
-                players=len(self.players),
-            )
         expected = rnd.plays[-1].winner if rnd.plays else rnd.leader
+        if not isinstance(leader, str) or leader not in self.players:
+            run.flag(
+                IllegalEntry(
+                    "players", "unknown-player", round=rnd.number, trick=number, name=leader
+                )
+            )
+            return expected or self.players[0], True, False
         if expected is not None and leader != expected:
             run.flag(
                 OutOfTurn(
@@ -522,18 +530,97 @@ class Game(Generic[R]):
                     expected=expected,
                 )
             )
+            return leader, False, True
+        return leader, False, False
+
+    def on_play(self, run: Run, rnd: R, event: ev.Play) -> None:
+        card = self.read_card(event.card)
+        expected = self.next_to_play(rnd)
+        if len(rnd.plays) == rnd.tricks_total and rnd.trick_full(-1):
+            raise OutOfTurn("turn", "too-many-tricks", round=rnd.number, tricks=rnd.tricks_total)
+        leads = not rnd.plays or rnd.trick_full(-1)
+        if leads and run.lenient and event.player is not None:
+            # A recorded trick under way: its leader is checked as a whole trick's is.
+            leader = event.player
+            player, loose, misled = self.check_leader(run, rnd, leader)
+        else:
+            if event.player is not None:
+                self.check_player(event.player, rnd.number)
+                if expected is not None and event.player != expected:
+                    raise OutOfTurn(
+                        "turn",
+                        "card-turn",
+                        round=rnd.number,
+                        trick=self._trick_no(rnd),
+                        player=event.player,
+                        expected=expected,
+                    )
+            found = event.player if expected is None else expected
+            if found is None:
+                raise Missing("missing", "missing-starter", round=rnd.number)
+            leader = player = found
+            loose = misled = False
         self.ready_to_play(run, rnd)
-        player = leader
+        if leads:
+            self.open_trick(rnd, leader, loose, misled)
+        self.play_card(run, rnd, player, card)
+        if len(rnd.plays[-1].cards) == len(self.players):
+            rnd.plays[-1] = self.settle(rnd, rnd.plays[-1])
+
+    def on_trick(self, run: Run, rnd: R, event: ev.Trick) -> None:
+        cards = [self.read_card(text) for text in event.cards]
+        number = len(rnd.plays) + 1
+        if rnd.plays and not rnd.trick_full(-1):
+            raise OutOfTurn(
+                "turn",
+                "not-now",
+                what="A whole trick",
+                expected="the trick under way is not finished",
+            )
+        if number > rnd.tricks_total:
+            raise OutOfTurn("turn", "too-many-tricks", round=rnd.number, tricks=rnd.tricks_total)
+        player, loose, misled = self.check_leader(run, rnd, event.leader)
+        if len(cards) != len(self.players):
+            run.flag(
+                OutOfTurn(
+                    "turn",
+                    "trick-size",
+                    round=rnd.number,
+                    trick=number,
+                    count=len(cards),
+                    players=len(self.players),
+                )
+            )
+            loose = True
+            self.lose_track(rnd)
+        self.ready_to_play(run, rnd)
+        self.open_trick(rnd, event.leader, loose, misled)
         for card in cards:
             self.play_card(run, rnd, player, card)
             player = self.left_of(player)
+        rnd.plays[-1] = self.settle(rnd, rnd.plays[-1])
 
     def _trick_no(self, rnd: RoundState) -> int:
-        return len(rnd.plays) + (0 if rnd.plays and not rnd.trick_complete(-1) else 1)
+        return len(rnd.plays) + (0 if rnd.plays and not rnd.trick_full(-1) else 1)
+
+    def open_trick(self, rnd: R, leader: str, loose: bool, misled: bool) -> None:
+        """Begin a new trick led by ``leader`` (as the record names them). A trick before it
+        that its cards could not settle was won by this trick's leader."""
+        if rnd.plays and rnd.plays[-1].winner is None and leader in self.players:
+            rnd.plays[-1] = replace(rnd.plays[-1], winner=leader, why="next-leader")
+        rnd.plays.append(
+            PlayedTrick(
+                leader=leader, trump_before=self.current_trump(rnd), loose=loose, misled=misled
+            )
+        )
 
     def play_card(self, run: Run, rnd: R, player: str, card: Card) -> None:
-        """Play one card: check it, track show-outs and revokes, settle a full trick."""
-        number = self._trick_no(rnd)
+        """Play one card into the trick under way: check it, track show-outs and revokes.
+
+        A card that cannot have been played is flagged and stands for some card of ``player``
+        (a ``BadCard``): it follows no colour, shows out of none and counts for nobody.
+        """
+        number = len(rnd.plays)
         why = self.unavailable(rnd, card)
         if why is not None:
             run.flag(
@@ -541,56 +628,85 @@ class Game(Generic[R]):
                     "card", why, round=rnd.number, trick=number, player=player, card=str(card)
                 )
             )
-        key = (player, card.colour)
-        if key in rnd.showouts and key not in rnd.revoked:
-            rnd.revoked.add(key)
-            run.note(
-                Revoke(
-                    "follow-suit",
-                    "follow-suit",
-                    round=rnd.number,
-                    trick=rnd.showouts[key],
-                    player=player,
-                    colour=card.colour,
-                    card=str(card),
-                    later=number,
-                )
-            )
-        if number > len(rnd.plays):
-            rnd.plays.append(PlayedTrick(leader=player, trump_before=self.current_trump(rnd)))
+            card = card if isinstance(card, BadCard) else BadCard.of(str(card))
         trick = rnd.plays[-1]
-        led = trick.led
-        trick = PlayedTrick(trick.leader, (*trick.cards, (player, card)), trick.trump_before)
-        rnd.plays[-1] = trick
+        rnd.plays[-1] = replace(trick, cards=(*trick.cards, (player, card)))
+        if isinstance(card, BadCard):
+            self.lose_track(rnd)
+            return
+        if not trick.loose:
+            key = (player, card.colour)
+            if key in rnd.showouts and key not in rnd.revoked:
+                rnd.revoked.add(key)
+                run.note(
+                    Revoke(
+                        "follow-suit",
+                        "follow-suit",
+                        round=rnd.number,
+                        trick=rnd.showouts[key],
+                        player=player,
+                        colour=card.colour,
+                        card=str(card),
+                        later=number,
+                    )
+                )
+            led = trick.led
+            if led is not None and card.colour != led:
+                rnd.showouts.setdefault((player, led), number)
         rnd.seen.setdefault(card, number)
-        if led is not None and card.colour != led:
-            rnd.showouts.setdefault((player, led), number)
         self.after_card(run, rnd, player, card)
-        if len(trick.cards) == len(self.players):
-            trump = self.settling_trump(rnd, trick)
-            index, why_won = trick_winner([c for _, c in trick.cards], trump)
-            rnd.plays[-1] = PlayedTrick(
-                trick.leader, trick.cards, trick.trump_before, trick.cards[index][0], why_won, trump
-            )
+
+    def settle(self, rnd: R, trick: PlayedTrick) -> PlayedTrick:
+        """The trick with all its cards in, and its winner if its cards can tell it."""
+        trump = self.settling_trump(rnd, trick)
+        cards = [card for _, card in trick.cards]
+        unknown = (
+            trick.loose
+            or trick.misled
+            or any(isinstance(card, BadCard) for card in cards)
+            or (trump == UNKNOWN_TRUMP and any(card.colour != cards[0].colour for card in cards))
+        )
+        if unknown:
+            return replace(trick, full=True)
+        trump = None if trump == UNKNOWN_TRUMP else trump
+        index, why = trick_winner(cards, trump)
+        return replace(trick, winner=trick.cards[index][0], why=why, trump=trump, full=True)
 
     # --- entering the tricks won ------------------------------------------------------------
 
     def read_counts(
         self, run: Run, rnd: RoundState, counts: Mapping[str, int], code: str
-    ) -> dict[str, int]:
-        """Check a player → count map: known players, whole numbers ≥ 0, everybody present."""
+    ) -> tuple[dict[str, int], int | None]:
+        """Check a player → count map: known players, whole numbers ≥ 0, everybody present.
+
+        The players' counts, and the total of all the counts, those under a name that is no
+        player's too (None if one is not a whole number ≥ 0). A bad count or name is one
+        breach: its player is not reported missing besides.
+        """
         out: dict[str, int] = {}
+        strays = 0
+        total: int | None = 0
         for name, count in counts.items():
             if name not in self.players:
                 run.flag(IllegalEntry("players", "unknown-player", round=rnd.number, name=name))
-                continue
+                strays += 1
             if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                raise IllegalEntry("trick-total", code, round=rnd.number, player=name, count=count)
-            out[name] = count
-        for name in self.players:
-            if name not in out:
-                run.flag(Missing("missing", "missing-player-tricks", round=rnd.number, player=name))
-        return out
+                if name in self.players:
+                    run.flag(
+                        IllegalEntry(
+                            "trick-total", code, round=rnd.number, player=name, count=count
+                        )
+                    )
+                total = None
+                continue
+            if total is not None:
+                total += count
+            if name in self.players:
+                out[name] = count
+        lacking = [name for name in self.players if name not in counts]
+        for name in unaccounted(lacking, strays):
+            run.flag(Missing("missing", "missing-player-tricks", round=rnd.number, player=name))
+        return out, total
 
     def on_tricks(self, run: Run, rnd: R, event: ev.Tricks) -> None:
         if not isinstance(event.tricks, Mapping):
@@ -605,9 +721,8 @@ class Game(Generic[R]):
                 expected=f"round {rnd.number}'s tricks are already in",
             )
         self.ready_to_play(run, rnd)
-        tricks = self.read_counts(run, rnd, event.tricks, "trick-negative")
-        total = sum(tricks.values())
-        if total != rnd.tricks_total:
+        tricks, total = self.read_counts(run, rnd, event.tricks, "trick-negative")
+        if total is not None and total != rnd.tricks_total:
             run.flag(
                 Miscount(
                     "trick-total",
@@ -619,10 +734,13 @@ class Game(Generic[R]):
             )
         if rnd.plays:
             derived = Counter(trick.winner for trick in rnd.plays if trick.winner)
+            exact = rnd.plays_complete and rnd.winners_known
             for name in self.players:
-                given = tricks.get(name, 0)
+                given = tricks.get(name)
                 got = derived.get(name, 0)
-                if (given != got) if rnd.plays_complete else (given < got):
+                if given is None:  # missing, or not a count: reported as such
+                    continue
+                if (given != got) if exact else (given < got):
                     run.flag(
                         Miscount(
                             "plays",

@@ -10,6 +10,11 @@ follows nor trumps never wins.
 (2, 'highest-trump')
 >>> trick_winner(trick, trump=None)
 (1, 'highest-led')
+
+A trick the cards cannot settle (one of them is a ``BadCard``, it was not led by the one who had
+to lead, whose card is whose is not known, or the trump is not known and the trick holds more
+than one colour) has no winner from its cards: the next trick's leader won it (``why`` is
+``"next-leader"``).
 """
 
 from __future__ import annotations
@@ -18,6 +23,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from referee.rules.cards import Card
+
+#: The trump of a round whose record lacks what fixes it (no trump turned up, no number card),
+#: or garbles it: any colour may be trump.
+UNKNOWN_TRUMP = "?"
 
 
 def trick_winner(cards: Sequence[Card], trump: str | None) -> tuple[int, str]:
@@ -38,7 +47,11 @@ class PlayedTrick:
     """One trick as played: its leader and the cards in the order played (seat order).
 
     ``trump_before`` is the trump in force when its first card was played (ebbes can fix trump
-    in the middle of a trick); ``winner`` and ``why`` are set once the trick is settled.
+    in the middle of a trick); ``winner`` and ``why`` are set once the trick is settled. ``full``:
+    all its cards are in (a trick recorded with the wrong number of cards is full too). ``loose``:
+    whose card is whose is not known (its leader is not a player, or it has the wrong number of
+    cards), so it shows nothing about following suit. ``misled``: it was led by someone other
+    than the one who had to lead, so its cards are counted from that leader but do not settle it.
     """
 
     leader: str
@@ -47,7 +60,11 @@ class PlayedTrick:
     winner: str | None = None
     why: str | None = None
     trump: str | None = None
+    full: bool = False
+    loose: bool = False
+    misled: bool = False
 
     @property
     def led(self) -> str | None:
-        return self.cards[0][1].colour if self.cards else None
+        """The colour led (None before the first card, or when it is a ``BadCard``)."""
+        return (self.cards[0][1].colour or None) if self.cards else None

@@ -150,6 +150,14 @@ def test_hook_allows_everything_when_the_others_already_exceed_the_hand():
     assert all(why is None for _, why in state.game.allowed_bids(state, "Ann"))
 
 
+def test_a_bid_out_of_range_does_not_put_the_dealer_on_the_hook():
+    """Ben's -1 (a bid-range breach), Cho's 1 and Ann's 1 make 1, the hand size: Ann is not accused
+    because of Ben's bid (docs/rulings.md, "One bad entry, one breach")."""
+    events = [ev.Trump(1, "S"), *bids(1, Ben=-1, Cho=1, Dee=0, Ann=1)]
+    state = replay(Setup("blackout", FOUR), events, lenient=True)
+    assert [(b.rule, b.player) for b in state.violations] == [("bid-range", "Ben")]
+
+
 def test_hook_off_allows_the_even_bid():
     state = run(table(hook=False), ev.Trump(1, "S"), *bids(1, Ben=0, Cho=0, Dee=0))
     state = run(state, ev.Bid(1, "Ann", 1))

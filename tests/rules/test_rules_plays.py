@@ -68,6 +68,13 @@ def test_a_card_cannot_be_played_twice_or_be_the_turned_trump():
     assert refused(state, ev.Play(2, "2C")).message == "2C is not in this deck."
 
 
+def test_a_card_that_is_not_a_card_is_refused_on_its_trick_and_player():
+    state = run(blackout_round_two(), *plays(2, "QS"))
+    breach = refused(state, ev.Play(2, "1S"))
+    assert (breach.rule, breach.round, breach.trick, breach.player) == ("card", 2, 1, "Dee")
+    assert breach.message == "'1S' is not a card."
+
+
 def test_a_card_from_the_wrong_player_is_refused():
     state = blackout_round_two()
     breach = refused(state, ev.Play(2, "QS", player="Ann"))
@@ -103,6 +110,29 @@ def test_a_record_trick_led_by_the_wrong_player_is_reported():
     assert [(b.rule, b.trick, b.player) for b in state.violations] == [("turn", 1, "Cho")]
     with pytest.raises(Breach):
         replay(setup, events)
+
+
+def test_a_trick_led_by_the_wrong_player_is_won_by_who_leads_next():
+    """Round 2: Ann leads trick 1 instead of Cho, one breach. Its cards, counted from Ann, would
+    give it to Ann (♠A), but Dee leads trick 2, so Dee won it — and is not accused of leading
+    out of turn. Trick 2 is settled as usual: Ann trumps in with ♥Q."""
+    setup = Setup("blackout", FOUR, {"max_cards": 3})
+    round_one = [ev.Trump(1, "AH"), *[ev.Bid(1, p, 0) for p in ("Ben", "Cho", "Dee", "Ann")]]
+    round_one.append(ev.Trick(1, "Ben", ("QS", "KS", "AS", "QD")))
+    round_one.append(ev.Tricks(1, {"Ann": 0, "Ben": 0, "Cho": 0, "Dee": 1}))
+    round_two = [ev.Trump(2, "KH"), *[ev.Bid(2, p, 0) for p in ("Cho", "Dee", "Ann", "Ben")]]
+    round_two += [
+        ev.Trick(2, "Ann", ("AS", "QS", "KS", "QD")),
+        ev.Trick(2, "Dee", ("AD", "QH", "KD", "AC")),
+    ]
+    state = replay(setup, [*round_one, *round_two], lenient=True)
+    assert [(b.rule, b.round, b.trick, b.player) for b in state.violations] == [
+        ("turn", 2, 1, "Ann")
+    ]
+    assert [(t.winner, t.why) for t in state.current.plays] == [
+        ("Dee", "next-leader"),
+        ("Ann", "highest-trump"),
+    ]
 
 
 # --- ebbes: roles from the cards, trump fixed mid-trick ---------------------------------------
