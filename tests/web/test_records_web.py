@@ -223,13 +223,14 @@ REFUSED = {
     "alles-oder-nichts/breach-players.json": "is played by 3 to 6 players, not 7",
     "alles-oder-nichts/breach-trump-missing.json": "Turn up the trump for round 2 before the bids",
     "alles-oder-nichts/breach-trump-not-in-deck.json": "'red-13' is not a suit, colour or card",
+    "blackout/breach-missing-middle-round.json": "Round 3 has not started; the table is in round 2",
     "blackout/breach-trump-missing.json": "Turn up the trump for round 2 before the bids",
     "blackout/breach-trump-not-in-deck.json": "'JC' is not a suit, colour or card of this deck",
     "blackout/breach-trump-whole-deck.json": "Round 3 deals the whole deck: there is no trump",
     "blackout/in-progress.json": "Turn up the trump for round 4 before the bids",
-    "ebbes/breach-designation-repeated.json": "blue already has a role in round 5",
     "ebbes/breach-designation-too-many.json": "Only four colours get a role",
     "ebbes/breach-missing.json": "The number card of round 2 is missing",
+    "ebbes/breach-missing-number-plays.json": "The number card of round 1 is missing",
 }
 #: The records that break the rules and load: every one but those the app's order of entry
 #: refuses.
