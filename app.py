@@ -29,6 +29,7 @@ from referee.web import (
     register_blueprints,
     secret_keys,
 )
+from referee.web.language import chosen as chosen_language
 
 #: The settings and their defaults; ``.env.example`` says what each does.
 DEFAULTS: dict[str, Any] = {
@@ -75,7 +76,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=os.path.join(app.root_path, "migrations"))
     prepare_database(app)
     csrf.init_app(app)
-    babel.init_app(app)
+    babel.init_app(app, locale_selector=chosen_language)
 
     register_blueprints(app)
     proxies = int(app.config["PROXY_FIX"])

@@ -24,7 +24,17 @@ babel = Babel()
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint of the app, the security headers every response gets, and the
     speed layer (``referee.web.speed``)."""
-    from referee.web import disputes, errors, home, newtable, records, scorecards, speed, text
+    from referee.web import (
+        disputes,
+        errors,
+        home,
+        language,
+        newtable,
+        records,
+        scorecards,
+        speed,
+        text,
+    )
     from referee.web.headers import security_headers
     from referee.web.history import routes as history
     from referee.web.nav import table_nav
@@ -39,10 +49,12 @@ def register_blueprints(app: Flask) -> None:
     app.add_template_global(table_nav)
     app.context_processor(links_in_templates)
     speed.init_app(app)
+    language.init_app(app)
 
     app.register_blueprint(disputes.bp)
     app.register_blueprint(errors.bp)
     app.register_blueprint(home.bp)
+    app.register_blueprint(language.bp)
     app.register_blueprint(newtable.bp)
     app.register_blueprint(records.bp)
     app.register_blueprint(sharing.bp)

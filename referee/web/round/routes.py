@@ -20,6 +20,7 @@ from referee.rules import Breach, State, Step, apply, extend
 from referee.rules import events as ev
 from referee.rules.events import event_from_dict
 from referee.store.tables import StaleTable, TableRecord, in_force
+from referee.web.language import language
 from referee.web.polls import valid_poll_key
 from referee.web.recent import remember
 from referee.web.round.entries import EntryError, EntryForm, SeqForm, build_event
@@ -146,7 +147,7 @@ def show(table_id: str) -> tuple[str, int]:
     if holder.kind == "viewer" and "_flashes" not in session:
         # Every spectator sees the same page: rendered once per change of the table.
         mode = "cards" if request.args.get("mode") == "cards" else ""
-        key = ("show", table_id, recent_seq(table_id), mode)
+        key = ("show", table_id, recent_seq(table_id), mode, language())
         html = speed().pages.get_or_make(key, lambda: render_table(*load(table_id), cached=True)[0])
         return html, 200
     at = request.args.get("at", type=int)  # where this phone's own entry took the log

@@ -14,6 +14,7 @@ from werkzeug.wrappers import Response
 
 from referee.sheets import table_sheet
 from referee.web.downloads import attachment, page_from, safe_file_name
+from referee.web.language import language
 from referee.web.round.screen import (
     describe_step,
     round_header,
@@ -33,10 +34,11 @@ bp = Blueprint("sheet", __name__, url_prefix="/t")
 
 def cached_sheet(table_id: str, last: int, template: str) -> Response:
     """The score sheet (``template``: the page or TV mode), rendered once per change of the
-    table and per kind of viewer (a scorekeeper's page has more links), then served from
+    table, kind of viewer (a scorekeeper's page has more links) and language, then served from
     memory with an ETag."""
     keeper = bool(keeps_score(table_id))
-    etag = f"{template}-{last}-{'k' if keeper else 'v'}"
+    lang = language()
+    etag = f"{template}-{last}-{'k' if keeper else 'v'}-{lang}"
     if etag in request.if_none_match:
         return Response(status=304, headers={"ETag": f'"{etag}"'})
 
@@ -62,7 +64,7 @@ def cached_sheet(table_id: str, last: int, template: str) -> Response:
             cached=True,
         )
 
-    html = speed().pages.get_or_make((template, table_id, last, keeper), render)
+    html = speed().pages.get_or_make((template, table_id, last, keeper, lang), render)
     return Response(
         html, mimetype="text/html", headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
     )
@@ -89,7 +91,7 @@ def pdf(table_id: str) -> ResponseReturnValue:
     record, state = load(table_id)
     page = page_from(request.args)
     body = speed().pdfs.get_or_make(
-        (table_id, record.last_seq, page),
+        (table_id, record.last_seq, page, language()),
         lambda: table_sheet(state, sheet_info(record), page),
     )
     day = record.created_at.strftime("%Y-%m-%d")

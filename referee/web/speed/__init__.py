@@ -59,11 +59,12 @@ class Speed:
 
         #: Replayed tables by id (``kept.table``).
         self.tables: LRU[tuple[TableRecord, State]] = LRU(size(256))
-        #: Rendered pages every spectator of a table sees alike, by page, table and position.
+        #: Rendered pages every spectator of a table sees alike, by page, table, position and
+        #: language.
         self.pages: LRU[str] = LRU(size(256))
         #: Each table's navigation bar by table, kind of link, language and address prefix.
         self.navs: LRU[Markup] = LRU(size(1024))
-        #: PDF score sheets by table, log position and paper.
+        #: PDF score sheets by table, log position, paper and language.
         self.pdfs: LRU[bytes] = LRU(size(32))
         #: The links this process looked up, per table: token → what it opens (None: nothing).
         #: A table's are forgotten when a sweep finds one of its links revoked, at once when this
