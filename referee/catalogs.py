@@ -30,7 +30,7 @@ KEYWORDS = ["-k", "lazy_gettext", "-k", "lazy_ngettext:1,2"]
 
 def pybabel(*args: str) -> None:
     """Run one ``pybabel`` command in this process (from the project's root)."""
-    CommandLineInterface().run(["pybabel", "-q", *args])
+    CommandLineInterface().run(["pybabel", "-q", *args])  # type: ignore[no-untyped-call]
 
 
 def extract(to: Path) -> Catalog:
