@@ -53,7 +53,10 @@ LAYERS = [
         "sheets",
         ("sheets/*.py", "parts.py", "games/*/printed.py"),
         ("referee.rules", "referee.sheets", "referee.parts"),
-        frozenset(SMALL_STDLIB | {"contextvars", "datetime", "importlib", "io", "re", "xml"})
+        frozenset(
+            SMALL_STDLIB
+            | {"contextlib", "contextvars", "datetime", "gettext", "importlib", "io", "re", "xml"}
+        )
         | {"reportlab"},
         frozenset(WEB_AND_DATABASE),
         "printed",

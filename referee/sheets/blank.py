@@ -13,6 +13,8 @@ Whether the players and options are allowed is the rules engine's decision (``st
 
 from __future__ import annotations
 
+from gettext import NullTranslations
+
 from reportlab.platypus import Spacer
 
 from referee.rules import start
@@ -21,15 +23,24 @@ from referee.sheets.card import BlankCard
 from referee.sheets.grid import Grid
 from referee.sheets.layout import Page, own
 from referee.sheets.printed import printed
+from referee.sheets.words import _, ngettext, speaking
 
 #: The height of the name row when some seats are left blank (points): room to write a name.
 NAME_HEIGHT = 30.0
 
 
-@fonts.fitted
-def blank_card(card: BlankCard, page: Page | None = None) -> bytes:
+def blank_card(
+    card: BlankCard, page: Page | None = None, words: NullTranslations | None = None
+) -> bytes:
     """The blank scorecard as PDF bytes (``Breach``/``OptionError``/``ValueError`` if the rules
-    or the card do not allow it)."""
+    or the card do not allow it), in the language of ``words`` (``speaking``)."""
+    with speaking(words):
+        return blank(card, page)
+
+
+@fonts.fitted
+def blank(card: BlankCard, page: Page | None) -> bytes:
+    """The blank scorecard as PDF bytes, in the language being spoken."""
     page = page or Page()
     game = start(card.setup()).game
     part = printed(card.game)
@@ -42,18 +53,24 @@ def blank_card(card: BlankCard, page: Page | None = None) -> bytes:
         lead=lead,
         per_player=per_player,
         names=names,
-        captions=[f"seat {seat}" for seat in range(1, card.players + 1)],
+        captions=[_("seat %(n)s", n=seat) for seat in range(1, card.players + 1)],
         rows=rows,
-        foot=["Total"] + [""] * (len(lead) - 1 + len(per_player) * card.players),
+        foot=[_("Total")] + [""] * (len(lead) - 1 + len(per_player) * card.players),
         row_height=part.blank_row_height,
         name_height=None if all(names) else NAME_HEIGHT,
         fill=True,
     )
-    title = f"{game.title} — scorecard"
+    title = _("%(game)s — scorecard", game=game.title)
     lines = [
-        f"{card.players} players · {game.round_count} rounds · {part.ladder(game)}",
-        "Date: ______________________    Place: ______________________",
+        " · ".join(
+            [
+                ngettext("%(num)s player", "%(num)s players", card.players),
+                ngettext("%(num)s round", "%(num)s rounds", game.round_count),
+                part.ladder(game),
+            ]
+        ),
+        _("Date: %(blank)s    Place: %(blank)s", blank="______________________"),
     ]
     head = common.heading(title, lines)
-    notes = [Spacer(0, 4), own(part.blank_legend, 8), *common.glyph_note(names)]
-    return common.pdf(grid, page, title, head, notes, game.title, game.options)
+    notes = [Spacer(0, 4), own(_(part.blank_legend), 8), *common.glyph_note(names)]
+    return common.pdf(grid, page, title, head, notes, game.title, game.options, part.option_words)

@@ -3,7 +3,7 @@ trumps, the heading, and the way a grid becomes pages of PDF."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from reportlab.platypus import Flowable, Spacer
@@ -12,6 +12,20 @@ from referee.rules.cards import SUIT_NAMES
 from referee.sheets import fonts
 from referee.sheets.grid import BODY_SIZE, Grid
 from referee.sheets.layout import Page, frame_height, frame_width, option_text, para, render
+from referee.sheets.words import N_, _
+
+#: The words for the suits and colours, marked for the catalog (the engine's are codes).
+COLOUR_WORDS = {
+    "spades": N_("spades"),
+    "hearts": N_("hearts"),
+    "diamonds": N_("diamonds"),
+    "clubs": N_("clubs"),
+    "red": N_("red"),
+    "yellow": N_("yellow"),
+    "green": N_("green"),
+    "blue": N_("blue"),
+    "purple": N_("purple"),
+}
 
 #: The bounds of a blank card's row height (points) when it is fitted to the page, and the
 #: room kept free below.
@@ -38,7 +52,8 @@ def colour_word(colour: str | None) -> str:
     """A suit or colour as a word ("hearts", "red"), so it reads on any printer; '' for none."""
     if colour is None:
         return ""
-    return SUIT_NAMES.get(colour, colour)
+    word = SUIT_NAMES.get(colour, colour)
+    return _(COLOUR_WORDS.get(word, word))
 
 
 def heading(title: str, lines: Sequence[str]) -> list[Flowable]:
@@ -51,9 +66,8 @@ def heading(title: str, lines: Sequence[str]) -> list[Flowable]:
 
 def seats_line(names: Sequence[str]) -> str:
     """Players in seat order: ``1 Ann · 2 Ben · …``."""
-    return "Players in seat order (clockwise): " + " · ".join(
-        f"{seat} {name}" for seat, name in enumerate(names, start=1)
-    )
+    seats = " · ".join(f"{seat} {name}" for seat, name in enumerate(names, start=1))
+    return _("Players in seat order (clockwise): %(seats)s", seats=seats)
 
 
 def glyph_note(texts: Iterable[str]) -> list[Flowable]:
@@ -65,8 +79,13 @@ def glyph_note(texts: Iterable[str]) -> list[Flowable]:
     return [
         Spacer(0, 4),
         para(
-            f'Letters the embedded font cannot print are shown as "{fonts.NO_GLYPH}" '
-            f"({len(lacking)}: {shown}).",
+            _(
+                'Letters the embedded font cannot print are shown as "%(mark)s" '
+                "(%(count)s: %(letters)s).",
+                mark=fonts.NO_GLYPH,
+                count=len(lacking),
+                letters=shown,
+            ),
             8,
         ),
     ]
@@ -80,6 +99,7 @@ def pdf(
     notes: Sequence[Flowable],
     game_title: str,
     options: Mapping[str, Any],
+    option_words: Collection[str],
 ) -> bytes:
     """The sheet as PDF: heading, grid and notes on as many pages as it takes, with the rules
     in force and the page number in the footer of every page.
@@ -95,5 +115,9 @@ def pdf(
         fits = grid.row_height + (height - SLACK - used) / len(table.writable)
         if fits >= MIN_ROW_HEIGHT:
             table.fit_rows(min(MAX_ROW_HEIGHT, fits))
-    footer = f"{game_title} · rules in force: {option_text(options)}"
+    footer = _(
+        "%(game)s · rules in force: %(options)s",
+        game=game_title,
+        options=option_text(options, option_words),
+    )
     return render([*head, table, *notes], size, title, footer)

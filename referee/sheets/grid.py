@@ -21,6 +21,7 @@ from reportlab.platypus import Flowable, Table
 
 from referee.sheets import fonts
 from referee.sheets.layout import Text
+from referee.sheets.words import _
 
 BODY_SIZE = 9.0
 LABEL_SIZE = 6.5
@@ -112,7 +113,7 @@ class Grid:
         scale = min(MAX_GROW if self.fill else 1.0, room / self.natural_width)
         size = max(SMALLEST, BODY_SIZE * min(1.0, scale))
         widths = [c.width * scale for c in self.lead]
-        for _ in self.names:
+        for _seat in self.names:
             widths += [c.width * scale for c in self.per_player]
         styles = self._base_styles(size)
         data: list[list[Any]] = [self._name_row(size), self._label_row()]
@@ -175,7 +176,7 @@ class Grid:
 
     def _name_row(self, size: float) -> list[Any]:
         """Header row 1: the lead labels (spanning both header rows), then each name."""
-        cells: list[Any] = [c.label for c in self.lead]
+        cells: list[Any] = [_(c.label) for c in self.lead]
         span = len(self.per_player)
         for seat, name in enumerate(self.names):
             caption = self.captions[seat] if seat < len(self.captions) else ""
@@ -188,7 +189,7 @@ class Grid:
 
     def _label_row(self) -> list[str]:
         """Header row 2: each player's column labels under their name."""
-        return [""] * len(self.lead) + [c.label for c in self.per_player] * len(self.names)
+        return [""] * len(self.lead) + [_(c.label) for c in self.per_player] * len(self.names)
 
     def _base_styles(self, size: float) -> list[tuple[Any, ...]]:
         lead = len(self.lead)
@@ -315,7 +316,7 @@ def _strip(pairs: Sequence[tuple[str, str]], width: float, size: float) -> Table
     """A row of labelled boxes ``width`` wide: the label small, the value (if any) bold below."""
     cells = []
     for name, value in pairs:
-        box = [Text(name, LABEL_SIZE)]
+        box = [Text(_(name), LABEL_SIZE)]
         if value:
             box.append(Text(value, size, bold=True))
         cells.append(box)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, SimpleDocTemplate
 
 from referee.sheets import fonts
+from referee.sheets.words import _
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
 ORIENTATIONS = ("auto", "portrait", "landscape")
@@ -146,17 +147,23 @@ def own(text: str, size: float = 9) -> Text:
     return Text(text, size)
 
 
-def option_text(options: Mapping[str, Any]) -> str:
-    """Every option with its value, as the footer prints them: ``hook: yes · max_cards: 13``."""
+def option_text(options: Mapping[str, Any], words: Collection[str]) -> str:
+    """Every option with its value, as the footer prints them: ``hook: yes · max_cards: 13``;
+    the option names and values in ``words`` (marked for the catalog) are translated, others
+    printed as they are."""
 
-    def value(v: Any) -> str:
+    def word(v: Any) -> str:
         if isinstance(v, bool):
-            return "yes" if v else "no"
+            return _("yes") if v else _("no")
+        if isinstance(v, str):
+            return _(v) if v in words else v
         if isinstance(v, (list, tuple)):
-            return ", ".join(str(x) for x in v)
+            return ", ".join(word(x) for x in v)
         return str(v)
 
-    return " · ".join(f"{key}: {value(v)}" for key, v in options.items())
+    return " · ".join(
+        _("%(option)s: %(value)s", option=word(key), value=word(v)) for key, v in options.items()
+    )
 
 
 def _numbered_canvas(footer: str) -> type[Canvas]:
@@ -183,7 +190,7 @@ def _numbered_canvas(footer: str) -> type[Canvas]:
 
         def _foot(self, number: int, count: int) -> None:
             width = self._pagesize[0]
-            label = f"page {number} of {count}"
+            label = _("page %(n)s of %(of)s", n=number, of=count)
             self.setFont(fonts.current().regular, FOOTER_SIZE)
             room = width - 2 * MARGIN - fonts.width(label, FOOTER_SIZE) - 4 * mm
             self.drawString(MARGIN, MARGIN / 2, fonts.shorten(footer, room, FOOTER_SIZE))

@@ -10,7 +10,7 @@ of the games that deal and turn a trump (round, cards, dealer, trump).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from reportlab.platypus import Flowable
 
@@ -18,6 +18,7 @@ from referee.parts import part
 from referee.rules import Game, RoundState, State
 from referee.sheets import common
 from referee.sheets.grid import Cell, Column, Row
+from referee.sheets.words import N_, _, ngettext
 
 if TYPE_CHECKING:
     from referee.sheets.card import BlankCard
@@ -31,20 +32,23 @@ class PrintedGame:
     score_columns: Sequence[Column] = ()
     #: The player's columns on a blank scorecard, the running total last.
     blank_columns: Sequence[Column] = ()
-    #: How the blank card says how to fill it in.
+    #: How the blank card says how to fill it in (marked for the catalog, printed translated).
     blank_legend = ""
-    #: The verb of the player who begins round 1 ("Deals round 1: Ann").
-    first_verb = "Deals"
+    #: Who begins round 1 (marked for the catalog, printed translated).
+    first_line = N_("Deals round 1: %(player)s")
+    #: The game's option names and values, marked for the catalog: the footer prints them
+    #: translated (in English, as the record has them).
+    option_words: ClassVar[tuple[str, ...]] = ()
     #: A blank card's row height in points: room for handwriting.
     blank_row_height = 20.0
 
     def lead_columns(self, names: Sequence[str]) -> list[Column]:
         """The columns left of the players (``names``: the dealers as printed, for the width)."""
         return [
-            Column("Rd", 20),
-            Column("Cards", 24),
-            Column("Dealer", common.dealer_width(names)),
-            Column("Trump", 46),
+            Column(N_("Rd"), 20),
+            Column(N_("Cards"), 24),
+            Column(N_("Dealer"), common.dealer_width(names)),
+            Column(N_("Trump"), 46),
         ]
 
     def round_lead(self, state: State, rnd: RoundState) -> tuple[list[Cell], list[tuple[str, str]]]:
@@ -70,7 +74,7 @@ class PrintedGame:
         if card.first is None:
             return ""
         seat = (card.first - 1 + number - 1) % card.players
-        return card.seat_names()[seat] or f"seat {seat + 1}"
+        return card.seat_names()[seat] or _("seat %(n)s", n=seat + 1)
 
     def blank_row(self, card: BlankCard, game: Game[Any], number: int) -> Row:
         """Round ``number``'s row on a blank card: what is known beforehand, room for the rest."""
@@ -94,8 +98,8 @@ class PrintedGame:
         """The hand sizes in words: ``6-5-4-3-4-5-6 cards``, ``8 cards each``."""
         sizes = game.schedule
         if len(set(sizes)) == 1:
-            return f"{sizes[0]} cards each"
-        return "-".join(str(s) for s in sizes) + " cards"
+            return ngettext("%(num)s card each", "%(num)s cards each", sizes[0])
+        return _("%(sizes)s cards", sizes="-".join(str(s) for s in sizes))
 
 
 def printed(game: str) -> PrintedGame:

@@ -8,17 +8,19 @@ printed only once its round is over, as on the table's pages.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from gettext import NullTranslations
 
 from reportlab.platypus import Flowable, Spacer
 
-from referee.rules import State
+from referee.rules import Breach, State
 from referee.sheets import common, fonts
 from referee.sheets.grid import Cell, Grid, Mark, Row
 from referee.sheets.layout import Page, para
 from referee.sheets.printed import printed
+from referee.sheets.words import _, ngettext, speaking
 
 #: The mark after a round number whose entries were corrected or undone.
 CORRECTED = "*"
@@ -34,16 +36,29 @@ class Correction:
 
 @dataclass(frozen=True)
 class SheetInfo:
-    """What the sheet prints besides the state: a title, the table's date, its corrections."""
+    """What the sheet prints besides the state: a title, the table's date, its corrections,
+    and how a breach is said (by default the engine's own sentence)."""
 
     title: str | None = None
     date: date | None = None
     corrections: Sequence[Correction] = field(default_factory=tuple)
+    breach_text: Callable[[Breach], str] | None = None
+
+
+def table_sheet(
+    state: State,
+    info: SheetInfo | None = None,
+    page: Page | None = None,
+    words: NullTranslations | None = None,
+) -> bytes:
+    """The table's score sheet as PDF bytes, in the language of ``words`` (``speaking``)."""
+    with speaking(words):
+        return sheet(state, info, page)
 
 
 @fonts.fitted
-def table_sheet(state: State, info: SheetInfo | None = None, page: Page | None = None) -> bytes:
-    """The table's score sheet as PDF bytes."""
+def sheet(state: State, info: SheetInfo | None, page: Page | None) -> bytes:
+    """The table's score sheet as PDF bytes, in the language being spoken."""
     info = info or SheetInfo()
     page = page or Page()
     game = state.game
@@ -69,7 +84,7 @@ def table_sheet(state: State, info: SheetInfo | None = None, page: Page | None =
     winners = [p for p in players if totals[p] == best] if state.complete else []
     per_player = list(part.score_columns)
     lead = part.lead_columns(players)
-    foot: list[Cell] = ["Total"]
+    foot: list[Cell] = [_("Total")]
     foot += [""] * (len(lead) - 1)
     for player in players:
         foot += [""] * (len(per_player) - 1)
@@ -82,48 +97,60 @@ def table_sheet(state: State, info: SheetInfo | None = None, page: Page | None =
         foot=foot,
         stripes=True,
     )
-    title = info.title or f"{game.title} — score sheet"
+    title = info.title or _("%(game)s — score sheet", game=game.title)
     lines = [
         " · ".join(
             part
             for part in (
                 game.title if info.title else "",
                 info.date.isoformat() if info.date else "",
-                f"{len(players)} players",
+                ngettext("%(num)s player", "%(num)s players", len(players)),
                 progress(state),
             )
             if part
         ),
         common.seats_line(players),
-        f"{part.first_verb} round 1: {state.setup.first_player}",
+        _(part.first_line, player=state.setup.first_player),
     ]
     head = common.heading(title, lines)
     head += result(winners, best)
     notes = [
         *part.legend(state),
         *footnotes(info.corrections),
-        *breaches(state),
+        *breaches(state, info.breach_text),
         *common.glyph_note([title, *players]),
     ]
-    return common.pdf(grid, page, title, head, notes, game.title, game.options)
+    return common.pdf(grid, page, title, head, notes, game.title, game.options, part.option_words)
 
 
 def progress(state: State) -> str:
     """How far the game is: complete, or the round being played."""
-    if state.complete:
-        return "complete"
-    upcoming = state.game.upcoming(state)
+    upcoming = None if state.complete else state.game.upcoming(state)
     if upcoming is None:
-        return "complete"
-    return f"round {upcoming.number} of {state.game.round_count} to play"
+        return _("complete")
+    return _("round %(n)s of %(of)s to play", n=upcoming.number, of=state.game.round_count)
 
 
 def result(winners: Sequence[str], best: int) -> list[Flowable]:
     """The winner or winners of a complete game, in large print."""
     if not winners:
         return []
-    word = "Winner" if len(winners) == 1 else "Shared win"
-    return [para(f"{word}: {', '.join(winners)} with {best} points", 12, bold=True), Spacer(0, 6)]
+    names = ", ".join(winners)
+    if len(winners) == 1:
+        line = ngettext(
+            "Winner: %(players)s with %(num)s point",
+            "Winner: %(players)s with %(num)s points",
+            best,
+            players=names,
+        )
+    else:
+        line = ngettext(
+            "Shared win: %(players)s with %(num)s point",
+            "Shared win: %(players)s with %(num)s points",
+            best,
+            players=names,
+        )
+    return [para(line, 12, bold=True), Spacer(0, 6)]
 
 
 def footnotes(corrections: Sequence[Correction]) -> list[Flowable]:
@@ -132,20 +159,25 @@ def footnotes(corrections: Sequence[Correction]) -> list[Flowable]:
         return []
     out: list[Flowable] = [
         Spacer(0, 6),
-        para(f"Corrections ({CORRECTED} on a round number)", 9, bold=True),
+        para(_("Corrections (%(mark)s on a round number)", mark=CORRECTED), 9, bold=True),
     ]
     for c in sorted(corrections, key=lambda c: c.round or 0):
-        where = f"{CORRECTED} Round {c.round}: " if c.round is not None else ""
-        out.append(para(where + c.text, 8))
+        if c.round is None:
+            out.append(para(c.text, 8))
+        else:
+            line = _("%(mark)s Round %(n)s: %(text)s", mark=CORRECTED, n=c.round, text=c.text)
+            out.append(para(line, 8))
     return out
 
 
-def breaches(state: State) -> list[Flowable]:
-    """Every breach of the rules the replay noted."""
+def breaches(state: State, say: Callable[[Breach], str] | None) -> list[Flowable]:
+    """Every breach of the rules the replay noted, each said by ``say`` (else the engine)."""
     if not state.violations:
         return []
-    out: list[Flowable] = [Spacer(0, 6), para("Breaches noted", 9, bold=True)]
+    out: list[Flowable] = [Spacer(0, 6), para(_("Breaches noted"), 9, bold=True)]
     for breach in state.violations:
-        where = f"Round {breach.round}: " if breach.round is not None else ""
-        out.append(para(where + breach.message, 8))
+        text = breach.message if say is None else say(breach)
+        if breach.round is not None:
+            text = _("Round %(n)s: %(text)s", n=breach.round, text=text)
+        out.append(para(text, 8))
     return out

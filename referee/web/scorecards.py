@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext, lazy_gettext
+from flask_babel import get_translations, gettext, lazy_gettext
 from wtforms import RadioField, SelectField
 
 from referee.parts import ORDER
@@ -120,7 +120,7 @@ def page() -> ResponseReturnValue:
     card = card_from(form)
     if card is None:
         return render_form(PAGE, form, 422)
-    body = blank_card(card, Page(form.paper.data, form.orientation.data))
+    body = blank_card(card, Page(form.paper.data, form.orientation.data), words=get_translations())
     name = safe_file_name(card.game, str(card.players), "players", "scorecard.pdf")
     return attachment(body, "application/pdf", name)
 

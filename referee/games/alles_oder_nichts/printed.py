@@ -3,34 +3,44 @@ printed only once its round is over; the blank card's "o  s" to circle."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from reportlab.platypus import Flowable, Spacer
 
 from referee.rules import RoundState, State
 from referee.rules.alles import AllesRound
+from referee.sheets.common import COLOUR_WORDS
 from referee.sheets.grid import Cell, Column
 from referee.sheets.layout import own
 from referee.sheets.printed import PrintedGame, tricks_taken
+from referee.sheets.words import N_, _
 
 #: What a blank bid box offers to circle: open or secret.
-OPEN_OR_SECRET = "o   s"
+OPEN_OR_SECRET = N_("o   s")
 
 
 class PrintedAlles(PrintedGame):
     score_columns = (
-        Column("bid", 18),
-        Column("o/s", 16),
-        Column("took", 20),
-        Column("pts", 22),
-        Column("total", 26, mark="bold"),
+        Column(N_("bid"), 18),
+        Column(N_("o/s"), 16),
+        Column(N_("took"), 20),
+        Column(N_("pts"), 22),
+        Column(N_("total"), 26, mark="bold"),
     )
     blank_columns = (
-        Column("bid", 22),
-        Column("o / s", 24, mark="tick"),
-        Column("took", 22),
-        Column("pts", 24),
-        Column("total", 30),
+        Column(N_("bid"), 22),
+        Column(N_("o / s"), 24, mark="tick"),
+        Column(N_("took"), 22),
+        Column(N_("pts"), 24),
+        Column(N_("total"), 30),
     )
-    blank_legend = (
+    # TRANSLATORS: the option names and values the PDF's footer prints, as the record has them.
+    option_words: ClassVar[tuple[str, ...]] = (
+        *COLOUR_WORDS,
+        N_("colours"),
+        N_("values"),
+    )
+    blank_legend = N_(
         "Circle “o” for an open bid or “s” for a secret one; write a secret bid in "
         "once the round is over. Secret: 1 per trick, +3 if exact. Open: 2 per trick +3 if "
         "exact, else 0."
@@ -43,19 +53,19 @@ class PrintedAlles(PrintedGame):
         declared = rnd.open.get(player)
         hidden = declared is False and not state.game.results_in(rnd)
         bid = "" if hidden or player not in rnd.bids else str(rnd.bids[player])
-        mark = "" if declared is None else ("o" if declared else "s")
+        mark = "" if declared is None else (_("o") if declared else _("s"))
         shown = "" if score is None else str(score)
         return [bid, mark, tricks_taken(rnd, player), shown]
 
     def legend(self, state: State) -> list[Flowable]:
-        text = (
+        text = _(
             "o = open bid, s = secret bid (printed once its round is over). Secret: 1 per trick, "
             "+3 if exact. Open: 2 per trick +3 if exact, else 0."
         )
         return [Spacer(0, 6), own(text, 8)]
 
     def blank_group(self) -> list[Cell]:
-        return ["", OPEN_OR_SECRET, "", "", ""]
+        return ["", _(OPEN_OR_SECRET), "", "", ""]
 
 
 PART = PrintedAlles()

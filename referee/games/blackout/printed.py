@@ -4,7 +4,7 @@ box so an exact bid is scored by writing the bid after it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from reportlab.platypus import Flowable, Spacer
 
@@ -13,6 +13,7 @@ from referee.rules.blackout import Blackout, BlackoutRound
 from referee.sheets.grid import Cell, Column, Mark, key
 from referee.sheets.layout import own
 from referee.sheets.printed import PrintedGame, tricks_taken
+from referee.sheets.words import N_, _
 
 #: What a blacked-out (missed) bid prints as, white on black.
 BLACKED = "×0"
@@ -23,13 +24,31 @@ PREFIX = "1"
 
 class PrintedBlackout(PrintedGame):
     score_columns = (
-        Column("bid", 18),
-        Column("took", 20),
-        Column("pts", 24),
-        Column("total", 28, mark="bold"),
+        Column(N_("bid"), 18),
+        Column(N_("took"), 20),
+        Column(N_("pts"), 24),
+        Column(N_("total"), 28, mark="bold"),
     )
-    blank_columns = (Column("bid", 24), Column("score", 34, mark="prefix"), Column("total", 34))
-    blank_legend = (
+    blank_columns = (
+        Column(N_("bid"), 24),
+        Column(N_("score"), 34, mark="prefix"),
+        Column(N_("total"), 34),
+    )
+    # TRANSLATORS: the option names and values the PDF's footer prints, as the record has them.
+    option_words: ClassVar[tuple[str, ...]] = (
+        N_("sequence"),
+        N_("max_cards"),
+        N_("hook"),
+        N_("scoring"),
+        N_("up-down"),
+        N_("up-down-double"),
+        N_("down-up"),
+        N_("up"),
+        N_("down"),
+        N_("prefix-one"),
+        N_("ten-plus-bid"),
+    )
+    blank_legend = N_(
         "Write each bid in “bid”. An exact bid scores the bid written after the printed 1 "
         "(bid 3 scores 13, bid 0 scores 10); black out the “score” box of a missed bid, "
         "it scores 0. Keep the running “total”. The dealer may not make the bids add up to "
@@ -40,7 +59,7 @@ class PrintedBlackout(PrintedGame):
         """ "no trump" for a round that deals the whole deck."""
         game = state.game
         if isinstance(game, Blackout) and game.whole_deck(rnd.number):
-            return "no trump"
+            return _("no trump")
         return super().trump_text(state, rnd)
 
     def player_cells(
@@ -54,29 +73,35 @@ class PrintedBlackout(PrintedGame):
         return [bid, took, Mark(BLACKED, "blacked") if missed else shown]
 
     def legend(self, state: State) -> list[Flowable]:
-        exact = (
-            "10 + the bid"
-            if state.game.options["scoring"] == "ten-plus-bid"
-            else "a 1 written in front of the bid (bid 3 scores 13)"
-        )
-        meaning = f"blacked out: the bid was missed and scores 0. An exact bid scores {exact}."
+        if state.game.options["scoring"] == "ten-plus-bid":
+            meaning = _(
+                "blacked out: the bid was missed and scores 0. An exact bid scores 10 + the bid."
+            )
+        else:
+            meaning = _(
+                "blacked out: the bid was missed and scores 0. An exact bid scores a 1 written "
+                "in front of the bid (bid 3 scores 13)."
+            )
         return [Spacer(0, 6), key(Mark(BLACKED, "blacked"), own(meaning, 8))]
 
     def blank_trump(self, game: Game[Any], number: int) -> str:
-        return "no trump" if isinstance(game, Blackout) and game.whole_deck(number) else ""
+        return _("no trump") if isinstance(game, Blackout) and game.whole_deck(number) else ""
 
     def blank_group(self) -> list[Cell]:
         return ["", PREFIX, ""]
 
     def ladder(self, game: Game[Any]) -> str:
         top = game.options["max_cards"]
-        return {
-            "up-down": f"1 up to {top} and back down to 1 card",
-            "up-down-double": f"1 up to {top}, {top} twice, back down to 1 card",
-            "down-up": f"{top} down to 1 and back up to {top} cards",
-            "up": f"1 up to {top} cards",
-            "down": f"{top} down to 1 card",
-        }[game.options["sequence"]]
+        return _(
+            {
+                "up-down": N_("1 up to %(top)s and back down to 1 card"),
+                "up-down-double": N_("1 up to %(top)s, %(top)s twice, back down to 1 card"),
+                "down-up": N_("%(top)s down to 1 and back up to %(top)s cards"),
+                "up": N_("1 up to %(top)s cards"),
+                "down": N_("%(top)s down to 1 card"),
+            }[game.options["sequence"]],
+            top=top,
+        )
 
 
 PART = PrintedBlackout()

@@ -5,7 +5,7 @@ of each role and who started. The blank card leaves that strip to be written in.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from reportlab.platypus import Flowable, Spacer
 
@@ -15,6 +15,7 @@ from referee.sheets import common
 from referee.sheets.grid import Cell, Column, Row
 from referee.sheets.layout import own
 from referee.sheets.printed import PrintedGame
+from referee.sheets.words import N_, _
 
 if TYPE_CHECKING:
     from referee.sheets.card import BlankCard
@@ -22,40 +23,63 @@ if TYPE_CHECKING:
 #: The colour roles whose cards are counted on the sheet, in column order.
 COUNTED_ROLES = ("plus", "ebbes", "minus", "nix")
 
+#: The printed words of the strip's labels and the roles (marked for the catalog).
+STRIP_WORDS = {
+    "number": N_("number"),
+    "designators": N_("designators"),
+    "trump": N_("trump"),
+    "plus": N_("plus"),
+    "ebbes": N_("ebbes"),
+    "minus": N_("minus"),
+    "nix": N_("nix"),
+    "starts": N_("starts"),
+}
+
 #: What the strip above a blank round asks for.
 BLANK_STRIP = ("number", "trump", "plus", "ebbes", "minus", "nix")
 
 
 class PrintedEbbes(PrintedGame):
     score_columns = (
-        Column("plus", 22),
-        Column("ebbes", 25),
-        Column("minus", 25),
-        Column("nix", 18),
-        Column("pts", 22),
-        Column("total", 26, mark="bold"),
+        Column(STRIP_WORDS["plus"], 22),
+        Column(STRIP_WORDS["ebbes"], 25),
+        Column(STRIP_WORDS["minus"], 25),
+        Column(STRIP_WORDS["nix"], 18),
+        Column(N_("pts"), 22),
+        Column(N_("total"), 26, mark="bold"),
     )
     blank_columns = (
-        Column("plus", 22),
-        Column("ebbes", 25),
-        Column("minus", 25),
-        Column("nix", 20),
-        Column("pts", 24),
-        Column("total", 30),
+        Column(STRIP_WORDS["plus"], 22),
+        Column(STRIP_WORDS["ebbes"], 25),
+        Column(STRIP_WORDS["minus"], 25),
+        Column(STRIP_WORDS["nix"], 20),
+        Column(N_("pts"), 24),
+        Column(N_("total"), 30),
     )
-    blank_legend = (
+    # TRANSLATORS: the option names and values the PDF's footer prints, as the record has them.
+    option_words: ClassVar[tuple[str, ...]] = (
+        N_("extended"),
+        N_("variant"),
+        N_("standard"),
+        N_("placed-designators"),
+        N_("discard"),
+        N_("trump_from"),
+        N_("now"),
+        N_("next-trick"),
+    )
+    blank_legend = N_(
         "Write in the number card, then the colour of each role as its cards fall: the 1st "
         "card of the number is trump, the 2nd plus, the 3rd ebbes, the 4th minus; the fifth "
         "colour is nix. Count each player's cards won of plus (+1 each), ebbes (+3 to each "
         "player with neither the most nor the fewest), minus (-1 each) and nix (the most "
         "chooses who starts the next round)."
     )
-    first_verb = "Starts"
+    first_line = N_("Starts round 1: %(player)s")
     blank_row_height = 24.0
 
     def lead_columns(self, names: Sequence[str]) -> list[Column]:
         """The round only: its starter and colour roles are in the strip above each round."""
-        return [Column("Round", 30)]
+        return [Column(N_("Round"), 30)]
 
     def round_lead(self, state: State, rnd: RoundState) -> tuple[list[Cell], list[tuple[str, str]]]:
         """The round's designations as words: the number (or placed designators), each colour
@@ -85,7 +109,7 @@ class PrintedEbbes(PrintedGame):
         return [*counts, "" if score is None else str(score)]
 
     def legend(self, state: State) -> list[Flowable]:
-        text = (
+        text = _(
             "Cards won of the plus, ebbes, minus and nix colours. Plus +1 a card, minus -1 a "
             "card, ebbes +3 to each player with neither the most nor the fewest."
         )
@@ -95,7 +119,7 @@ class PrintedEbbes(PrintedGame):
         """Who starts: known beforehand for round 1 only (the nix majority chooses after)."""
         if card.first is None or number > 1:
             return ""
-        return card.seat_names()[card.first - 1] or f"seat {card.first}"
+        return card.seat_names()[card.first - 1] or _("seat %(n)s", n=card.first)
 
     def blank_row(self, card: BlankCard, game: Game[Any], number: int) -> Row:
         strip = [(role, "") for role in BLANK_STRIP]

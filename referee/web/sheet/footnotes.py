@@ -11,7 +11,7 @@ from flask_babel import gettext
 from referee.rules.events import event_from_dict
 from referee.sheets import Correction, SheetInfo
 from referee.store.tables import LogEntry, TableRecord
-from referee.web.words import describe_event
+from referee.web.words import breach_text, describe_event
 
 
 def corrections(entries: Sequence[LogEntry]) -> list[Correction]:
@@ -64,4 +64,8 @@ def corrections(entries: Sequence[LogEntry]) -> list[Correction]:
 
 
 def sheet_info(record: TableRecord) -> SheetInfo:
-    return SheetInfo(date=record.created_at.date(), corrections=tuple(corrections(record.entries)))
+    return SheetInfo(
+        date=record.created_at.date(),
+        corrections=tuple(corrections(record.entries)),
+        breach_text=breach_text,
+    )

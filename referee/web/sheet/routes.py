@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 from flask.typing import ResponseReturnValue
+from flask_babel import get_translations
 from werkzeug.wrappers import Response
 
 from referee.sheets import table_sheet
@@ -92,7 +93,7 @@ def pdf(table_id: str) -> ResponseReturnValue:
     page = page_from(request.args)
     body = speed().pdfs.get_or_make(
         (table_id, record.last_seq, page, language()),
-        lambda: table_sheet(state, sheet_info(record), page),
+        lambda: table_sheet(state, sheet_info(record), page, words=get_translations()),
     )
     day = record.created_at.strftime("%Y-%m-%d")
     return attachment(
