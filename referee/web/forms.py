@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from flask import render_template
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext, lazy_gettext, ngettext
 from flask_wtf import FlaskForm
 from wtforms import Field, Form, FormField, RadioField, StringField
 
@@ -82,10 +82,29 @@ def game_label(name: str) -> str:
 SEATS = 8
 
 
+#: The messages of WTForms' own checks these forms can show (a choice that is not offered),
+#: marked for the app's catalog: they are translated by it, as every other sentence.
+WTFORMS_MESSAGES = (lazy_gettext("Not a valid choice."), lazy_gettext("This field is required."))
+
+
+class CatalogTranslations:
+    """WTForms' messages through the app's catalog (``Meta.get_translations``)."""
+
+    def gettext(self, string: str) -> str:
+        return gettext(string)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return ngettext(singular, plural, n)
+
+
 class WithGameOptions(FlaskForm):
     """A form for a table of some game: the game, a name row per seat (``player_1`` …
     ``player_8``), and every game's options, each a fieldset named by the game's prefix
     (``blackout_sequence``); only the chosen game's are read."""
+
+    class Meta:
+        def get_translations(self, form: Form) -> CatalogTranslations:
+            return CatalogTranslations()
 
     game = RadioField(lazy_gettext("Game"), default=ORDER[0])
 

@@ -1,0 +1,340 @@
+"""Every word a person reads comes through the catalog (issue 17, item 4).
+
+The app runs under a test-only catalog made from what ``pybabel extract`` finds, in which every
+translation is its English text between « and » (each plural form too). Then every page is
+rendered — each game's round screen at every step of a whole game, with its sheet, TV mode,
+history, corrections, share, seal and join pages; the front page, new table, scorecards,
+records, rules, the trick tool, messages and refusals, the error pages — and every PDF, and
+whatever visible text is left once the marked parts are taken out must be only players' names,
+game titles, numbers, card symbols and punctuation. Visible text is every text node outside
+``script``/``style`` and outside an element marked ``translate="no"`` (codes such as rule ids,
+and each language's own name in the switcher), and the ``placeholder``, ``title``,
+``aria-label``, ``alt`` and button ``value`` attributes.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from flask import Flask
+from flask.testing import FlaskClient
+from pypdf import PdfReader
+
+from app import create_app
+from referee.catalogs import extract
+from referee.rules import GAMES, Setup, start
+from referee.store import db
+from referee.store.tables import append_entry, create_table
+from tests.durability.legal import next_entry
+from tests.links import join, new_link
+
+#: The test catalog's language: one the app has no catalog of (Esperanto, two plural forms).
+MARKED = "eo"
+#: The marks around each translation: letters the PDF's built-in font has, which the app's
+#: English never uses.
+OPEN, CLOSE = "«", "»"
+
+NAMES = ("Ann", "Ben", "Cho")
+#: Names the test types that are not words of the app's: the players, and the games' titles.
+OWN_NAMES = (*NAMES, *(game.title for game in GAMES.values()))
+#: Options that keep each game short enough to render at every step.
+SHORT = {
+    "blackout": {"max_cards": 2},
+    "alles-oder-nichts": {},
+    "ebbes": {},
+}
+
+
+def marked(text: str) -> str:
+    return f"{OPEN}{text}{CLOSE}"
+
+
+@pytest.fixture(scope="module")
+def catalogs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A translations folder with the marking catalog, made from the extracted strings."""
+    folder = tmp_path_factory.mktemp("marked")
+    template = extract(folder / "messages.pot")
+    catalog = Catalog(locale=MARKED)
+    for message in template:
+        if not message.id:
+            continue
+        if isinstance(message.id, tuple):
+            string: str | tuple[str, ...] = tuple(marked(form) for form in message.id)
+        else:
+            string = marked(message.id)
+        catalog.add(message.id, string, flags=message.flags)
+    out = folder / MARKED / "LC_MESSAGES"
+    out.mkdir(parents=True)
+    with open(out / "messages.mo", "wb") as mo:
+        write_mo(mo, catalog)
+    return folder
+
+
+@pytest.fixture
+def app(catalogs: Path, tmp_path: Path, speed: bool) -> Iterator[Flask]:
+    """The app with the marking catalog, the speed layer on and then off (its templates'
+    translation functions are its own)."""
+    app = create_app(
+        {
+            "SPEED": speed,
+            "TESTING": True,
+            "PROPAGATE_EXCEPTIONS": False,  # the 500 page, as a visitor gets it
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}",
+            "WTF_CSRF_ENABLED": False,
+            "BABEL_TRANSLATION_DIRECTORIES": str(catalogs),
+        }
+    )
+
+    def broken() -> str:
+        raise RuntimeError("a bug")
+
+    app.add_url_rule("/broken", view_func=broken)
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+def phone(app: Flask) -> FlaskClient:
+    """A client that chose the marking catalog's language."""
+    client = app.test_client()
+    client.set_cookie("lang", MARKED)
+    return client
+
+
+# --- what a person reads -----------------------------------------------------------------------
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+HIDDEN = {"script", "style", "template"}
+READ_ATTRIBUTES = ("placeholder", "title", "aria-label", "alt")
+
+
+class Visible(HTMLParser):
+    """The text a person reads on a page: the text nodes and the attributes read aloud."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, bool]] = []  # open elements: tag, whether their text counts
+        self.texts: list[str] = []
+        self.attributes: list[str] = []
+
+    def counts(self) -> bool:
+        return not self.stack or self.stack[-1][1]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        counts = self.counts() and tag not in HIDDEN and found.get("translate") != "no"
+        if counts and found.get("type") != "hidden":
+            self.attributes += [found[name] or "" for name in READ_ATTRIBUTES if name in found]
+            if tag == "input" and found.get("type") in ("submit", "button", "reset"):
+                self.attributes.append(found.get("value") or "")
+        if tag not in VOID:
+            self.stack.append((tag, counts))
+
+    def handle_endtag(self, tag: str) -> None:
+        if any(open_tag == tag for open_tag, _counts in self.stack):
+            while self.stack and self.stack.pop()[0] != tag:
+                pass
+
+    def handle_data(self, data: str) -> None:
+        if self.counts():
+            self.texts.append(data)
+
+
+def leftover(text: str) -> list[str]:
+    """The words of ``text`` that did not come through the catalog."""
+    while True:
+        shorter = re.sub(rf"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}", " ", text)
+        if shorter == text:
+            break
+        text = shorter
+    text = re.sub(rf"{OPEN}[^{OPEN}{CLOSE}]*…", " ", text)  # a marked text cut short to fit
+    text = re.sub(r"https?://\S+|/j#\S+", " ", text)  # links handed on
+    for name in OWN_NAMES:
+        text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", text)
+    return re.findall(r"[^\W\d_]{2,}", text)
+
+
+def page_leftover(html: str) -> list[str]:
+    parser = Visible()
+    parser.feed(html)
+    return leftover(" ".join(parser.texts)) + [
+        word for value in parser.attributes for word in leftover(value)
+    ]
+
+
+def pdf_leftover(body: bytes) -> list[str]:
+    reader = PdfReader(io.BytesIO(body))
+    return leftover("\n".join(page.extract_text() for page in reader.pages))
+
+
+class Reading:
+    """Collects what each page and PDF left unmarked, to report them all at once."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.found: dict[str, list[str]] = {}
+        self.seen = 0
+
+    def note(self, where: str, words: list[str]) -> None:
+        self.seen += 1
+        if words:
+            self.found.setdefault(where, sorted(set(words)))
+
+    def page(self, path: str, status: int = 200, method: str = "GET", **kwargs: object) -> str:
+        response = self.client.open(path, method=method, follow_redirects=True, **kwargs)
+        assert response.status_code == status, (path, response.status_code)
+        if response.mimetype == "application/pdf":
+            self.note(path, pdf_leftover(response.data))
+            return ""
+        self.note(path, page_leftover(response.text))
+        return response.text
+
+    def assert_all_marked(self) -> None:
+        lines = [f"{where}: {' '.join(words)}" for where, words in self.found.items()]
+        assert not lines, "text that did not come through the catalog:\n" + "\n".join(lines)
+
+
+def test_the_marking_catalog_marks_and_the_check_finds_unmarked_words() -> None:
+    assert page_leftover("<p>«Round «1» of 5» Ann ♠ 10 · <b>Hello</b></p>") == ["Hello"]
+    assert page_leftover('<input placeholder="Name">') == ["Name"]
+    assert page_leftover('<span translate="no">follow-suit</span><script>x()</script>') == []
+
+
+# --- every page --------------------------------------------------------------------------------
+
+
+def play_whole_game(app: Flask, reading: Reading, client: FlaskClient, game: str) -> str:
+    """A table of ``game`` played legally to its end, its round screen read at every step (the
+    scorekeeper's, and at each step a spectator's); its id."""
+    setup = Setup(game, NAMES, SHORT[game])
+    rng = random.Random(3)
+    with app.app_context():
+        table, state, seq = create_table(setup), start(setup), 0
+    join(app, client, table)
+    viewer = phone(app)
+    join(app, viewer, table, "viewer")
+    steps = 0
+    while True:
+        reading.page(f"/t/{table}")
+        if steps % 7 == 0:
+            reading.note(f"/t/{table} (spectator)", page_leftover(viewer.get(f"/t/{table}").text))
+            reading.page(f"/t/{table}?mode=cards")
+        found = next_entry(state, rng)
+        if found is None:
+            return table
+        event, state = found
+        with app.app_context():
+            seq = append_entry(table, seq, "event", event.to_dict())
+        steps += 1
+
+
+#: What still reaches the pages in the engine's English: colour and role names, score
+#: explanations, history lines and breach sentences. They become codes and catalog entries on
+#: the "words" branch (issue 17, item 4); strict, so the mark must go when they do.
+ENGINE_WORDS = pytest.mark.xfail(
+    reason="the engine's words are not catalog entries yet (the 'words' branch)", strict=True
+)
+
+
+@ENGINE_WORDS
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_page_of_a_whole_game_comes_through_the_catalog(app: Flask, game: str) -> None:
+    client = phone(app)
+    reading = Reading(client)
+    table = play_whole_game(app, reading, client, game)
+    for path in ("sheet", "tv", "history", "share", "sheet.pdf", "sheet.pdf?paper=letter"):
+        reading.page(f"/t/{table}/{path}")
+    reading.page(f"/t/{table}/amend/1")
+    reading.page(f"/t/{table}/undo", method="POST", data={"seq": "9999"})  # out of date
+    reading.page(f"/t/{table}/undo", method="POST")  # undone, with its message
+    reading.page(f"/t/{table}/entry", method="POST", data={"seq": "1", "round": "1"}, status=400)
+    if game == "alles-oder-nichts":
+        reading.page(f"/t/{table}/seal/1")
+    token = new_link(app, table, "viewer")
+    reading.page("/j")
+    reading.page(f"/j/{token}")
+    reading.page(f"/tools/trick?game={game}")
+    assert reading.seen > 10
+    reading.assert_all_marked()
+
+
+@ENGINE_WORDS
+def test_the_engines_sentences_come_through_the_catalog(app: Flask) -> None:
+    reading = Reading(phone(app))
+    reading.page("/tools/trick?game=blackout&card1=AS&card2=KS&card3=2H&trump=H")
+    reading.page("/new", method="POST", data={"game": "blackout", "player_1": "Ann"}, status=422)
+    reading.assert_all_marked()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_each_games_rules_and_scorecards_come_through_the_catalog(app: Flask, game: str) -> None:
+    reading = Reading(phone(app))
+    reading.page(f"/rules/{game}")
+    reading.page(f"/scorecards?game={game}")
+    reading.page("/scorecards", method="POST", data={"game": game, "players": "3"})
+    names = {"game": game, "players": "4", "player_1": "Ann", "player_2": "Ben", "first": "2"}
+    reading.page("/scorecards", method="POST", data=names)
+    reading.page("/scorecards", method="POST", data={"game": game, "players": "99"}, status=422)
+    assert reading.seen == 5
+    reading.assert_all_marked()
+
+
+def test_a_table_s_pdf_comes_through_the_catalog(app: Flask) -> None:
+    """The score sheet of a game played to its end, with a correction and a footnote."""
+    client = phone(app)
+    reading = Reading(client)
+    setup = Setup("blackout", NAMES, SHORT["blackout"])
+    rng = random.Random(5)
+    with app.app_context():
+        table, state, seq = create_table(setup), start(setup), 0
+        while (found := next_entry(state, rng)) is not None:
+            event, state = found
+            seq = append_entry(table, seq, "event", event.to_dict())
+        append_entry(table, seq, "undo", {"target": seq})
+    join(app, client, table)
+    for paper in ("a4", "letter"):
+        reading.page(f"/t/{table}/sheet.pdf?paper={paper}")
+    reading.assert_all_marked()
+
+
+def test_the_pages_without_a_table_come_through_the_catalog(app: Flask) -> None:
+    client = phone(app)
+    reading = Reading(client)
+    table = create_in(app, "ebbes")
+    join(app, client, table)
+    reading.page("/")
+    reading.page("/new")
+    reading.page("/new", method="POST", data={"game": "blackout", "first": "9"}, status=422)
+    reading.page("/records")
+    records = {"record": (io.BytesIO(b"not json"), "table.json")}
+    reading.page("/records", method="POST", data=records, status=422)
+    reading.page("/nowhere", status=404)
+    reading.page("/t/nowhere", status=404)
+    reading.page("/broken", status=500)
+    stranger = phone(app)
+    reading.client = stranger
+    reading.page(f"/t/{table}", status=403)
+    reading.page(f"/t/{table}/share", status=403)
+    reading.client = client
+    reading.page("/new", method="POST", data={"game": "x" * (1 << 17)}, status=413)
+    app.config["WTF_CSRF_ENABLED"] = True
+    reading.page(f"/t/{table}/undo", method="POST", status=400)  # the stale page
+    app.config["WTF_CSRF_ENABLED"] = False
+    app.config["TABLE_LIMIT"] = 0
+    seats = {"game": "blackout", "player_1": "Ann", "player_2": "Ben", "first": "1"}
+    reading.page("/new", method="POST", data=seats, status=429)
+    reading.assert_all_marked()
+
+
+def create_in(app: Flask, game: str) -> str:
+    with app.app_context():
+        return create_table(Setup(game, NAMES, SHORT[game]))
