@@ -16,13 +16,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+from flask_babel import Babel
 from sqlalchemy import make_url
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee.store import db, migrate, prepare_database
 from referee.store.db import close_autocommit, database_uri
 from referee.web import (
-    babel,
     csrf,
     instance_secret_key,
     listed,
@@ -76,7 +76,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=os.path.join(app.root_path, "migrations"))
     prepare_database(app)
     csrf.init_app(app)
-    babel.init_app(app, locale_selector=chosen_language)
+    # A Babel of its own: Flask-Babel keeps the catalogs it read in its Babel object, so two
+    # apps with different catalogs in one process would otherwise share them.
+    Babel(app, locale_selector=chosen_language)
 
     register_blueprints(app)
     proxies = int(app.config["PROXY_FIX"])

@@ -1,7 +1,7 @@
 """The web layer: Flask blueprints, forms and view helpers, and the extensions only it uses.
 
-``create_app`` attaches ``csrf`` and ``babel`` and calls ``register_blueprints``; a new blueprint
-is registered there.
+``create_app`` attaches ``csrf`` and a Flask-Babel of its own, and calls ``register_blueprints``;
+a new blueprint is registered there.
 """
 
 from __future__ import annotations
@@ -14,11 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from flask_babel import Babel
 from flask_wtf import CSRFProtect
 
 csrf = CSRFProtect()
-babel = Babel()
 
 
 def register_blueprints(app: Flask) -> None:

@@ -26,8 +26,6 @@ from flask import Blueprint, Flask, abort, current_app, redirect, request
 from flask_babel import get_locale
 from werkzeug.wrappers import Response
 
-from referee.web import babel
-
 bp = Blueprint("language", __name__)
 
 #: The cookie that remembers the phone's choice, and for how long (seconds).
@@ -39,7 +37,7 @@ def init_app(app: Flask) -> None:
     """Find the app's languages (its catalogs and the default), choose one for each request,
     and mark every response as varying by language."""
     with app.app_context():
-        found = [str(locale) for locale in babel.list_translations()]
+        found = [str(locale) for locale in app.extensions["babel"].instance.list_translations()]
     default = app.config["BABEL_DEFAULT_LOCALE"]
     app.extensions["referee.languages"] = [default, *sorted(set(found) - {default})]
     app.after_request(vary_by_language)
