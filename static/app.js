@@ -1,6 +1,13 @@
 // Table Referee: small enhancements; every page works without this script.
 "use strict";
 
+// The sentences this script shows, in the page's language: the page carries them, translated
+// (templates/base.html, #script-words); "{name}" in one is filled in from ``values``.
+const scriptWords = document.getElementById("script-words")?.dataset ?? {};
+function say(name, values = {}) {
+  return (scriptWords[name] ?? "").replace(/\{(\w+)\}/g, (_, key) => String(values[key]));
+}
+
 // Running sums of count inputs (tricks, cards won): show the total against what it must reach.
 function updateSums(form) {
   form.querySelectorAll("[data-sum-of]").forEach((out) => {
@@ -11,7 +18,7 @@ function updateSums(form) {
       const n = Number(input.value);
       if (Number.isFinite(n)) total += n;
     });
-    out.textContent = `${total} of ${need}`;
+    out.textContent = say("sum", { total, need });
     out.classList.toggle("ok", total === need);
     out.classList.toggle("bad", total !== need);
   });
@@ -61,10 +68,10 @@ if (document.body.dataset.poll) {
     const note = document.createElement("p");
     note.className = "flash info stale-note";
     note.setAttribute("role", "status");
-    note.textContent = "The table changed on another phone. ";
+    note.textContent = say("changed") + " ";
     const link = document.createElement("a");
     link.href = location.pathname + location.search;
-    link.textContent = "Show it as it is now";
+    link.textContent = say("showNow");
     note.append(link);
     document.querySelector("main").prepend(note);
   };
@@ -76,8 +83,7 @@ if (document.body.dataset.poll) {
     const note = document.createElement("p");
     note.className = "flash error";
     note.setAttribute("role", "alert");
-    note.textContent = "This page has stopped following the table: this phone's link no longer " +
-      "opens it. Ask the scorekeeper to show you the link or its QR code again.";
+    note.textContent = say("stopped");
     document.querySelector("main").prepend(note);
   };
   const check = async () => {
@@ -142,8 +148,7 @@ document.addEventListener("submit", async (event) => {
     const note = document.createElement("p");
     note.className = "flash error";
     note.setAttribute("role", "alert");
-    note.textContent = "No connection: that entry may not have reached the table. Tap it again; " +
-      "an entry that did arrive is not recorded twice.";
+    note.textContent = say("noConnection");
     main.prepend(note);
   } finally {
     sending = false;
@@ -158,6 +163,6 @@ document.querySelectorAll("[data-copy]").forEach((button) => {
   button.hidden = false;
   button.addEventListener("click", async () => {
     await navigator.clipboard.writeText(input.value);
-    button.textContent = "Copied";
+    button.textContent = say("copied");
   });
 });
