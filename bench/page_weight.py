@@ -5,7 +5,8 @@ table, opens its page as a spectator and as the scorekeeper, and its score sheet
 process: bytes do not depend on the server), then fetches every resource the page names (style
 sheets, scripts, images, icons, fonts) once, as a browser with an empty cache would. Prints the
 requests, the bytes uncompressed and gzipped (level 6, as a web server would send them), and the
-requests to other hosts; exit 1 when a budget is broken.
+requests to other hosts, in each language (``LANGUAGES``: a German page must keep the same
+budgets); exit 1 when a budget is broken.
 
     python bench/page_weight.py
 
@@ -31,6 +32,8 @@ sys.path.insert(0, str(ROOT))
 
 GAME = ROOT / "tests" / "records" / "blackout" / "default-4p.json"
 BUDGETS = {"requests": 3, "bytes": 60 * 1024, "gzip": 12 * 1024, "third-party": 0}
+#: The languages measured: English, and German (the longest words of the catalogs).
+LANGUAGES = ("en", "de")
 
 #: Attributes that make a browser fetch something when the page loads.
 FETCHED = re.compile(
@@ -72,9 +75,9 @@ def figures_of(fetched: list[tuple[str, bytes]]) -> dict[str, int]:
     }
 
 
-def measure() -> list[tuple[str, str, list[tuple[str, bytes]]]]:
-    """Each view of ``VIEWS``: page, who (spectator, scorekeeper) and what its first view
-    fetched (address with ``<id>`` for the table, body)."""
+def measure(language: str = "en") -> list[tuple[str, str, list[tuple[str, bytes]]]]:
+    """Each view of ``VIEWS`` in ``language``: page, who (spectator, scorekeeper) and what its
+    first view fetched (address with ``<id>`` for the table, body)."""
     from app import create_app
     from referee.records import load_record
     from referee.store.tables import append_entry, create_table
@@ -95,6 +98,7 @@ def measure() -> list[tuple[str, str, list[tuple[str, bytes]]]]:
         for page, kind, path in VIEWS:
             client = app.test_client()
             join(app, client, table, kind)
+            client.set_cookie("lang", language)  # as the language switcher leaves it
             fetched = first_view(client, f"/t/{table}{path}")
             who = "spectator" if kind == "viewer" else "scorekeeper"
             result.append((page, who, [(a.replace(table, "<id>"), b) for a, b in fetched]))
@@ -103,12 +107,14 @@ def measure() -> list[tuple[str, str, list[tuple[str, bytes]]]]:
 
 def main() -> int:
     broken = False
-    for page, who, fetched in measure():
+    for language, (page, who, fetched) in (
+        (lang, view) for lang in LANGUAGES for view in measure(lang)
+    ):
         figures = figures_of(fetched)
         over = [name for name, value in figures.items() if value > BUDGETS[name]]
         broken |= bool(over)
         print(
-            f"first view of a complete 4-player Blackout's {page} ({who}): "
+            f"first view of a complete 4-player Blackout's {page} ({who}, {language}): "
             f"{figures['requests']} requests (budget ≤ {BUDGETS['requests']}), "
             f"{figures['bytes'] / 1024:.1f} KB (≤ {BUDGETS['bytes'] // 1024}), "
             f"{figures['gzip'] / 1024:.1f} KB gzipped (≤ {BUDGETS['gzip'] // 1024}), "

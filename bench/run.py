@@ -155,7 +155,9 @@ def weight_figures() -> list[Figure]:
     from bench import page_weight
 
     figures = []
-    for page, who, fetched in page_weight.measure():
+    for language, (page, who, fetched) in (
+        (lang, view) for lang in page_weight.LANGUAGES for view in page_weight.measure(lang)
+    ):
         if page != "table page":
             continue
         values = page_weight.figures_of(fetched)
@@ -163,7 +165,7 @@ def weight_figures() -> list[Figure]:
         budgets = page_weight.BUDGETS
         figures.append(
             Figure(
-                f"first view bytes, 4-player Blackout table page ({who})",
+                f"first view bytes, 4-player Blackout table page ({who}, {language})",
                 f"{values['requests']} requests (≤ {budgets['requests']}), "
                 f"{values['bytes'] / 1024:.1f} KB (≤ {budgets['bytes'] // 1024}), "
                 f"{values['gzip'] / 1024:.1f} KB gzipped (≤ {budgets['gzip'] // 1024}), "
@@ -243,21 +245,27 @@ def seed(database: str, groups: set[str], seconds: float) -> list[Run]:
                 Run(f"score sheet, {label}, first render", first, {200}, None, fresh=len(first))
             )
     if "page" in groups:
+        from bench import page_weight
+
         with app.test_request_context():
             assets = [url_for("static", filename=f) for f in ("style.css", "app.js")]
-        lines = []
-        for viewer in phones(app, [game4], "viewer", per_table=20):
-            lines += [Request(f"/t/{game4}", viewer.cookie), *(Request(a) for a in assets)]
-        runs.append(
-            Run(
-                "first view of the 4-player Blackout table page (page + style sheet + script)",
-                lines,
-                {200},
-                0.25,
-                per_unit=3,
-                unit="views/s",
+        for language in page_weight.LANGUAGES:  # a German page as fast as an English one
+            accept = f"Accept-Language: {language}"
+            lines = []
+            for viewer in phones(app, [game4], "viewer", per_table=20):
+                page = Request(f"/t/{game4}", viewer.cookie, header=accept)
+                lines += [page, *(Request(a, header=accept) for a in assets)]
+            runs.append(
+                Run(
+                    f"first view of the 4-player Blackout table page ({language}; page + style "
+                    "sheet + script)",
+                    lines,
+                    {200},
+                    0.25,
+                    per_unit=3,
+                    unit="views/s",
+                )
             )
-        )
     if "entries" in groups:
         runs += entry_runs(app, fresh)
     if "poll" in groups:
