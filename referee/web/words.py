@@ -5,12 +5,12 @@ Every one is translated when it is made (``flask_babel.gettext``); nothing here 
 
 from __future__ import annotations
 
-from flask_babel import gettext
+from flask_babel import gettext, lazy_gettext
 
 from referee.rules import Breach
 from referee.rules import events as ev
 from referee.rules.breaches import MESSAGES
-from referee.rules.cards import SUIT_NAMES, SUIT_SYMBOLS
+from referee.rules.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
 
 
 def breach_text(breach: Breach) -> str:
@@ -20,13 +20,62 @@ def breach_text(breach: Breach) -> str:
     )
 
 
+#: The names of the suits and colours, and of ebbes' roles, in the reader's language (the
+#: engine's are codes).
+NAMES = {
+    "spades": lazy_gettext("spades"),
+    "hearts": lazy_gettext("hearts"),
+    "diamonds": lazy_gettext("diamonds"),
+    "clubs": lazy_gettext("clubs"),
+    "red": lazy_gettext("red"),
+    "yellow": lazy_gettext("yellow"),
+    "green": lazy_gettext("green"),
+    "blue": lazy_gettext("blue"),
+    "purple": lazy_gettext("purple"),
+    "trump": lazy_gettext("trump"),
+    "plus": lazy_gettext("plus"),
+    "ebbes": lazy_gettext("ebbes"),
+    "minus": lazy_gettext("minus"),
+    "nix": lazy_gettext("nix"),
+}
+
+
+def name_of(code: str) -> str:
+    """A suit, colour or role code as its name in the reader's language ("red" → "rot"); a
+    code without a name (a colour the table made up) as it is."""
+    return str(NAMES.get(SUIT_NAMES.get(code, code), code))
+
+
+#: The face cards' letters on a French card (J, Q, K, A), as the reader's language writes them.
+RANK_LETTERS = {
+    # TRANSLATORS: the letter of a jack on a card label (♥J).
+    11: lazy_gettext("J"),
+    # TRANSLATORS: the letter of a queen on a card label (♥Q).
+    12: lazy_gettext("Q"),
+    # TRANSLATORS: the letter of a king on a card label (♥K).
+    13: lazy_gettext("K"),
+    # TRANSLATORS: the letter of an ace on a card label (♥A).
+    14: lazy_gettext("A"),
+}
+
+
+def card_label(card: Card) -> str:
+    """A card's short label in the reader's language: ``♥Q`` for a French card, ``red 7``
+    otherwise; a card that cannot have been played as the record spells it."""
+    if not card.colour:
+        return card.label()
+    if card.french:
+        return SUIT_SYMBOLS[card.colour] + str(RANK_LETTERS.get(card.value, card.value))
+    return gettext("%(colour)s %(value)s", colour=name_of(card.colour), value=card.value)
+
+
 def colour_label(colour: str | None) -> str:
     """A suit as ♥ hearts, a colour as its name; '—' for none."""
     if colour is None:
         return "—"
     if colour in SUIT_SYMBOLS:
-        return f"{SUIT_SYMBOLS[colour]} {SUIT_NAMES[colour]}"
-    return colour
+        return f"{SUIT_SYMBOLS[colour]} {name_of(colour)}"
+    return name_of(colour)
 
 
 def colour_short(colour: str | None) -> str:

@@ -16,7 +16,7 @@ from referee.rules.cards import EBBES_COLOURS, coloured_deck
 from referee.rules.ebbes import ROLES, Ebbes, EbbesRound
 from referee.web.forms import choices, default
 from referee.web.screens import Cell, ScreensGame, Value
-from referee.web.words import colour_label
+from referee.web.words import colour_label, name_of
 
 if TYPE_CHECKING:
     from referee.web.sheet.rows import SheetRow
@@ -46,7 +46,8 @@ class Options(Form):
     )
 
 
-ORDINALS = ("1st", "2nd", "3rd", "4th")
+#: The designating cards' places, as the sentence that names a role says them.
+ORDINALS = (lazy_gettext("1st"), lazy_gettext("2nd"), lazy_gettext("3rd"), lazy_gettext("4th"))
 #: How many roles the designating cards give; the colour left after them is nix.
 DESIGNATED = len(ROLES) - 1
 
@@ -54,7 +55,7 @@ DESIGNATED = len(ROLES) - 1
 def role_name(index: int) -> str:
     """The role the ``index``-th designating card gives (from 0), translated; the colour left
     after the fourth is nix."""
-    return (gettext("trump"), gettext("plus"), gettext("ebbes"), gettext("minus"))[index]
+    return name_of(ROLES[index])
 
 
 @dataclass
@@ -134,7 +135,7 @@ class EbbesScreens(ScreensGame):
             (gettext("Leads"), rnd.leader or gettext("chosen by the nix majority")),
             (gettext("Number card"), "—" if rnd.number_card is None else str(rnd.number_card)),
         ]
-        facts += [(role, colour or "—") for role, colour in rnd.role_map().items()]
+        facts += [(name_of(role), colour_label(colour)) for role, colour in rnd.role_map().items()]
         return facts
 
     def step_view(
@@ -183,13 +184,14 @@ class EbbesScreens(ScreensGame):
             said.append(
                 gettext(
                     "%(colour)s is %(role)s (the %(nth)s designating card).",
-                    colour=after.derived[index],
+                    colour=colour_label(after.derived[index]),
                     role=role_name(index),
                     nth=ORDINALS[index],
                 )
             )
             if index == 3:
-                said.append(gettext("%(colour)s is nix.", colour=after.role_map()["nix"]))
+                nix = colour_label(after.role_map()["nix"])
+                said.append(gettext("%(colour)s is nix.", colour=nix))
         return said
 
     def discarder(self, state: State, rnd: RoundState) -> str | None:

@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 
 from referee.rules import RoundState, State, Step
 from referee.web.screens import screens
-from referee.web.words import WHY, colour_label
+from referee.web.words import WHY, card_label, colour_label
 
 
 @dataclass
@@ -108,7 +108,7 @@ def announcements(before: State, after: State) -> list[str]:
                 p=trick.winner,
                 n=len(new.plays),
                 why=_(WHY[trick.why or "highest-led"]),
-                card=card.label(),
+                card=card_label(card),
             )
         )
     said += screens(after.setup.game).settled(old, new)
@@ -121,7 +121,9 @@ def card_rows(state: State, rnd: RoundState) -> list[tuple[str, list[tuple[str, 
     rows = []
     for colour in state.game.deck.colours:
         cards = [
-            (str(c), c.label()) for c in sorted(left, key=lambda c: -c.value) if c.colour == colour
+            (str(c), card_label(c))
+            for c in sorted(left, key=lambda c: -c.value)
+            if c.colour == colour
         ]
         if cards:
             rows.append((colour_label(colour), cards))
@@ -148,6 +150,6 @@ def card_turn(state: State, rnd: RoundState) -> CardTurn:
         player=state.game.next_to_play(rnd),
         trick=len(rnd.plays) + (0 if open_trick else 1),
         leads=not open_trick,
-        so_far=[(p, card.label()) for p, card in rnd.plays[-1].cards] if open_trick else [],
+        so_far=[(p, card_label(card)) for p, card in rnd.plays[-1].cards] if open_trick else [],
         won=[(p, winners.count(p)) for p in state.setup.players],
     )
