@@ -4,11 +4,13 @@ switcher's choice remembered per phone, ``?lang=`` for one page; and every cache
 
 from __future__ import annotations
 
+import io
 import re
 from urllib.parse import quote
 
 import pytest
 from babel.support import Translations
+from pypdf import PdfReader
 
 from referee.catalogs import FOLDER
 from tests.links import join
@@ -138,3 +140,26 @@ def test_the_pdf_is_kept_per_language(app, client) -> None:
     client.get(f"/t/{table}/sheet.pdf", headers={"Accept-Language": "en"})
     pdfs = app.extensions["referee.speed"].pdfs
     assert {key[-1] for key in pdfs.items if table in key} == {"de", "en"}
+
+
+def pdf_text_and_fonts(body: bytes) -> tuple[str, set[str]]:
+    reader = PdfReader(io.BytesIO(body))
+    fonts = {
+        str(font.get_object()["/BaseFont"])
+        for page in reader.pages
+        for font in page["/Resources"]["/Font"].values()
+    }
+    return "\n".join(page.extract_text() for page in reader.pages), fonts
+
+
+def test_a_german_pdf_prints_umlauts_in_the_built_in_font(app, client) -> None:
+    table = new_table(app, client, "blackout", ("Jörg", "Müßig", "Zoë"), {"max_cards": 2})
+    client.set_cookie("lang", "de")
+    text, fonts = pdf_text_and_fonts(client.get(f"/t/{table}/sheet.pdf").data)
+    assert fonts == {"/Helvetica", "/Helvetica-Bold"}
+    for german in ("Punkteblock", "Gibt Runde 1: Jörg", "Müßig", "geschwärzt", "Seite 1 von 1"):
+        assert german in text
+    card = {"game": "alles-oder-nichts", "players": "3", "player_1": "Jörg", "first": "1"}
+    text, fonts = pdf_text_and_fonts(client.post("/scorecards", data=card).data)
+    assert fonts == {"/Helvetica", "/Helvetica-Bold"}
+    assert "„o“ für eine offene Ansage einkreisen" in text and "Summe" in text

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import format_time, gettext
 
 from referee.rules.events import event_from_dict
 from referee.sheets import Correction, SheetInfo
@@ -36,7 +36,7 @@ def corrections(entries: Sequence[LogEntry]) -> list[Correction]:
         event = event_entry(entry.payload["target"])
         if target is None or event is None:
             continue
-        when = entry.created_at.strftime("%H:%M UTC")
+        when = f"{format_time(entry.created_at, 'HH:mm')} UTC"
         if entry.kind == "amend":
             text = gettext(
                 "entry %(n)d “%(old)s” was corrected to “%(new)s” (%(when)s).",
