@@ -34,8 +34,9 @@ COOKIE_MAX_AGE = 365 * 24 * 3600
 
 
 def init_app(app: Flask) -> None:
-    """Find the app's languages (its catalogs and the default), choose one for each request,
-    and mark every response as varying by language."""
+    """Find the app's languages (its catalogs and the default), mark every response as varying
+    by language, and give the templates ``language()`` and ``switcher()``. (``create_app`` hands
+    ``chosen`` to Flask-Babel as its locale selector.)"""
     with app.app_context():
         found = [str(locale) for locale in app.extensions["babel"].instance.list_translations()]
     default = app.config["BABEL_DEFAULT_LOCALE"]

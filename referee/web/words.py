@@ -10,7 +10,7 @@ from flask_babel import gettext, lazy_gettext
 from referee.rules import Breach
 from referee.rules import events as ev
 from referee.rules.breaches import MESSAGES
-from referee.rules.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
+from referee.rules.cards import ALLES_COLOURS, EBBES_COLOURS, SUIT_NAMES, SUIT_SYMBOLS, Card
 
 
 def breach_text(breach: Breach) -> str:
@@ -82,50 +82,81 @@ def colour_short(colour: str | None) -> str:
     """A suit as its symbol (♥), a colour as its name; '—' for none (for narrow sheet cells)."""
     if colour is None:
         return "—"
-    return SUIT_SYMBOLS.get(colour, colour)
+    return SUIT_SYMBOLS.get(colour) or name_of(colour)
 
 
-WHY = {"highest-trump": "highest trump", "highest-led": "highest card of the colour led"}
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalog; it is translated where it is shown."""
+    return message
+
+
+#: Why a card won its trick (translated where it is said).
+WHY = {"highest-trump": N_("highest trump"), "highest-led": N_("highest card of the colour led")}
+
+
+def code_word(code: str) -> str:
+    """A colour word of an entry ("red") in the reader's language; any other code (a suit
+    letter, a card such as ``QH`` or ``red-7``) as it was entered."""
+    return str(NAMES[code]) if code in EBBES_COLOURS + ALLES_COLOURS else code
 
 
 def describe_event(event: ev.Event, turned_up: bool = False) -> str:
     """An entry in a short sentence, for the history and the undo message. A sealed secret bid
     is told only when its round is over (``turned_up``)."""
-    at = f"Round {event.round}: "
+    return gettext("Round %(n)s: %(what)s", n=event.round, what=what_happened(event, turned_up))
+
+
+def what_happened(event: ev.Event, turned_up: bool) -> str:
+    """What ``event`` entered, in a few words (``describe_event`` says its round)."""
     if isinstance(event, ev.Trump):
-        return at + f"trump {event.card}"
+        return gettext("trump %(card)s", card=code_word(event.card))
     if isinstance(event, ev.Bid):
-        return at + f"{event.player} bid {event.bid}"
+        return gettext("%(player)s bid %(bid)s", player=event.player, bid=event.bid)
     if isinstance(event, ev.Declare):
         if event.open:
-            return at + f"{event.player} declared open, bid {event.bid}"
-        if event.bid is None:
-            return at + f"{event.player} declared secret"
-        if turned_up:
-            return at + f"{event.player} declared secret, bid sealed before play: {event.bid}"
-        return at + f"{event.player} declared secret, bid sealed until the round is over"
-    if isinstance(event, ev.Reveal):
-        return at + f"{event.player}'s secret bid was {event.bid}"
-    if isinstance(event, ev.Tricks):
-        return at + "tricks " + ", ".join(f"{p} {n}" for p, n in event.tricks.items())
-    if isinstance(event, ev.Starter):
-        chosen = f" (chosen by {event.chosen_by})" if event.chosen_by else ""
-        return at + f"{event.player} starts{chosen}"
-    if isinstance(event, ev.Number):
-        return at + f"number card {event.number}"
-    if isinstance(event, ev.Designators):
-        return at + "designators " + ", ".join(event.cards)
-    if isinstance(event, ev.Designate):
-        return at + f"next role to {event.colour}"
-    if isinstance(event, ev.Won):
-        return (
-            at
-            + "cards won "
-            + "; ".join(
-                f"{p}: " + " ".join(f"{c} {n}" for c, n in counts.items())
-                for p, counts in event.won.items()
+            return gettext(
+                "%(player)s declared open, bid %(bid)s", player=event.player, bid=event.bid
             )
+        if event.bid is None:
+            return gettext("%(player)s declared secret", player=event.player)
+        if turned_up:
+            return gettext(
+                "%(player)s declared secret, bid sealed before play: %(bid)s",
+                player=event.player,
+                bid=event.bid,
+            )
+        return gettext(
+            "%(player)s declared secret, bid sealed until the round is over", player=event.player
         )
+    if isinstance(event, ev.Reveal):
+        return gettext("%(player)s's secret bid was %(bid)s", player=event.player, bid=event.bid)
+    if isinstance(event, ev.Tricks):
+        counts = ", ".join(f"{p} {n}" for p, n in event.tricks.items())
+        return gettext("tricks %(counts)s", counts=counts)
+    if isinstance(event, ev.Starter):
+        if event.chosen_by:
+            return gettext(
+                "%(player)s starts (chosen by %(chooser)s)",
+                player=event.player,
+                chooser=event.chosen_by,
+            )
+        return gettext("%(player)s starts", player=event.player)
+    if isinstance(event, ev.Number):
+        return gettext("number card %(number)s", number=event.number)
+    if isinstance(event, ev.Designators):
+        return gettext("designators %(cards)s", cards=", ".join(event.cards))
+    if isinstance(event, ev.Designate):
+        return gettext("next role to %(colour)s", colour=code_word(event.colour))
+    if isinstance(event, ev.Won):
+        counts = "; ".join(
+            f"{p}: " + " ".join(f"{code_word(c)} {n}" for c, n in won.items())
+            for p, won in event.won.items()
+        )
+        return gettext("cards won %(counts)s", counts=counts)
+    if isinstance(event, ev.Discard):
+        return gettext("%(player)s laid aside %(card)s", player=event.player, card=event.card)
     if isinstance(event, ev.Play):
-        return at + f"{event.player or 'next player'} played {event.card}"
-    return at + event.type
+        if event.player:
+            return gettext("%(player)s played %(card)s", player=event.player, card=event.card)
+        return gettext("next player played %(card)s", card=event.card)
+    return event.type
