@@ -237,8 +237,8 @@ def play_whole_game(app: Flask, reading: Reading, client: FlaskClient, game: str
         steps += 1
 
 
-#: What still reaches the pages in the engine's English: score explanations, history lines and
-#: breach sentences. They become codes and catalog entries on
+#: What still reaches the pages in the engine's English: score explanations and breach
+#: sentences (``referee/rules/scores.py``, ``breaches.py``). They become codes and catalog entries on
 #: the "words" branch (issue 17, item 4); strict, so the mark must go when they do.
 ENGINE_WORDS = pytest.mark.xfail(
     reason="the engine's words are not catalog entries yet (the 'words' branch)", strict=True
