@@ -11,6 +11,7 @@ from referee.rules import Breach
 from referee.rules import events as ev
 from referee.rules.breaches import MESSAGES
 from referee.rules.cards import ALLES_COLOURS, EBBES_COLOURS, SUIT_NAMES, SUIT_SYMBOLS, Card
+from referee.sheets.words import N_
 
 
 def breach_text(breach: Breach) -> str:
@@ -83,11 +84,6 @@ def colour_short(colour: str | None) -> str:
     if colour is None:
         return "—"
     return SUIT_SYMBOLS.get(colour) or name_of(colour)
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for the catalog; it is translated where it is shown."""
-    return message
 
 
 #: Why a card won its trick (translated where it is said).

@@ -238,8 +238,8 @@ def play_whole_game(app: Flask, reading: Reading, client: FlaskClient, game: str
 
 
 #: What still reaches the pages in the engine's English: score explanations and breach
-#: sentences (``referee/rules/scores.py``, ``breaches.py``). They become codes and catalog entries on
-#: the "words" branch (issue 17, item 4); strict, so the mark must go when they do.
+#: sentences (``referee/rules/scores.py``, ``breaches.py``). They become codes and catalog
+#: entries on the "words" branch (issue 17, item 4); strict, so the mark must go when they do.
 ENGINE_WORDS = pytest.mark.xfail(
     reason="the engine's words are not catalog entries yet (the 'words' branch)", strict=True
 )
