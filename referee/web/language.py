@@ -55,7 +55,11 @@ def languages() -> list[str]:
 def chosen() -> str:
     """The request's language (see the module): ``?lang=``, the cookie, ``Accept-Language``."""
     offered = languages()
-    for asked in (request.args.get("lang"), request.cookies.get(COOKIE)):
+    try:
+        named = request.args.get("lang")
+    except UnicodeDecodeError:  # a query that is not UTF-8 (refused by text.py): no ?lang=
+        named = None
+    for asked in (named, request.cookies.get(COOKIE)):
         if asked in offered:
             return asked
     return request.accept_languages.best_match(offered) or offered[0]
