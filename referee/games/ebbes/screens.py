@@ -216,10 +216,11 @@ class EbbesScreens(ScreensGame):
 
     def round_headings(self) -> list[str]:
         """A column per role, each holding the colour that had it."""
-        return list(ROLES)
+        return [name_of(role) for role in ROLES]
 
     def round_values(self, row: SheetRow) -> list[Value]:
-        return [row.roles.get(role) for role in ROLES]
+        colours = [row.roles.get(role) for role in ROLES]
+        return [None if colour is None else name_of(colour) for colour in colours]
 
     def entry_headings(self) -> list[str]:
         """None: a player's score is all the sheet has of them."""
