@@ -8,10 +8,12 @@ function updateSums(form) {
     const need = Number(out.getAttribute("data-need"));
     let total = 0;
     form.querySelectorAll(`input[data-group="${group}"]`).forEach((input) => {
+      if (input.type === "radio" && !input.checked) return; // count chips: the one tapped
       const n = Number(input.value);
       if (Number.isFinite(n)) total += n;
     });
-    out.textContent = `${total} of ${need}`;
+    const says = out.dataset.says || "{total} of {need}";
+    out.textContent = says.replace("{total}", total).replace("{need}", need);
     out.classList.toggle("ok", total === need);
     out.classList.toggle("bad", total !== need);
   });
@@ -160,4 +162,28 @@ document.querySelectorAll("[data-copy]").forEach((button) => {
     await navigator.clipboard.writeText(input.value);
     button.textContent = "Copied";
   });
+});
+
+// --- Count chips (templates/round/_macros.html, count_chips) ---
+// A row of chips per player, counts that must add up: once every row but one is tapped, the one
+// left is filled in with what is left (none if what is left is not one of its chips). A row
+// filled in so is filled in again when another changes; a row tapped is the person's.
+document.addEventListener("change", (event) => {
+  const chip = event.target;
+  const group = chip.closest && chip.closest("[data-chips]");
+  if (!group || chip.type !== "radio") return;
+  chip.closest(".chip-row").dataset.tapped = "yes";
+  const rows = [...group.querySelectorAll(".chip-row")];
+  const open = rows.filter((row) => !row.dataset.tapped);
+  if (open.length === 1) {
+    let left = Number(group.dataset.need);
+    rows.forEach((row) => {
+      const tapped = row.dataset.tapped && row.querySelector("input:checked");
+      if (tapped) left -= Number(tapped.value);
+    });
+    open[0].querySelectorAll("input").forEach((input) => {
+      input.checked = Number(input.value) === left;
+    });
+  }
+  updateSums(chip.form);
 });

@@ -27,7 +27,7 @@ from referee.rules import Setup, start
 from referee.store.tables import append_entry, create_table
 from tests.durability.legal import next_entry
 from tests.e2e.conftest import LiveServer
-from tests.e2e.helpers import answered
+from tests.e2e.helpers import answered, chip
 from tests.links import new_link
 
 try:
@@ -127,7 +127,7 @@ def blackout_hook(page: Any, server: LiveServer) -> None:
 def tricks_refused(page: Any, server: LiveServer) -> None:
     table_at(page, server, "blackout", "play", rounds=2)
     for player in ("Ann", "Ben", "Cho"):  # round 3: three tricks, not nine
-        page.get_by_label(player, exact=True).fill("3")
+        chip(page, player, 3).tap()
     page.get_by_role("button", name="Enter the tricks").click()
     expect(page.get_by_role("alert")).to_be_visible()
 

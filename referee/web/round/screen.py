@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from flask_babel import gettext as _
 
 from referee.rules import RoundState, State, Step
+from referee.web.round.looks import ColourChip, PickerRow, colour_chips, picker_rows
 from referee.web.screens import screens
-from referee.web.words import WHY, colour_label
+from referee.web.words import WHY
 
 
 @dataclass
@@ -49,11 +50,23 @@ def seats(state: State) -> dict[str, int]:
     return {player: seat for seat, player in enumerate(state.setup.players, start=1)}
 
 
+def count_fields(state: State, prefix: str, suffix: str = "") -> list[tuple[str, str]]:
+    """Each player with the field their count is posted in: ``<prefix>-<seat><suffix>``."""
+    return [(player, f"{prefix}-{seat}{suffix}") for player, seat in seats(state).items()]
+
+
+@dataclass
+class TricksStep:
+    """The shared play step: a row of trick counts to tap per player, (player, field)."""
+
+    rows: list[tuple[str, str]]
+
+
 @dataclass
 class TrumpStep:
-    """The trump step: the colours (or suits) to tap, each as (colour, label)."""
+    """The trump step: the colours (or suits) to tap."""
 
-    colours: list[tuple[str, str]]
+    colours: list[ColourChip]
 
 
 def step_view(state: State, rnd: RoundState, step: Step) -> object | None:
@@ -64,7 +77,9 @@ def step_view(state: State, rnd: RoundState, step: Step) -> object | None:
     if step.action in part.own_steps:
         return part.step_view(state, rnd, step)
     if step.action == "trump":
-        return TrumpStep([(colour, colour_label(colour)) for colour in state.game.deck.colours])
+        return TrumpStep(colour_chips(state.game.deck.colours))
+    if step.action == "play":
+        return TricksStep(count_fields(state, "tricks"))
     return None
 
 
@@ -115,17 +130,9 @@ def announcements(before: State, after: State) -> list[str]:
     return said
 
 
-def card_rows(state: State, rnd: RoundState) -> list[tuple[str, list[tuple[str, str]]]]:
-    """The cards still possible, by colour: (colour label, [(card, label)])."""
-    left = state.game.cards_left(rnd)
-    rows = []
-    for colour in state.game.deck.colours:
-        cards = [
-            (str(c), c.label()) for c in sorted(left, key=lambda c: -c.value) if c.colour == colour
-        ]
-        if cards:
-            rows.append((colour_label(colour), cards))
-    return rows
+def card_rows(state: State, rnd: RoundState) -> list[PickerRow]:
+    """The cards still possible, on the picker: a row per colour."""
+    return picker_rows(state.game.deck, state.game.cards_left(rnd))
 
 
 @dataclass
