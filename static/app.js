@@ -187,3 +187,11 @@ document.addEventListener("change", (event) => {
   }
   updateSums(chip.form);
 });
+
+// --- The trick tool (templates/disputes/trick.html) ---
+// A form marked data-submit-on-change is sent as soon as one of its choices changes (the trump):
+// the answer follows the choice. Without JavaScript its own button sends it.
+document.addEventListener("change", (event) => {
+  const form = event.target.form;
+  if (form && form.hasAttribute("data-submit-on-change")) form.requestSubmit();
+});

@@ -196,3 +196,21 @@ def test_the_card_picker_of_a_13_card_round_fits_one_screen(live_server, phone, 
     answered(page, picker.get_by_role("button", name="♥Q").tap)
     expect(page.get_by_text("Cho's card")).to_be_visible()
     expect(page.locator(".picker").get_by_role("button")).to_have_count(51)
+
+
+def test_the_trick_tool_is_tapped_and_its_trumps_follow_the_game(live_server, phone, shoot):
+    page = phone()
+    page.goto(live_server.url("/tools/trick"))
+    trumps = page.get_by_role("group", name="Trump").get_by_role("radio")
+    expect(trumps).to_have_count(5)  # no trump, ♠ ♥ ♦ ♣
+    answered(page, page.get_by_role("link", name="ebbes", exact=True).tap)
+    expect(trumps).to_have_count(6)  # no trump and ebbes' five colours, not the suits
+    expect(page.get_by_role("radio", name="♠ spades")).to_have_count(0)
+    answered(page, page.get_by_role("radio", name="blue").tap)  # sent at once, by the script
+    expect(page.get_by_role("radio", name="blue")).to_be_checked()
+    picker = page.locator(".picker")
+    answered(page, picker.get_by_role("button", name="red 5", exact=True).tap)
+    answered(page, picker.get_by_role("button", name="blue 3", exact=True).tap)
+    expect(page.locator("#answer")).to_have_text("Card 2, blue 3, wins: highest trump.")
+    expect(picker.get_by_role("button", name="blue 3", exact=True)).to_have_count(0)
+    shoot(page, "trick-tool")

@@ -72,12 +72,26 @@ class PickedCard:
 @dataclass
 class PickerRow:
     """One colour's cards on the picker, highest first: the colour as its heading shows it (a
-    suit by its symbol, a colour by its name), its full name, its style, and the cards."""
+    suit by its symbol, in the grid's first cell; a colour by its name, above its cards), its
+    full name, its style, the cards, and how many columns its grid has (the picker's rows
+    all have as many)."""
 
     heading: str
     name: str
     css: str
     cards: list[PickedCard]
+    columns: int
+
+
+#: The most columns of the picker's grid (eight chips still fit a 360 px phone), and the
+#: fewest (a row with a few cards left keeps chips the size of the others).
+MOST_COLUMNS, FEWEST_COLUMNS = 8, 6
+
+
+def columns(cells: int) -> int:
+    """Columns for a grid of ``cells`` chips: as few lines as fit, filled evenly."""
+    lines = -(-cells // MOST_COLUMNS)
+    return max(FEWEST_COLUMNS, -(-cells // max(1, lines)))
 
 
 def face(card: Card) -> str:
@@ -87,17 +101,21 @@ def face(card: Card) -> str:
 
 def picker_rows(deck: Deck, cards: Collection[Card]) -> list[PickerRow]:
     """The picker of ``cards`` (of ``deck``): a row per colour that has any, in the deck's order,
-    each highest first."""
-    rows = []
-    for colour in deck.colours:
-        found = sorted((c for c in cards if c.colour == colour), key=lambda c: -c.value)
-        if found:
-            rows.append(
-                PickerRow(
-                    SUIT_SYMBOLS.get(colour, colour),
-                    colour_label(colour),
-                    colour_class(colour),
-                    [PickedCard(str(c), face(c), c.label()) for c in found],
-                )
-            )
-    return rows
+    each highest first, every row as wide as the longest needs."""
+    found = {
+        colour: sorted((c for c in cards if c.colour == colour), key=lambda c: -c.value)
+        for colour in deck.colours
+    }
+    suit = int(deck.french)  # a suit's symbol takes a cell of the grid
+    width = columns(max((len(row) for row in found.values()), default=0) + suit)
+    return [
+        PickerRow(
+            SUIT_SYMBOLS.get(colour, colour),
+            colour_label(colour),
+            colour_class(colour),
+            [PickedCard(str(c), face(c), c.label()) for c in row],
+            width,
+        )
+        for colour, row in found.items()
+        if row
+    ]
