@@ -143,8 +143,10 @@ def test_ebbes_colours_are_chips_when_they_get_their_roles(app, client):
 def test_the_card_picker_is_a_row_per_suit_named_for_screen_readers(app, client):
     table = blackout_played(app, client)
     page = page_of(client, table, "?mode=cards")
-    rows = re.findall(r'<div class="pick-row ([^"]*)" role="group" aria-label="([^"]*)"', page)
-    assert rows == [
+    rows = re.findall(
+        r'<div class="pick-row cols-6 ([^"]*)" role="group" aria-label="([^"]*)"', page
+    )
+    assert rows == [  # ten cards a suit and its symbol: two lines of six
         ("suit suit-black", "♠ spades"),
         ("suit suit-red", "♥ hearts"),
         ("suit suit-red", "♦ diamonds"),
@@ -158,5 +160,6 @@ def test_the_card_picker_of_a_coloured_deck_names_each_card(app, client):
     table = new_table(app, client, "ebbes", FOUR)
     ok(post(client, table, "number", number=3))
     page = page_of(client, table, "?mode=cards")
-    assert '<div class="pick-row colour colour-purple" role="group" aria-label="purple">' in page
+    # eight cards a colour, its name on a line above them: one line of eight
+    assert 'class="pick-row cols-8 colour colour-purple" role="group" aria-label="purple">' in page
     assert 'value="purple-8" class="card" aria-label="purple 8">8</button>' in page
