@@ -163,3 +163,26 @@ def test_the_card_picker_of_a_coloured_deck_names_each_card(app, client):
     # eight cards a colour, its name on a line above them: one line of eight
     assert 'class="pick-row cols-8 colour colour-purple" role="group" aria-label="purple">' in page
     assert 'value="purple-8" class="card" aria-label="purple 8">8</button>' in page
+
+
+def test_placed_designators_are_tapped_one_number_a_colour(app, client):
+    table = new_table(app, client, "ebbes", FOUR, {"variant": "placed-designators"})
+    page = page_of(client, table)
+    assert "<select" not in page
+    numbers = {"red": 3, "yellow": 1, "green": 5, "blue": 2, "purple": 4}
+    for colour in numbers:
+        assert chips(page, f"designator-{colour}") == ["1", "2", "3", "4", "5"]
+    fields = {f"designator-{colour}": n for colour, n in numbers.items()}
+    ok(post(client, table, "designators", **tapped(page, fields)))
+    with app.app_context():
+        state = table_state(table)
+    assert [str(card) for card in state.rounds[0].designators] == [
+        f"{colour}-{n}" for colour, n in numbers.items()
+    ]
+
+
+def test_the_trick_so_far_shows_its_cards_in_their_colours(app, client):
+    table = blackout_played(app, client)
+    ok(post(client, table, "play", player=2, card="AH", mode="cards"))
+    page = page_of(client, table, "?mode=cards")
+    assert 'Ben <span class="played suit suit-red">♥A</span>' in page

@@ -76,9 +76,9 @@ class NumberStep:
 
 @dataclass
 class DesignatorsStep:
-    """The colours, each lying on a number card."""
+    """The colours, each lying on a number card, with the field its number is posted in."""
 
-    colours: tuple[str, ...]
+    rows: list[tuple[str, str]]
 
 
 @dataclass
@@ -153,7 +153,7 @@ class EbbesScreens(ScreensGame):
         if step.action == "number":
             return NumberStep(game.open_numbers(state))
         if step.action == "designators":
-            return DesignatorsStep(game.deck.colours)
+            return DesignatorsStep([(c, f"designator-{c}") for c in game.deck.colours])
         roles, role_map = rnd.roles(), rnd.role_map()
         fixed = len(roles)  # the roles given so far
         discard = bool(game.options["discard"])

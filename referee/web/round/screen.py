@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from flask_babel import gettext as _
 
 from referee.rules import RoundState, State, Step
-from referee.web.round.looks import ColourChip, PickerRow, colour_chips, picker_rows
+from referee.web.round.looks import (
+    ColourChip,
+    PickerRow,
+    colour_chips,
+    colour_class,
+    picker_rows,
+)
 from referee.web.screens import screens
 from referee.web.words import WHY
 
@@ -138,12 +144,12 @@ def card_rows(state: State, rnd: RoundState) -> list[PickerRow]:
 @dataclass
 class CardTurn:
     """Where a round recorded card by card stands: whose card is next in which trick, the cards
-    of the trick so far (player, label), and the tricks each player has won."""
+    of the trick so far (player, label, style), and the tricks each player has won."""
 
     player: str | None
     trick: int
     leads: bool
-    so_far: list[tuple[str, str]]
+    so_far: list[tuple[str, str, str]]
     won: list[tuple[str, int]]
 
 
@@ -155,6 +161,8 @@ def card_turn(state: State, rnd: RoundState) -> CardTurn:
         player=state.game.next_to_play(rnd),
         trick=len(rnd.plays) + (0 if open_trick else 1),
         leads=not open_trick,
-        so_far=[(p, card.label()) for p, card in rnd.plays[-1].cards] if open_trick else [],
+        so_far=[(p, card.label(), colour_class(card.colour)) for p, card in rnd.plays[-1].cards]
+        if open_trick
+        else [],
         won=[(p, winners.count(p)) for p in state.setup.players],
     )
