@@ -214,3 +214,15 @@ def test_the_trick_tool_is_tapped_and_its_trumps_follow_the_game(live_server, ph
     expect(page.locator("#answer")).to_have_text("Card 2, blue 3, wins: highest trump.")
     expect(picker.get_by_role("button", name="blue 3", exact=True)).to_have_count(0)
     shoot(page, "trick-tool")
+
+
+def test_the_last_designator_is_the_number_left(live_server, phone):
+    setup = Setup("ebbes", FOUR, {"variant": "placed-designators"})
+    counted = counted_phone(phone, live_server, table_with(live_server, setup, []))
+    panel = counted.next_panel()
+    for colour, number in (("red", 3), ("yellow", 1), ("green", 5), ("blue", 2)):
+        counted.tap(chip(panel, colour, number))
+    expect(chip(panel, "purple", 4)).to_be_checked()  # 1 + 2 + 3 + 4 + 5, each once
+    counted.tap(counted.button("Place the designators"), sends=True)
+    expect(counted.page.locator("#next-title")).to_contain_text("Play the round")
+    assert counted.touches == counted.taps == 5
