@@ -5,7 +5,7 @@ Hearts and diamonds are drawn red, spades and clubs black (light in dark mode); 
 (ebbes, Alles oder Nichts) as chips in their own colour that still say their name, for players
 who cannot tell the colours apart. A colour the pages have no style for (a table may name its
 Alles oder Nichts colours as it likes) is drawn plain. The styles are CSS classes of
-``static/style.css`` ("Cards and colours"); nothing here decides a rule.
+``static/style.css`` ("Chips and cards"); nothing here decides a rule.
 """
 
 from __future__ import annotations
