@@ -15,10 +15,12 @@ function updateSums(form) {
     const need = Number(out.getAttribute("data-need"));
     let total = 0;
     form.querySelectorAll(`input[data-group="${group}"]`).forEach((input) => {
+      if (input.type === "radio" && !input.checked) return; // count chips: the one tapped
       const n = Number(input.value);
       if (Number.isFinite(n)) total += n;
     });
-    out.textContent = say("sum", { total, need });
+    const says = out.dataset.says;
+    out.textContent = says ? says.replace("{total}", total).replace("{need}", need) : say("sum", { total, need });
     out.classList.toggle("ok", total === need);
     out.classList.toggle("bad", total !== need);
   });
@@ -165,4 +167,36 @@ document.querySelectorAll("[data-copy]").forEach((button) => {
     await navigator.clipboard.writeText(input.value);
     button.textContent = say("copied");
   });
+});
+
+// --- Count chips (templates/round/_macros.html, count_chips) ---
+// A row of chips per player, counts that must add up: once every row but one is tapped, the one
+// left is filled in with what is left (none if what is left is not one of its chips). A row
+// filled in so is filled in again when another changes; a row tapped is the person's.
+document.addEventListener("change", (event) => {
+  const chip = event.target;
+  const group = chip.closest && chip.closest("[data-chips]");
+  if (!group || chip.type !== "radio") return;
+  chip.closest(".chip-row").dataset.tapped = "yes";
+  const rows = [...group.querySelectorAll(".chip-row")];
+  const open = rows.filter((row) => !row.dataset.tapped);
+  if (open.length === 1) {
+    let left = Number(group.dataset.need);
+    rows.forEach((row) => {
+      const tapped = row.dataset.tapped && row.querySelector("input:checked");
+      if (tapped) left -= Number(tapped.value);
+    });
+    open[0].querySelectorAll("input").forEach((input) => {
+      input.checked = Number(input.value) === left;
+    });
+  }
+  updateSums(chip.form);
+});
+
+// --- The trick tool (templates/disputes/trick.html) ---
+// A form marked data-submit-on-change is sent as soon as one of its choices changes (the trump):
+// the answer follows the choice. Without JavaScript its own button sends it.
+document.addEventListener("change", (event) => {
+  const form = event.target.form;
+  if (form && form.hasAttribute("data-submit-on-change")) form.requestSubmit();
 });

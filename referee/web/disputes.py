@@ -7,6 +7,8 @@ here decides a rule itself.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask import Blueprint, abort, render_template, request
 from flask_babel import gettext as _
 
@@ -14,11 +16,13 @@ from referee.parts import ORDER
 from referee.rules import GAMES
 from referee.rules.cards import Card
 from referee.rules.tricks import trick_winner
+from referee.web.round.looks import colour_chips, colour_class, picker_rows
 from referee.web.screens import game_titles, screens
-from referee.web.words import WHY, card_label, colour_label
+from referee.web.words import WHY, card_label
 
 bp = Blueprint("disputes", __name__)
 
+#: The most cards a trick can have (Blackout seats 8).
 MAX_CARDS = 8
 
 
@@ -30,53 +34,67 @@ def rules(game: str) -> str:
     return render_template(screens(game).rules_template(game), title=GAMES[game].title, game=game)
 
 
+@dataclass
+class TrickCard:
+    """A card of the trick so far: its name and style."""
+
+    name: str
+    css: str
+
+
 @bp.get("/tools/trick")
 def trick() -> tuple[str, int]:
-    """Who wins this trick: the game, the trump, the cards in the order played."""
+    """Who wins this trick: the game, its trump, the cards in the order played, tapped on the
+    card picker one by one (each tap a GET of the page with the cards so far, so it works
+    without JavaScript). The cards also read as typed codes (``card1=QH``): a link to a trick."""
     game = request.args.get("game", ORDER[0])
     if game not in GAMES:
         game = ORDER[0]
     deck = screens(game).trick_deck
-    texts = [request.args.get(f"card{i}", "").strip()[:20] for i in range(1, MAX_CARDS + 1)]
+    texts = [t for t in (request.args.get(f"card{i}", "").strip()[:20] for i in range(1, 9)) if t]
+    added = request.args.get("card", "").strip()[:20]  # a card tapped on the picker
+    if added and len(texts) < MAX_CARDS:
+        texts.append(added)
+    if request.args.get("back") and texts:
+        texts.pop()
     trump_text = request.args.get("trump", "")
+    trump = deck.parse_colour(trump_text) if trump_text else None
     answer = error = None
-    if any(texts):
-        trump = deck.parse_colour(trump_text) if trump_text else None
-        cards: list[Card] = []
-        for i, text in enumerate(t for t in texts if t):
-            card = deck.parse_card(text)
-            if card is None or card not in deck:
-                error = _(
-                    "Card %(n)s, “%(text)s”, is not a card of %(game)s.",
-                    n=i + 1,
-                    text=text,
-                    game=GAMES[game].title,
-                )
-                break
-            if card in cards:
-                error = _(
-                    "%(card)s is in the trick twice: every card exists once.", card=card_label(card)
-                )
-                break
-            cards.append(card)
-        if error is None and len(cards) < 2:
-            error = _("Enter at least two cards: the led card first.")
-        if error is None:
-            index, why = trick_winner(cards, trump)
-            answer = _(
-                "Card %(n)s, %(card)s, wins: %(why)s.",
-                n=index + 1,
-                card=card_label(cards[index]),
-                why=_(WHY[why]),
+    cards: list[Card] = []
+    for i, text in enumerate(texts):
+        card = deck.parse_card(text)
+        if card is None or card not in deck:
+            error = _(
+                "Card %(n)s, “%(text)s”, is not a card of %(game)s.",
+                n=i + 1,
+                text=text,
+                game=GAMES[game].title,
             )
+            break
+        if card in cards:
+            error = _("%(card)s is in the trick twice: every card exists once.", card=card_label(card))
+            break
+        cards.append(card)
+    asked = "card" not in request.args and "back" not in request.args  # "Who wins?" tapped
+    if error is None and len(cards) < 2 and texts and asked:
+        error = _("Enter at least two cards: the led card first.")
+    if error is None and len(cards) >= 2:
+        index, why = trick_winner(cards, trump)
+        answer = _(
+            "Card %(n)s, %(card)s, wins: %(why)s.",
+            n=index + 1,
+            card=card_label(cards[index]),
+            why=_(WHY[why]),
+        )
     return render_template(
         "disputes/trick.html",
-        games=dict(game_titles()),
+        games=game_titles(),
         game=game,
-        deck=deck,
-        texts=texts,
-        trump=trump_text,
+        trumps=colour_chips(deck.colours),
+        trump=trump,
+        cards=[str(card) for card in cards],
+        trick=[TrickCard(card_label(card), colour_class(card.colour)) for card in cards],
+        card_rows=[] if len(cards) >= MAX_CARDS else picker_rows(deck, deck.cards - set(cards)),
         answer=answer,
         error=error,
-        colour_label=colour_label,
     ), (422 if error else 200)

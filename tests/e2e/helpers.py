@@ -1,4 +1,5 @@
-"""What the browser journeys share: sending a form and waiting for its answer to be shown."""
+"""What the browser journeys share: sending a form and waiting for its answer to be shown, and
+finding a count chip."""
 
 from __future__ import annotations
 
@@ -15,3 +16,9 @@ def answered(page: Any, press: Callable[[], Any]) -> None:
     page.locator("main").evaluate("main => { main.dataset.sent = 'yes' }")
     press()
     expect(page.locator("main[data-sent]")).to_have_count(0)
+
+
+def chip(where: Any, row: str, count: int | str) -> Any:
+    """The count chip ``count`` in the chip row of ``row`` (a player) within ``where``."""
+    group = where.get_by_role("group", name=row, exact=True)
+    return group.get_by_role("radio", name=str(count), exact=True)

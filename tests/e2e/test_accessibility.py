@@ -18,6 +18,7 @@ scorekeeper link, or the spectator link for the spectator's screen.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -27,7 +28,7 @@ from referee.rules import Setup, start
 from referee.store.tables import append_entry, create_table
 from tests.durability.legal import next_entry
 from tests.e2e.conftest import LiveServer
-from tests.e2e.helpers import answered
+from tests.e2e.helpers import answered, chip
 from tests.links import new_link
 
 try:
@@ -127,7 +128,7 @@ def blackout_hook(page: Any, server: LiveServer) -> None:
 def tricks_refused(page: Any, server: LiveServer) -> None:
     table_at(page, server, "blackout", "play", rounds=2)
     for player in ("Ann", "Ben", "Cho"):  # round 3: three tricks, not nine
-        page.get_by_label(player, exact=True).fill("3")
+        chip(page, player, 3).tap()
     page.get_by_role("button", name="Enter the tricks").click()
     expect(page.get_by_role("alert")).to_be_visible()
 
@@ -138,6 +139,43 @@ def ebbes_cards_won(page: Any, server: LiveServer) -> None:
     for _ in range(4):
         answered(page, cards.first.click)
     expect(page.get_by_role("button", name="Enter the cards won")).to_be_visible()
+
+
+def chips_tapped(game: str, rounds: int, where: str = "") -> Screen:
+    """The count chips of ``game``'s play step after ``rounds`` rounds, Ann's first one tapped
+    (a chosen chip is drawn in other colours)."""
+
+    def screen(page: Any, server: LiveServer) -> None:
+        table_at(page, server, game, "play", rounds=rounds)
+        panel = page.locator("section[aria-labelledby=next-title]")
+        if game == "ebbes":
+            for _ in range(4):  # the roles, then the cards won
+                answered(page, panel.locator(".choices button").first.click)
+            panel = panel.get_by_role("group", name=re.compile("^yellow"))
+        chip(panel, "Ann", 1).tap()
+        expect(chip(panel, "Ann", 1)).to_be_checked()
+
+    return screen
+
+
+def card_picker(game: str) -> Screen:
+    """The card picker of ``game``'s first round, recorded card by card."""
+
+    def screen(page: Any, server: LiveServer) -> None:
+        page.goto(table_at(page, server, game, "play") + "?mode=cards")
+        expect(page.locator(".picker button").first).to_be_visible()
+
+    return screen
+
+
+def trick_tool(query: str) -> Screen:
+    """Who wins this trick: a trick tapped, its trump chosen, the answer shown."""
+
+    def screen(page: Any, server: LiveServer) -> None:
+        page.goto(server.url(f"/tools/trick?{query}"))
+        expect(page.locator("#answer")).to_be_visible()
+
+    return screen
 
 
 def undone_with_history(page: Any, server: LiveServer) -> None:
@@ -229,6 +267,14 @@ SCREENS: dict[str, Screen] = {
     "ebbes-cards-won": ebbes_cards_won,
     "ebbes-starter": at_step("ebbes", "starter", rounds=1),
     "ebbes-designators": at_step("ebbes", "designators", variant="placed-designators"),
+    "alles-trump": at_step("alles-oder-nichts", "trump"),
+    "blackout-chips": chips_tapped("blackout", rounds=2),
+    "ebbes-chips": chips_tapped("ebbes", rounds=0),
+    "blackout-picker": card_picker("blackout"),
+    "alles-picker": card_picker("alles-oder-nichts"),
+    "ebbes-picker": card_picker("ebbes"),
+    "trick-blackout": trick_tool("game=blackout&trump=H&card1=10S&card2=QH&card3=2D"),
+    "trick-ebbes": trick_tool("game=ebbes&trump=yellow&card1=red-5&card2=yellow-3&card3=purple-1"),
     "undone": undone_with_history,
     "history": history,
     "amend": amend_tricks,

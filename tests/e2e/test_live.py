@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from tests.e2e.helpers import chip
 from tests.e2e.test_journeys import next_is, spectator_link, start_table, tap
 
 pytestmark = pytest.mark.e2e
@@ -97,11 +98,11 @@ def test_a_page_with_input_keeps_it_and_says_the_table_changed(live_server, phon
         tap(first, bid)
     next_is(first, "Play the round")
     expect(second.locator("#next-title")).to_contain_text("Play the round", timeout=FOLLOW_MS)
-    second.get_by_label("Ben", exact=True).fill("1")  # the second phone starts typing …
+    chip(second, "Ben", 1).tap()  # the second phone starts entering …
     first.get_by_role("button", name="Undo the last entry").tap()  # … as the first undoes
     note = second.locator(".stale-note")
     expect(note).to_contain_text("The table changed on another phone", timeout=FOLLOW_MS)
-    expect(second.get_by_label("Ben", exact=True)).to_have_value("1")  # nothing typed is lost
+    expect(chip(second, "Ben", 1)).to_be_checked()  # nothing entered is lost
     note.get_by_role("link").tap()
     next_is(second, "Ann bids")
 

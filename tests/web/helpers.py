@@ -51,3 +51,16 @@ def error_of(response) -> str:
     match = re.search(r'class="error-box"[^>]*>([^<]*)<', response.get_data(as_text=True))
     assert match, "no error on the page"
     return html.unescape(match.group(1).strip())
+
+
+def chips(page: str, name: str) -> list[str]:
+    """The values of the chips (radio buttons) named ``name`` on the page, in page order."""
+    return re.findall(rf'<input type="radio" name="{name}" [^>]*?value="([^"]*)"', page)
+
+
+def checked(page: str, name: str) -> str | None:
+    """The value of the chip named ``name`` the page shows tapped (None: none is)."""
+    chip = rf'<input type="radio" name="{name}" [^>]*?value="([^"]*)"[^>]* checked'
+    found = re.findall(chip, page)
+    assert len(found) <= 1, f"more than one {name} chip tapped"
+    return found[0] if found else None

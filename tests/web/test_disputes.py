@@ -99,3 +99,57 @@ def test_who_wins_refuses_nonsense_clearly(client, query, message):
 def test_the_home_page_reaches_the_dispute_tools(client):
     page = client.get("/").get_data(as_text=True)
     assert "/tools/trick" in page and "/rules/ebbes" in page
+
+
+def trick_page(client, query: str) -> str:
+    response = client.get(f"/tools/trick?{query}")
+    assert response.status_code == 200, response.status_code
+    return response.get_data(as_text=True)
+
+
+def answer_of(page: str) -> str | None:
+    found = re.search(r'id="answer"><strong>([^<]*)</strong>', page)
+    return found.group(1) if found else None
+
+
+def test_who_wins_is_tapped_on_the_card_picker_card_by_card(client):
+    page = trick_page(client, "game=blackout")
+    assert 'type="text"' not in page  # nothing to type
+    assert len(re.findall(r'name="card" value=', page)) == 52
+    page = trick_page(client, "game=blackout&trump=S&card=10H")  # the led card, tapped
+    assert 'name="card1" value="10H"' in page
+    assert 'name="card" value="10H"' not in page  # played: gone from the picker
+    assert "error-box" not in page and answer_of(page) is None
+    page = trick_page(client, "game=blackout&trump=S&card1=10H&card=QH")
+    assert answer_of(page) == "Card 2, ♥Q, wins: highest card of the colour led."
+    page = trick_page(client, "game=blackout&trump=S&card1=10H&card2=QH&card=2S")
+    assert answer_of(page) == "Card 3, ♠2, wins: highest trump."
+    assert '<li class="suit suit-black"><span>♠2</span></li>' in page
+    page = trick_page(client, "game=blackout&trump=S&card1=10H&card2=QH&card3=2S&back=1")
+    assert answer_of(page) == "Card 2, ♥Q, wins: highest card of the colour led."
+    assert 'name="card3"' not in page and 'name="card" value="2S"' in page
+
+
+def test_the_trick_tools_trumps_follow_the_chosen_game(client):
+    def trumps(page: str) -> list[str]:
+        return re.findall(r'<input type="radio" name="trump" value="([^"]*)"', page)
+
+    assert trumps(trick_page(client, "game=blackout")) == ["", "S", "H", "D", "C"]
+    ebbes = trick_page(client, "game=ebbes&trump=S")  # a suit is no trump of ebbes
+    assert trumps(ebbes) == ["", "red", "yellow", "green", "blue", "purple"]
+    assert re.search(r'<input type="radio" name="trump" value="" checked>', ebbes)
+    # Choosing a game is a link to a new trick of it: no cards, no trump of another game.
+    assert 'href="/tools/trick?game=alles-oder-nichts"' in ebbes
+    alles = trick_page(client, "game=alles-oder-nichts&trump=green&card=red-3")
+    assert trumps(alles) == ["", "red", "yellow", "green", "blue"]
+    assert re.search(r'value="green" checked>', alles)
+    assert 'class="chip wide colour colour-green"' in alles
+
+
+def test_a_full_trick_leaves_the_picker(client):
+    cards = ["AS", "KS", "QS", "JS", "10S", "9S", "8S"]
+    query = "&".join(f"card{i}={card}" for i, card in enumerate(cards, start=1))
+    assert 'name="card" value="7S"' in trick_page(client, f"game=blackout&{query}")
+    page = trick_page(client, f"game=blackout&{query}&card=7S")
+    assert answer_of(page) == "Card 1, ♠A, wins: highest card of the colour led."
+    assert 'name="card" value=' not in page  # eight cards: Blackout seats no more

@@ -15,6 +15,8 @@ from referee.rules import RoundState, State, Step
 from referee.rules.cards import EBBES_COLOURS, coloured_deck
 from referee.rules.ebbes import ROLES, Ebbes, EbbesRound
 from referee.web.forms import choices, default
+from referee.web.round.looks import ColourChip, colour_chips, colour_class
+from referee.web.round.screen import count_fields
 from referee.web.screens import Cell, ScreensGame, Value
 from referee.web.words import colour_label, name_of
 
@@ -75,19 +77,21 @@ class NumberStep:
 
 @dataclass
 class DesignatorsStep:
-    """The colours, each lying on a number card."""
+    """The colours, each lying on a number card, with the field its number is posted in."""
 
-    colours: tuple[str, ...]
+    rows: list[tuple[str, str]]
 
 
 @dataclass
 class CountedColour:
-    """A colour on the count of cards won: its roles so far and how many cards of it there
-    are."""
+    """A colour on the count of cards won: its roles so far, how many cards of it there are,
+    each player with the field their count of it is posted in, and its style."""
 
     name: str
     roles: list[str]
     cards: int
+    rows: list[tuple[str, str]]
+    css: str
 
 
 @dataclass
@@ -96,15 +100,17 @@ class PlayStep:
     whether it is the last one (the colour left is then nix); whether the placed designators
     designate (else the number card's value); the colours without a role. Whether the cards won
     can be counted now (every role fixed, or with discards at any time), whether there are
-    discards, and each colour to count."""
+    discards, and each colour to count: not the trump colour, which scores nothing (``trump``:
+    that colour, None while no colour is trump)."""
 
     next_role: str | None
     last_role: bool
     placed: bool
-    unassigned: list[str]
+    unassigned: list[ColourChip]
     count_now: bool
     discard: bool
     colours: list[CountedColour]
+    trump: str | None
 
 
 class EbbesScreens(ScreensGame):
@@ -148,7 +154,7 @@ class EbbesScreens(ScreensGame):
         if step.action == "number":
             return NumberStep(game.open_numbers(state))
         if step.action == "designators":
-            return DesignatorsStep(game.deck.colours)
+            return DesignatorsStep([(name_of(c), f"designator-{c}") for c in game.deck.colours])
         roles, role_map = rnd.roles(), rnd.role_map()
         fixed = len(roles)  # the roles given so far
         discard = bool(game.options["discard"])
@@ -156,7 +162,7 @@ class EbbesScreens(ScreensGame):
             next_role=role_name(fixed) if fixed < DESIGNATED else None,
             last_role=fixed == DESIGNATED - 1,
             placed=game.placed,
-            unassigned=[colour for colour in game.deck.colours if colour not in roles],
+            unassigned=colour_chips(c for c in game.deck.colours if c not in roles),
             count_now=fixed == DESIGNATED or discard,
             discard=discard,
             colours=[
@@ -164,9 +170,13 @@ class EbbesScreens(ScreensGame):
                     colour,
                     [role for role, c in role_map.items() if c == colour],
                     game.deck.count(colour),
+                    count_fields(state, "won", f"-{colour}"),
+                    colour_class(colour),
                 )
                 for colour in game.deck.colours
+                if colour != role_map["trump"]
             ],
+            trump=role_map["trump"],
         )
 
     def step_text(self, step: Step) -> str | None:

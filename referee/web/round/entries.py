@@ -18,6 +18,7 @@ from wtforms.validators import InputRequired, ValidationError
 from referee.rules import State
 from referee.rules import events as ev
 from referee.rules.cards import EBBES_COLOURS
+from referee.rules.ebbes import EbbesRound
 from referee.rules.names import quote
 
 #: Counts and bids above this are refused as input before the rules see them.
@@ -129,15 +130,19 @@ def designate(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
 
 
 def won(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
-    counts = {
-        player: {
-            colour: whole_number(
-                form, f"won-{i}-{colour}", _("%(p)s's %(c)s cards", p=player, c=colour)
-            )
-            for colour in EBBES_COLOURS
+    """The cards won per player and colour. The trump colour's are read only where posted: its
+    cards score nothing, so the round screen does not ask for them (the engine takes a count
+    without them)."""
+    rnd = state.game.upcoming(state)
+    trump = rnd.role_map()["trump"] if isinstance(rnd, EbbesRound) else None
+    counts = {}
+    for i, player in enumerate(state.setup.players, start=1):
+        fields = {colour: f"won-{i}-{colour}" for colour in EBBES_COLOURS}
+        counts[player] = {
+            colour: whole_number(form, field, _("%(p)s's %(c)s cards", p=player, c=colour))
+            for colour, field in fields.items()
+            if colour != trump or (form.get(field) or "").strip()
         }
-        for i, player in enumerate(state.setup.players, start=1)
-    }
     return ev.Won(number, counts)
 
 

@@ -13,8 +13,15 @@ from dataclasses import dataclass
 from flask_babel import gettext as _
 
 from referee.rules import RoundState, State, Step
+from referee.web.round.looks import (
+    ColourChip,
+    PickerRow,
+    colour_chips,
+    colour_class,
+    picker_rows,
+)
 from referee.web.screens import screens
-from referee.web.words import WHY, card_label, colour_label
+from referee.web.words import WHY, card_label
 
 
 @dataclass
@@ -49,11 +56,23 @@ def seats(state: State) -> dict[str, int]:
     return {player: seat for seat, player in enumerate(state.setup.players, start=1)}
 
 
+def count_fields(state: State, prefix: str, suffix: str = "") -> list[tuple[str, str]]:
+    """Each player with the field their count is posted in: ``<prefix>-<seat><suffix>``."""
+    return [(player, f"{prefix}-{seat}{suffix}") for player, seat in seats(state).items()]
+
+
+@dataclass
+class TricksStep:
+    """The shared play step: a row of trick counts to tap per player, (player, field)."""
+
+    rows: list[tuple[str, str]]
+
+
 @dataclass
 class TrumpStep:
-    """The trump step: the colours (or suits) to tap, each as (colour, label)."""
+    """The trump step: the colours (or suits) to tap."""
 
-    colours: list[tuple[str, str]]
+    colours: list[ColourChip]
 
 
 def step_view(state: State, rnd: RoundState, step: Step) -> object | None:
@@ -64,7 +83,9 @@ def step_view(state: State, rnd: RoundState, step: Step) -> object | None:
     if step.action in part.own_steps:
         return part.step_view(state, rnd, step)
     if step.action == "trump":
-        return TrumpStep([(colour, colour_label(colour)) for colour in state.game.deck.colours])
+        return TrumpStep(colour_chips(state.game.deck.colours))
+    if step.action == "play":
+        return TricksStep(count_fields(state, "tricks"))
     return None
 
 
@@ -115,30 +136,20 @@ def announcements(before: State, after: State) -> list[str]:
     return said
 
 
-def card_rows(state: State, rnd: RoundState) -> list[tuple[str, list[tuple[str, str]]]]:
-    """The cards still possible, by colour: (colour label, [(card, label)])."""
-    left = state.game.cards_left(rnd)
-    rows = []
-    for colour in state.game.deck.colours:
-        cards = [
-            (str(c), card_label(c))
-            for c in sorted(left, key=lambda c: -c.value)
-            if c.colour == colour
-        ]
-        if cards:
-            rows.append((colour_label(colour), cards))
-    return rows
+def card_rows(state: State, rnd: RoundState) -> list[PickerRow]:
+    """The cards still possible, on the picker: a row per colour."""
+    return picker_rows(state.game.deck, state.game.cards_left(rnd))
 
 
 @dataclass
 class CardTurn:
     """Where a round recorded card by card stands: whose card is next in which trick, the cards
-    of the trick so far (player, label), and the tricks each player has won."""
+    of the trick so far (player, label, style), and the tricks each player has won."""
 
     player: str | None
     trick: int
     leads: bool
-    so_far: list[tuple[str, str]]
+    so_far: list[tuple[str, str, str]]
     won: list[tuple[str, int]]
 
 
@@ -150,6 +161,8 @@ def card_turn(state: State, rnd: RoundState) -> CardTurn:
         player=state.game.next_to_play(rnd),
         trick=len(rnd.plays) + (0 if open_trick else 1),
         leads=not open_trick,
-        so_far=[(p, card_label(card)) for p, card in rnd.plays[-1].cards] if open_trick else [],
+        so_far=[(p, card_label(card), colour_class(card.colour)) for p, card in rnd.plays[-1].cards]
+        if open_trick
+        else [],
         won=[(p, winners.count(p)) for p in state.setup.players],
     )
