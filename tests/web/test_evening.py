@@ -205,3 +205,43 @@ def test_every_view_is_in_the_tab_bar(app: Flask, kind: str) -> None:
             expected[f"/t/{table}/share"] = "Share"
         assert links == expected, path
         assert re.findall(r'aria-current="page">([^<]+)<', nav) == [current], path
+
+
+def test_tv_mode_leads_with_the_totals_and_the_round_being_played(client: FlaskClient) -> None:
+    _, record, verdict = golden("blackout", "default-4p")
+    playing = dict(record["rounds"][20])
+    del playing["tricks"]
+    playing["bids"] = dict(list(playing["bids"].items())[:2])  # two of four bids so far
+    text = json.dumps(record | {"rounds": [*record["rounds"][:20], playing]}).encode()
+    page = client.get(f"/t/{upload(client, text)}/tv").text
+    assert page.index('id="tv-totals-title"') < page.index('id="tv-now-title"')
+    assert page.index('id="tv-now-title"') < page.index('class="sheet"')
+    totals = {p: sum(r["scores"][p] for r in verdict["rounds"][:20]) for p in record["players"]}
+    ranks = re.findall(
+        r'<span class="tv-name">([^<]+)</span><span class="tv-total">(-?\d+)</span>', page
+    )
+    assert ranks == sorted(((p, str(t)) for p, t in totals.items()), key=lambda pt: -int(pt[1]))
+    now = section(page, "tv-now-title")
+    bids = playing["bids"]
+    assert now.startswith("Round 21 of 25")
+    assert all(f"{p}: {b}" in now for p, b in bids.items())
+    assert f"Bids add up to {sum(bids.values())} of" in now
+    whose = re.search(r"Next: (\w+) bids", now)
+    assert whose and whose.group(1) in record["players"] and whose.group(1) not in bids
+
+
+def test_the_keep_awake_switch_is_on_the_keepers_table_page_and_tv_mode(
+    app: Flask, client: FlaskClient
+) -> None:
+    table = new_table(app, client, "blackout", ("Ann", "Ben"), {"max_cards": 1})
+    viewer = app.test_client()
+    join(app, viewer, table, "viewer")
+    for phone, path, shown in (
+        (client, "", True), (client, "/tv", True), (viewer, "/tv", True),
+        (viewer, "", False), (client, "/sheet", False),
+    ):  # fmt: skip
+        page = phone.get(f"/t/{table}{path}").text
+        assert ("Keep the screen on" in page) is shown, (path, shown)
+        if shown:  # switched on by the page's script only where the browser can
+            assert re.search(r"<input type=\"checkbox\" data-awake-switch disabled>", page)
+            assert "Keeping the screen on is not available in this browser." in page

@@ -143,10 +143,11 @@ def standings(rows: list[SheetRow], players: tuple[str, ...], has_bids: bool) ->
     return out
 
 
-def evening(state: State) -> Evening:
-    """The evening so far for ``state``'s table: only its scored rounds count."""
+def evening(state: State, sheet: list[SheetRow] | None = None) -> Evening:
+    """The evening so far for ``state``'s table: only its scored rounds count. ``sheet``: its
+    score sheet's rows, where the page has them already."""
     players = state.setup.players
     has_bids = screens(state.setup.game).has_bids
-    rows = [row for row in sheet_rows(state) if row.complete]
+    rows = [row for row in (sheet_rows(state) if sheet is None else sheet) if row.complete]
     told = summary(rows[-1], players, has_bids) if rows else None
     return Evening(rows, told, standings(rows, players, has_bids), has_bids)
