@@ -51,7 +51,7 @@ __all__ = [
 class Speed:
     """Everything the speed layer keeps for one app; with ``on`` false, nothing."""
 
-    def __init__(self, on: bool, sweep_every: float = 1.0) -> None:
+    def __init__(self, on: bool, sweep_every: float = 0.25) -> None:
         self.on = on
 
         def size(n: int) -> int:
