@@ -226,6 +226,9 @@ def test_tv_mode_leads_with_the_totals_and_the_round_being_played(client: FlaskC
     assert now.startswith("Round 21 of 25")
     assert all(f"{p}: {b}" in now for p, b in bids.items())
     assert f"Bids add up to {sum(bids.values())} of" in now
+    assert len(chart_of(page).findall(f"{SVG}g[@class]")) == 1 + len(
+        record["players"]
+    )  # and a chart
     whose = re.search(r"Next: (\w+) bids", now)
     assert whose and whose.group(1) in record["players"] and whose.group(1) not in bids
 
