@@ -128,3 +128,18 @@ def test_a_watching_phone_swaps_in_a_change_keeping_its_place(live_server, phone
     pages = [u for u in requests if "/seq" not in u]
     assert pages == [url + "/sheet"], requests  # one fetch of the page, nothing else
     shoot(watcher, "swapped")
+
+
+def test_tv_mode_shows_the_totals_and_the_round_on_its_first_screen(live_server, phone, shoot):
+    tv = phone()
+    tv.set_viewport_size({"width": 1280, "height": 720})
+    url = open_link(tv, live_server, game_after(live_server, 24))
+    tv.goto(url + "/tv")
+    expect(tv.locator("table.sheet tbody tr")).to_have_count(24)
+    expect(tv.locator(".tv-now h2")).to_have_text("Round 25 of 25")
+    for part in (".tv-ranks li", ".tv-now h2", ".tv-now .tv-next"):
+        for box in (e.bounding_box() for e in tv.locator(part).all()):
+            assert box is not None and box["y"] + box["height"] <= 720, part  # above the fold
+    size = tv.locator(".tv-total").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size >= 28  # large print across a room
+    shoot(tv, "tv-first-screen")
