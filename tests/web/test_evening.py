@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.links import join
-from tests.web.helpers import new_table, ok, post
+from tests.web.helpers import hidden, new_table, ok, post
 from tests.web.test_exports import golden
 from tests.web.test_sheets_web import upload
 
@@ -154,9 +154,9 @@ def test_the_chart_draws_and_labels_every_players_running_total(
     by_total = sorted(record["players"], key=lambda p: verdict["totals"][p])
     for low, high in itertools.pairwise(by_total):
         assert (ends[low] > ends[high]) == (verdict["totals"][low] < verdict["totals"][high])
-    # Told apart by more than colour: every line has its own dash or marker shape.
-    looks = {(g.find(f"{SVG}polyline").get("stroke-dasharray"), g[1].tag) for g in series}  # type: ignore[union-attr]
-    assert len(looks) == len(series)
+    # Told apart by more than colour: every line ends in a marker of its own.
+    ends_in = {(g[1].tag, g[1].get("fill"), g[1].get("transform") is None) for g in series}
+    assert len(ends_in) == len(series)
 
 
 def test_standings_before_any_round_is_scored(app: Flask, client: FlaskClient) -> None:
@@ -246,3 +246,19 @@ def test_the_keep_awake_switch_is_on_the_keepers_table_page_and_tv_mode(
         if shown:  # switched on by the page's script only where the browser can
             assert re.search(r"<input type=\"checkbox\" data-awake-switch disabled>", page)
             assert "Keeping the screen on is not available in this browser." in page
+
+
+def test_eight_lines_end_in_eight_different_markers(app: Flask, client: FlaskClient) -> None:
+    players = tuple("ABCDEFGH")
+    table = new_table(app, client, "blackout", players, {"max_cards": 1})
+    for _ in players:  # everyone bids 0, in the order the page asks
+        seat = hidden(client.get(f"/t/{table}").text, "player")
+        ok(post(client, table, "bid", player=seat, bid=0))
+    ok(post(client, table, "tricks", **{f"tricks_{n}": int(n == 1) for n in range(1, 9)}))
+    svg = chart_of(client.get(f"/t/{table}/standings").text)
+    series = [g for g in svg.findall(f"{SVG}g[@class]") if "series" in g.get("class", "")]
+    assert [g.findtext(f"{SVG}text") for g in series] == ["A 0", *(f"{p} 10" for p in "BCDEFGH")]
+    ends_in = {(g[1].tag, g[1].get("fill"), g[1].get("transform") is None) for g in series}
+    assert len(ends_in) == 8
+    label_ys = sorted(float(g.find(f"{SVG}text").get("y")) for g in series)  # type: ignore[union-attr, arg-type]
+    assert all(b - a >= 15.9 for a, b in itertools.pairwise(label_ys))  # no two names overlap

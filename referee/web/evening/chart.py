@@ -19,9 +19,13 @@ LEFT, RIGHT, TOP, BOTTOM = 36, 112, 12, 28
 LABEL_GAP = 16
 #: The longest name the end of a line shows in full.
 NAME_ROOM = 8
-#: Dash patterns and marker shapes, one per seat (eight players at most), drawn in turn.
+#: Dash patterns and end markers (shape, filled), one per seat (eight players at most): no two
+#: seats share a marker, so lines that run together still end apart.
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "", "6 3", "2 3", "8 3 2 3")
-MARKERS = ("circle", "square", "diamond", "triangle", "square", "circle", "triangle", "diamond")
+MARKERS = (
+    *((shape, True) for shape in ("circle", "square", "diamond", "triangle")),
+    *((shape, False) for shape in ("triangle", "diamond", "square", "circle")),
+)
 
 
 @dataclass
@@ -33,7 +37,7 @@ class Line:
     total: int
     points: list[tuple[float, float]]
     dash: str
-    marker: str
+    marker: tuple[str, bool]
     label_y: float
 
     @property
