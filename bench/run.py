@@ -31,12 +31,15 @@ be allowed to create databases; dropped afterwards), with the same budgets:
   (304) and changed (200): each ≥ 0.80; with a link reported without a budget.
 - growth: the score sheet (spectator, repeat views) of a 1-round table against the 33-round
   card-by-card table: requests/s of the first ÷ the second ≤ 3.
+- change: how soon a watching phone shows a change, in Chromium (``bench/see_change.py``, its
+  own server): p95 from tap to visible ≤ 1.5 s, at most one page request per change.
 
 Prints one line per figure: the measured value, the ratio, the budget and ok / BROKEN. Exit 1 when
 a budget is broken or any response did not have its expected status (or a request file ran out
 of fresh tables).
 
-    bench/run.py [--seconds 4] [--workers 2] [--only pdf weight sheets page entries poll growth]
+    bench/run.py [--seconds 4] [--workers 2] [--only pdf weight sheets page entries poll growth
+                                                     change]
 """
 
 from __future__ import annotations
@@ -79,7 +82,7 @@ if TYPE_CHECKING:
 
     from referee.rules import Setup
 
-GROUPS = ("pdf", "weight", "sheets", "page", "entries", "poll", "growth")
+GROUPS = ("pdf", "weight", "sheets", "page", "entries", "poll", "growth", "change")
 BLACKOUT_4P = ROOT / "tests" / "records" / "blackout" / "default-4p.json"
 EBBES_5P = ROOT / "tests" / "records" / "ebbes" / "placed-designators-5p.json"
 CARD_BY_CARD = ROOT / "bench" / "blackout-3p-card-by-card.json"
@@ -556,7 +559,14 @@ def main() -> int:
         show(pdf_figures(args.pdf_runs))
     if "weight" in groups:
         show(weight_figures())
-    web = groups - {"pdf", "weight"}
+    # --- how soon a watching phone sees a change (bench/see_change.py, its own server) ---
+    if "change" in groups:
+        from bench import see_change
+
+        seen = see_change.measure()
+        problems = [] if seen.ok else ["over budget"]
+        show([Figure(see_change.NAME, seen.measured, budgeted=True, problems=problems)])
+    web = groups - {"pdf", "weight", "change"}
     if web:
         show(web_figures(web, args.seconds, args.workers))
         postgres = os.environ.get("DATABASE_URL")

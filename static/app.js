@@ -56,13 +56,21 @@ document.querySelectorAll("form[data-join]").forEach((form) => {
   form.submit();
 });
 
-// Live view: every few seconds, ask the server whether the table changed (an ETag'd request that
-// is a 304 until it does). A page with nothing typed into it is fetched again; a page with input
-// or an error on it keeps it and says the table changed instead. Without JavaScript: reload.
+// Live view: ask the server whether the table changed (an ETag'd request that is a 304 until it
+// does): every second while the table is busy (a change in the last 90 s, or the page just
+// opened), every 3 s once it is quiet, every 6 s after 10 quiet minutes. On a change, a page with
+// nothing typed into it fetches itself once and swaps in its new <main> (live in place: the
+// scroll position and the open explanations are kept); a page with input or an error on it
+// keeps it and says the table changed instead. Without JavaScript: reload.
 let typed = document.querySelector(".error-box") !== null;
 let told = false;
 let sending = false; // an entry is on its way (see "Entries in place" below)
+let changedAt = Date.now(); // when this page last saw the table change (or opened)
 document.addEventListener("input", () => { typed = true; });
+function pollEvery() {
+  const quiet = Date.now() - changedAt;
+  return quiet < 90_000 ? 1000 : quiet < 600_000 ? 3000 : 6000;
+}
 if (document.body.dataset.poll) {
   const tell = () => {
     if (told) return;
@@ -88,20 +96,35 @@ if (document.body.dataset.poll) {
     note.textContent = say("stopped");
     document.querySelector("main").prepend(note);
   };
+  // The page as it is now, swapped in; a whole reload when it cannot be.
+  const follow = async () => {
+    const answer = await fetch(location.pathname + location.search, { credentials: "same-origin" });
+    if (sending) return;
+    if (!answer.ok || !showScreen(await answer.text(), false)) location.replace(location.href);
+  };
+  let checking = false;
   const check = async () => {
-    if (document.hidden || sending || lost) return;
+    if (document.hidden || sending || lost || checking) return;
+    checking = true;
     try {
       const answer = await fetch(document.body.dataset.poll, { cache: "no-cache", credentials: "omit" });
       if (answer.status === 403 && !lost) lose();
       if (!answer.ok || sending) return;
       if ((await answer.text()).trim() === document.body.dataset.seq) return;
+      changedAt = Date.now();
       if (typed) tell();
-      else location.replace(location.pathname + location.search);
+      else await follow();
     } catch (error) {
       // Offline for a moment: ask again at the next tick.
+    } finally {
+      checking = false;
     }
   };
-  setInterval(check, 3000);
+  const tick = async () => {
+    await check();
+    setTimeout(tick, pollEvery());
+  };
+  setTimeout(tick, pollEvery());
   document.addEventListener("visibilitychange", check);
 }
 
@@ -109,16 +132,27 @@ if (document.body.dataset.poll) {
 // the screen that comes back (the next one, or this one with the reason an entry was refused)
 // replaces this page's <main>: one request instead of a POST and the redirected page, and the
 // scroll position kept. Without JavaScript the form posts and the browser follows the redirect.
-function showScreen(html) {
+function showScreen(html, entered = true) {
   const next = new DOMParser().parseFromString(html, "text/html");
   const main = next.querySelector("main");
   if (!main) return false;
-  document.querySelector("main").replaceWith(main);
+  const old = document.querySelector("main");
+  if (!entered) {
+    // Followed, not entered: the explanations this reader opened stay open (by their place).
+    old.querySelectorAll("details").forEach((details, index) => {
+      const same = main.querySelectorAll("details")[index];
+      if (same && details.open) same.open = true;
+    });
+  }
+  old.replaceWith(main);
   for (const { name, value } of next.body.attributes) document.body.setAttribute(name, value);
   document.title = next.title;
   main.querySelectorAll("form").forEach(updateSums);
+  setUpAwake();
   typed = main.querySelector(".error-box") !== null;
   told = false;
+  changedAt = Date.now();
+  if (!entered) return true;
   // Move the reader to what changed: the message, else what the table enters next.
   const focus = main.querySelector(".error-box, .flash, #next-title");
   if (focus) {
@@ -200,3 +234,53 @@ document.addEventListener("change", (event) => {
   const form = event.target.form;
   if (form && form.hasAttribute("data-submit-on-change")) form.requestSubmit();
 });
+// --- Keep awake (templates/evening/_awake.html): the scorekeeper's table page and TV mode hold
+// a screen wake lock while open and switched on, taken again when the page is shown again (the
+// browser lets it go when the page is hidden). The switch is remembered per phone.
+const AWAKE_KEY = "referee-keep-awake";
+let awakeLock = null;
+function awakeWanted() {
+  try {
+    return localStorage.getItem(AWAKE_KEY) === "on";
+  } catch (error) {
+    return false;
+  }
+}
+async function holdAwake() {
+  const place = document.querySelector("[data-awake]");
+  const box = place && place.querySelector("[data-awake-switch]");
+  if (!box || !box.checked || box.disabled || awakeLock || document.hidden) return;
+  try {
+    awakeLock = await navigator.wakeLock.request("screen");
+    awakeLock.addEventListener("release", () => { awakeLock = null; });
+    place.dataset.held = "yes";
+  } catch (error) {
+    place.dataset.held = "no"; // refused (a battery saver, say): the page says so
+  }
+}
+function setUpAwake() {
+  const place = document.querySelector("[data-awake]");
+  if (!place) {
+    if (awakeLock) awakeLock.release();
+    return;
+  }
+  if (!("wakeLock" in navigator)) return; // the page says it is not available
+  const box = place.querySelector("[data-awake-switch]");
+  place.querySelector("[data-awake-none]").hidden = true;
+  box.disabled = false;
+  box.checked = awakeWanted();
+  box.addEventListener("change", () => {
+    try {
+      localStorage.setItem(AWAKE_KEY, box.checked ? "on" : "off");
+    } catch (error) {
+      // Not remembered (private browsing): it holds for this page all the same.
+    }
+    if (box.checked) holdAwake();
+    else if (awakeLock) awakeLock.release();
+    if (!box.checked) delete place.dataset.held;
+  });
+  if (awakeLock) place.dataset.held = "yes";
+  else holdAwake();
+}
+document.addEventListener("visibilitychange", () => { if (!document.hidden) holdAwake(); });
+setUpAwake();

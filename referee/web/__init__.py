@@ -33,6 +33,7 @@ def register_blueprints(app: Flask) -> None:
         speed,
         text,
     )
+    from referee.web.evening import routes as evening
     from referee.web.headers import security_headers
     from referee.web.history import routes as history
     from referee.web.nav import table_nav
@@ -62,6 +63,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(scorecards.bp)
     app.register_blueprint(round_screen.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(evening.bp)
     app.register_blueprint(text.bp)
 
 

@@ -72,7 +72,9 @@ def trick() -> tuple[str, int]:
             )
             break
         if card in cards:
-            error = _("%(card)s is in the trick twice: every card exists once.", card=card_label(card))
+            error = _(
+                "%(card)s is in the trick twice: every card exists once.", card=card_label(card)
+            )
             break
         cards.append(card)
     asked = "card" not in request.args and "back" not in request.args  # "Who wins?" tapped

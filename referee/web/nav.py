@@ -1,5 +1,5 @@
-"""The navigation bar of a table's pages, rendered once per table, kind of link, language and
-address prefix (a template global, ``table_nav(record)``)."""
+"""The navigation bar of a table's pages, rendered once per table, kind of link, language,
+address prefix and page (a template global, ``table_nav(record)``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from referee.web.speed import speed
 
 def table_nav(record: TableRecord) -> Markup:
     """The navigation bar of the table's pages (``templates/_nav.html``)."""
-    key = (record.id, keeps_score(record.id), language(), request.script_root)
+    here = request.blueprint  # the room of the page: its tab is marked as the current one
+    key = (record.id, keeps_score(record.id), language(), request.script_root, here)
     return speed().navs.get_or_make(
-        key, lambda: Markup(render_template("_nav.html", record=record))
+        key, lambda: Markup(render_template("_nav.html", record=record, here=here))
     )

@@ -110,6 +110,9 @@ def check_downloads(page: Any, tmp_path: Path, game: str, players: list[str]) ->
 
     Returns the record's totals, replayed by the referee.
     """
+    more = page.locator("nav.tabs details.more")
+    if more.count() and not more.evaluate("details => details.open"):
+        page.get_by_text("More", exact=True).click()  # the tab bar's menu of downloads
     record_file = download(page, page.get_by_role("link", name="Record", exact=True), tmp_path)
     assert record_file.suffix == ".json"
     data = json.loads(record_file.read_text(encoding="utf-8"))

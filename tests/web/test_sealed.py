@@ -66,7 +66,7 @@ def blanked(text: str, table: str) -> str:
 def everything(app: Flask, table: str, phones: dict[str, FlaskClient], sealed_at: int):
     """Every answer every phone gets from the table: pages, downloads (the PDF as its text)."""
     answers = {}
-    paths = ["", "/sheet", "/tv", "/history", "/record.json", "/seq", "/share"]
+    paths = ["", "/sheet", "/standings", "/tv", "/history", "/record.json", "/seq", "/share"]
     paths += [f"/seal/{seat}" for seat in (1, 2, 3)] + [f"/amend/{sealed_at}"]
     for who, phone in phones.items():
         for path in paths:

@@ -96,7 +96,9 @@ def columns(cells: int) -> int:
 
 def face(card: Card) -> str:
     """What a card's chip shows under its colour's heading: its rank (``Q``) or value (``7``)."""
-    return card_label(card).removeprefix(SUIT_SYMBOLS[card.colour]) if card.french else str(card.value)
+    return (
+        card_label(card).removeprefix(SUIT_SYMBOLS[card.colour]) if card.french else str(card.value)
+    )
 
 
 def picker_rows(deck: Deck, cards: Collection[Card]) -> list[PickerRow]:

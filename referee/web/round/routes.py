@@ -20,6 +20,7 @@ from referee.rules import Breach, State, Step, apply, extend
 from referee.rules import events as ev
 from referee.rules.events import event_from_dict
 from referee.store.tables import StaleTable, TableRecord, in_force
+from referee.web.evening.story import last_summary
 from referee.web.language import language
 from referee.web.polls import valid_poll_key
 from referee.web.recent import remember
@@ -69,6 +70,7 @@ def render_table(
         bool(rnd.plays) or "cards" in (request.args.get("mode"), kept.get("mode"))
     )
     part = screens(state.setup.game)
+    told = last_summary(state)
     return render_template(
         "round/screen.html",
         record=record,
@@ -86,6 +88,8 @@ def render_table(
         what_next=describe_step(step, state.setup.game),
         totals=totals,
         leaders=leaders(totals),
+        summary=told,
+        summary_fresh=told is not None and told.number == len(state.rounds),
         error=error,
         error_rule=rule,
         kept=kept,

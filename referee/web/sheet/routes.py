@@ -15,6 +15,8 @@ from werkzeug.wrappers import Response
 
 from referee.sheets import table_sheet
 from referee.web.downloads import attachment, page_from, safe_file_name
+from referee.web.evening.chart import chart
+from referee.web.evening.story import evening
 from referee.web.language import language
 from referee.web.round.screen import (
     describe_step,
@@ -47,12 +49,18 @@ def cached_sheet(table_id: str, last: int, template: str) -> Response:
         record, state = load(table_id)
         totals = state.totals()
         upcoming = state.game.upcoming(state)
+        rows = sheet_rows(state)
+        part = screens(state.setup.game)
+        story = evening(state, rows)
         return render_template(
             f"sheet/{template}.html",
             record=record,
             state=state,
-            part=screens(state.setup.game),
-            rows=sheet_rows(state),
+            part=part,
+            rows=rows,
+            story=story,
+            chart=chart(story.rows, state.setup.players) if story.rows else None,
+            bids=None if upcoming is None else part.bids(state, upcoming),
             totals=totals,
             leaders=leaders(totals),
             winners=state.winners(),

@@ -51,7 +51,11 @@ __all__ = [
 class Speed:
     """Everything the speed layer keeps for one app; with ``on`` false, nothing."""
 
-    def __init__(self, on: bool, sweep_every: float = 1.0) -> None:
+    def __init__(self, on: bool, sweep_every: float = 0.25) -> None:
+        """``sweep_every``: how often each process asks the database which tables changed. A
+        watching phone sees a change made through another process up to this much later, on top
+        of its own poll interval (``bench/see_change.py``); the sweep is one indexed read per
+        process, whatever the number of phones."""
         self.on = on
 
         def size(n: int) -> int:

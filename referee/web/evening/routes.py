@@ -1,0 +1,45 @@
+"""The standings page (``/t/<id>/standings``): who is where, the bids made, and the score chart.
+
+Rendered once per change of the table and kind of viewer, then served from memory with an
+ETag, as the score sheet is.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template, request
+from werkzeug.wrappers import Response
+
+from referee.web.evening.chart import chart
+from referee.web.evening.story import evening
+from referee.web.sharing.access import keeps_score, require
+from referee.web.speed import load, recent_seq, speed
+
+bp = Blueprint("evening", __name__, url_prefix="/t")
+
+
+@bp.get("/<table_id>/standings")
+def standings(table_id: str) -> Response:
+    """The standings and the score chart."""
+    require(table_id)
+    last = recent_seq(table_id) or 0
+    keeper = bool(keeps_score(table_id))
+    etag = f"standings-{last}-{'k' if keeper else 'v'}"
+    if etag in request.if_none_match:
+        return Response(status=304, headers={"ETag": f'"{etag}"'})
+
+    def render() -> str:
+        record, state = load(table_id)
+        story = evening(state)
+        return render_template(
+            "evening/standings.html",
+            record=record,
+            story=story,
+            chart=chart(story.rows, state.setup.players) if story.rows else None,
+            title=state.game.title,
+            cached=True,
+        )
+
+    html = speed().pages.get_or_make(("standings", table_id, last, keeper), render)
+    return Response(
+        html, mimetype="text/html", headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
+    )
