@@ -51,3 +51,11 @@ def error_of(response) -> str:
     match = re.search(r'class="error-box"[^>]*>([^<]*)<', response.get_data(as_text=True))
     assert match, "no error on the page"
     return html.unescape(match.group(1).strip())
+
+
+def kept_as_breach(client: FlaskClient, url: str, data: dict[str, str]):
+    """Post a correction that makes a breach (``url``: its form): refused first with the box
+    that keeps it as a breach, then posted again with that box ticked, as a scorekeeper would."""
+    refused = client.post(url, data=data)
+    assert refused.status_code == 422, refused.text[-1500:]
+    return client.post(url, data=data | {"keep_breach": hidden(refused.text, "keep_breach")})
