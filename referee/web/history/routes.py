@@ -177,7 +177,8 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
                         flash(_("Corrected, kept as a breach: %(what)s", what=what), "warning")
                     else:
                         flash(_("Corrected: %(what)s", what=what), "info")
-                    return redirect(url_for("round.show", table_id=table_id), 303)
+                    back = url_for("history.page", table_id=table_id, round=new.round)
+                    return redirect(back, 303)
             except EntryError as exc:
                 error = str(exc)
             except Breach as breach:
