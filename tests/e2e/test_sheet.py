@@ -151,3 +151,4 @@ def test_a_bid_corrected_from_the_sheet_is_checked_like_a_live_one(server, phone
     page.goto(url + "/history")
     expect(page.locator("ol.history li").first).to_contain_text("Correction of entry 3")
     expect(page.locator("#entry-3")).to_contain_text("Replaced by entry 6")
+    shoot(page, "history")
