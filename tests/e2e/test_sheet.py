@@ -105,6 +105,19 @@ def test_every_player_is_in_view_at_the_largest_table(game, server, phone, shoot
     expect(why).to_be_hidden()
 
 
+def test_the_names_and_totals_stay_pinned_while_the_rounds_scroll(server, phone):
+    page = phone()
+    url = open_table(page, server, played(server, "blackout", NAMES, rounds=99))  # all 11
+    page.goto(url + "/sheet")
+    totals = page.locator("table.sheet thead .total")
+    start = totals.first.bounding_box()
+    assert start is not None and start["y"] > 0
+    page.locator("#round-11").scroll_into_view_if_needed()
+    assert page.evaluate("window.scrollY") > start["y"] + start["height"]  # scrolled past it
+    for box in (totals.nth(i).bounding_box() for i in range(len(NAMES))):
+        assert box is not None and 0 <= box["y"] < PHONE["height"] / 4, box
+
+
 def test_an_explanation_opens_without_javascript(server, phone):
     page = phone(javascript=False)
     url = open_table(page, server, played(server, "blackout", NAMES, rounds=2), javascript=False)
