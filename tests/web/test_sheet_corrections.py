@@ -183,6 +183,31 @@ def test_a_correction_within_the_rules_is_recorded_at_once(app, client):
     assert "Corrected: Round 1:" in html.unescape(client.get(f"/t/{table}").text)
 
 
+def test_bids_declarations_and_trumps_are_corrected_on_the_chips_of_a_live_entry(app, client):
+    table = blackout_round(app, client, (1, 1, 0))
+    page = client.get(f"/t/{table}/amend/4").text  # Ann's bid, in a one-card round
+    assert re.findall(r'name="bid" value="(\d+)"', page) == ["0", "1"]
+    assert 'name="bid" value="0" checked' in page
+    page = client.get(f"/t/{table}/amend/1").text
+    chips = re.findall(r'name="trump" value="(\w+)" (checked)? ?required><span>([^<]+)<', page)
+    assert sorted((value, label) for value, _, label in chips) == [
+        ("C", "♣ clubs"),
+        ("D", "♦ diamonds"),
+        ("H", "♥ hearts"),
+        ("S", "♠ spades"),
+    ]
+    assert [value for value, checked, _ in chips if checked] == ["H"]
+    alles = new_table(app, client, "alles-oder-nichts", ("Ann", "Ben", "Cho"))
+    with app.app_context():
+        append_entry(alles, 0, "event", ev.Trump(1, "green-12").to_dict())
+        append_entry(alles, 1, "event", ev.Declare(1, "Ben", True, 2).to_dict())
+    page = client.get(f"/t/{alles}/amend/1").text
+    assert 'name="trump" value="green-12" checked' in page  # the turned card, kept
+    page = client.get(f"/t/{alles}/amend/2").text
+    assert 'name="choice" value="open-2" checked' in page
+    assert 'name="choice" value="secret"' in page
+
+
 def test_a_spectator_cannot_correct(app, client):
     table = blackout_round(app, client, (1, 1, 0))
     page = client.get(f"/t/{table}/amend/3").text

@@ -25,7 +25,7 @@ from referee.web.screens import screens
 from referee.web.sealed import rounds_over, shown_early, shown_notes
 from referee.web.sharing.access import require, write
 from referee.web.speed import load
-from referee.web.words import breach_text, describe_event
+from referee.web.words import breach_text, colour_label, describe_event
 
 bp = Blueprint("history", __name__, url_prefix="/t")
 
@@ -89,6 +89,17 @@ def kept_with_breach(state: State, event: ev.Event) -> bool:
     except Breach:
         return False
     return True
+
+
+def trump_choices(state: State, event: ev.Event) -> list[tuple[str, str]]:
+    """The trumps a correction of ``event`` (a trump) may tap, as the trump step offers them:
+    each colour of the deck, and the turned card itself where the entry named one."""
+    deck = state.game.deck
+    choices = [(colour, colour_label(colour)) for colour in deck.colours]
+    if isinstance(event, ev.Trump) and event.card not in deck.colours:
+        card = deck.parse_card(event.card)
+        choices.append((event.card, card.label() if card is not None else event.card))
+    return choices
 
 
 def breaches_made(state: State, after: State) -> list[str]:
@@ -202,5 +213,6 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
         title=state.game.title,
         colours=state.game.deck.colours,  # ebbes: designators, a designation, the cards won
         tricks=state.game.tricks_in(old.round),  # what the tricks entered add up to
+        trumps=trump_choices(state, old),
         bids=range(state.game.tricks_in(old.round) + 1),  # the bids a correction may tap
     ), (422 if error else 200)
