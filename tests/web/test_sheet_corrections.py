@@ -208,6 +208,18 @@ def test_bids_declarations_and_trumps_are_corrected_on_the_chips_of_a_live_entry
     assert 'name="choice" value="secret"' in page
 
 
+def test_a_card_played_is_offered_undo_not_a_correction_form_without_fields(app, client):
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
+    ok(post(client, table, "trump", trump="H"))
+    for seat in (2, 3, 1):
+        ok(post(client, table, "bid", player=seat, bid=0))
+    ok(post(client, table, "play", player="2", card="QS", mode="cards"))
+    assert client.get(f"/t/{table}/amend/5").status_code == 404
+    page = client.get(f"/t/{table}/history").text
+    entry5 = page[page.index('id="entry-5"') : page.index('id="entry-4"')]
+    assert "/amend/" not in entry5 and f'href="/t/{table}/amend/4"' in page
+
+
 def test_a_spectator_cannot_correct(app, client):
     table = blackout_round(app, client, (1, 1, 0))
     page = client.get(f"/t/{table}/amend/3").text

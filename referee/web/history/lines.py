@@ -13,6 +13,13 @@ from referee.log import LogEntry
 from referee.rules import State
 from referee.rules import events as ev
 
+#: The entries the correction form has fields for (``templates/history/amend.html``); a card
+#: played or laid aside, or an uploaded record's dealer, is taken back with undo instead.
+CORRECTABLE = frozenset(
+    {"trump", "bid", "reveal", "declare", "tricks", "starter", "number", "designators"}
+    | {"designate", "won"}
+)
+
 
 def target_event(by_seq: Mapping[int, LogEntry], seq: int) -> LogEntry | None:
     """The event entry that entry ``seq`` is about, following undos and corrections back to it

@@ -19,7 +19,14 @@ from referee.rules import events as ev
 from referee.rules.engine import Run
 from referee.rules.events import event_from_dict
 from referee.store.tables import StaleTable, in_force
-from referee.web.history.lines import Fate, fates, form_values, iso_utc, target_event
+from referee.web.history.lines import (
+    CORRECTABLE,
+    Fate,
+    fates,
+    form_values,
+    iso_utc,
+    target_event,
+)
 from referee.web.round.entries import EntryError, EntryForm, build_event
 from referee.web.screens import screens
 from referee.web.sealed import rounds_over, shown_early, shown_notes
@@ -66,6 +73,7 @@ def page(table_id: str) -> str:
                 "what": what,
                 "when": iso_utc(entry.created_at),
                 "fate": fate.get(entry.seq, Fate()),
+                "correctable": about is not None and about.payload.get("type") in CORRECTABLE,
             }
         )
     return render_template(
@@ -133,6 +141,8 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
     if target not in events:
         abort(404)
     old = event_from_dict(events[target])
+    if old.type not in CORRECTABLE:
+        abort(404)
     over = rounds_over(state)
     form = EntryForm(request.form)
     error = None
