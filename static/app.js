@@ -284,3 +284,26 @@ function setUpAwake() {
 }
 document.addEventListener("visibilitychange", () => { if (!document.hidden) holdAwake(); });
 setUpAwake();
+
+// --- Score sheet and history (templates/sheet/_table.html, templates/history/page.html) ---
+// A tapped score opens its explanation row below the round in place (without JavaScript the
+// link's anchor opens it, by :target); a second tap closes it.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest("table.sheet a.score");
+  if (!link) return;
+  const row = document.getElementById(link.getAttribute("aria-controls"));
+  if (!row) return;
+  event.preventDefault();
+  const open = !row.classList.contains("shown") && !row.matches(":target");
+  row.classList.toggle("shown", open);
+  link.setAttribute("aria-expanded", String(open));
+  if (!open && row.matches(":target")) location.hash = link.closest("tr").id;
+});
+// Times of the history in the phone's own time zone (the page says them in UTC without this).
+document.querySelectorAll("time[data-local]").forEach((time) => {
+  const when = new Date(time.getAttribute("datetime"));
+  if (Number.isNaN(when.getTime())) return;
+  time.textContent = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  time.title = when.toLocaleString();
+});
+// --- end of the score sheet and history ---

@@ -88,6 +88,10 @@ class ScreensGame:
     #: The score sheet's headings of the columns before the players: who, and the trump.
     who_heading = lazy_gettext("Deals")
     trump_heading = lazy_gettext("Trump")
+    #: What each cell of the score sheet holds, in a sentence.
+    cell_note = lazy_gettext("Each cell: bid · tricks, the round's score, then the running total.")
+    #: What the marked corner of a cell on the score sheet says: who the ``who`` column names.
+    who_note = lazy_gettext("A marked corner shows who dealt.")
 
     def read_options(self, form: Form) -> dict[str, Any] | None:
         """The options posted in ``form`` (an ``options_form``), or None after noting a field

@@ -193,7 +193,8 @@ def history(page: Any, server: LiveServer) -> None:
 
 def amend_tricks(page: Any, server: LiveServer) -> None:
     history(page, server)
-    page.goto(server.url(page.get_by_role("link", name="Correct").last.get_attribute("href")))
+    # The newest entry (the history is newest first): the tricks.
+    page.goto(server.url(page.get_by_role("link", name="Correct").first.get_attribute("href")))
     expect(page.get_by_role("button", name="Save the correction")).to_be_visible()
 
 
@@ -327,7 +328,7 @@ def show(name: str, page: Any, server: LiveServer) -> None:
 
 # --- the checks, run in the page ---------------------------------------------------------------
 
-CONTROLS = "button, input:not([type=hidden]), select, textarea, summary"
+CONTROLS = "button, input:not([type=hidden]), select, textarea, summary, a[href]"
 
 
 def nameless_controls(page: Any) -> tuple[int, list[str]]:
@@ -485,10 +486,12 @@ def test_the_score_sheet_is_a_real_table_with_headers(server, phone):
     table = page.get_by_role("table", name="Score sheet")
     expect(table).to_be_visible()
     columns = table.locator("thead th")
-    assert columns.count() >= 4 + 3  # round, cards, dealer, trump, then a column per player
+    # The round (its cards and trump in its cell, the dealer marked in theirs), then a column
+    # per player.
+    assert columns.count() >= 1 + 3
     for header in columns.all():
         assert header.get_attribute("scope") == "col"
-    rows = table.locator("tbody tr")
+    rows = table.locator("tbody tr.round-row")  # not the explanations' rows below them
     assert rows.count() == 2
     for row in rows.all():
         assert row.locator(":scope > *").first.evaluate("e => e.tagName") == "TH"

@@ -162,7 +162,7 @@ def see_on_second_phone(phone: Any, page: Any, server: Any, url: str, text: str)
 def sheet_has(page: Any, rows: int, totals: dict[str, int]) -> None:
     """The page shows the score sheet: a table with a row per round and the totals below."""
     table = page.get_by_role("table", name="Score sheet")
-    expect(table.locator("tbody tr")).to_have_count(rows)
+    expect(table.locator("tbody tr.round-row")).to_have_count(rows)
     foot = table.locator("tfoot td")
     expect(foot).to_have_text([str(n) for n in totals.values()])
 

@@ -64,3 +64,11 @@ def checked(page: str, name: str) -> str | None:
     found = re.findall(chip, page)
     assert len(found) <= 1, f"more than one {name} chip tapped"
     return found[0] if found else None
+
+
+def kept_as_breach(client: FlaskClient, url: str, data: dict[str, str]):
+    """Post a correction that makes a breach (``url``: its form): refused first with the box
+    that keeps it as a breach, then posted again with that box ticked, as a scorekeeper would."""
+    refused = client.post(url, data=data)
+    assert refused.status_code == 422, refused.text[-1500:]
+    return client.post(url, data=data | {"keep_breach": hidden(refused.text, "keep_breach")})

@@ -32,7 +32,7 @@ from referee.store.tables import get_table, table_state
 from referee.web.sheet.footnotes import corrections
 from tests.durability.legal import next_entry
 from tests.sheets.reading import page_texts
-from tests.web.helpers import hidden, new_table, ok, post
+from tests.web.helpers import hidden, kept_as_breach, new_table, ok, post
 from tests.web.test_records_web import REFUSED
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
@@ -71,11 +71,15 @@ def undo(client: FlaskClient, table: str) -> None:
     client.get(f"/t/{table}")  # the message it leaves
 
 
-def correct(client: FlaskClient, table: str, target: int, action: str, **fields: str) -> None:
-    """Correct entry ``target`` on its correction page."""
+def correct(
+    client: FlaskClient, table: str, target: int, action: str, keep: bool = False, **fields: str
+) -> None:
+    """Correct entry ``target`` on its correction page (``keep``: a correction that makes a
+    breach, kept as one)."""
     page = client.get(f"/t/{table}/amend/{target}").text
     data = {"seq": hidden(page, "seq"), "round": hidden(page, "round"), "action": action}
-    ok(client.post(f"/t/{table}/amend/{target}", data=data | fields))
+    url = f"/t/{table}/amend/{target}"
+    ok(kept_as_breach(client, url, data | fields) if keep else client.post(url, data=data | fields))
     client.get(f"/t/{table}")
 
 
@@ -235,7 +239,7 @@ def blackout_hook_kept_after_a_correction(app: Flask, client: FlaskClient) -> st
     for seat, bid in ((BEN, 1), (CHO, 1), (ANN, 0)):
         enter(client, table, "bid", player=seat, bid=bid)
     enter(client, table, "tricks", tricks_1=0, tricks_2=1, tricks_3=0)
-    correct(client, table, 3, "bid", player="3", bid="0")
+    correct(client, table, 3, "bid", keep=True, player="3", bid="0")
     enter(client, table, "trump", trump="S")
     undo(client, table)
     enter(client, table, "trump", trump="D")

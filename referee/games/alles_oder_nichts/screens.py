@@ -34,6 +34,10 @@ class AllesScreens(ScreensGame):
     )
     trick_deck = coloured_deck(ALLES_COLOURS, 12)
     prefix = "alles"
+    cell_note = lazy_gettext(
+        "Each cell: the bid (o: open, s: secret) · tricks, the round's score, then the running "
+        "total."
+    )
     options_form = Options
 
     def read_options(self, form: Form) -> dict[str, Any] | None:

@@ -118,6 +118,8 @@ class EbbesScreens(ScreensGame):
     has_bids = False
     who_heading = lazy_gettext("Starts")
     trump_heading = lazy_gettext("Roles")
+    cell_note = lazy_gettext("Each cell: the round's score, then the running total.")
+    who_note = lazy_gettext("A marked corner shows who started the round.")
     trick_deck = coloured_deck(EBBES_COLOURS, 15)
     prefix = "ebbes"
     options_form = Options

@@ -1,11 +1,72 @@
-"""The history page's lines and a correction's prefilled form, as plain data for the templates."""
+"""The history page's lines and a correction's prefilled form, as plain data for the templates:
+which event each entry is about, what became of it (in force, replaced by a correction, undone),
+and when it was made."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
+from referee.log import LogEntry
 from referee.rules import State
 from referee.rules import events as ev
+
+#: The entries the correction form has fields for (``templates/history/amend.html``); a card
+#: played or laid aside, or an uploaded record's dealer, is taken back with undo instead.
+CORRECTABLE = frozenset(
+    {"trump", "bid", "reveal", "declare", "tricks", "starter", "number", "designators"}
+    | {"designate", "won"}
+)
+
+
+def target_event(by_seq: Mapping[int, LogEntry], seq: int) -> LogEntry | None:
+    """The event entry that entry ``seq`` is about, following undos and corrections back to it
+    (None: the log names an entry it does not have)."""
+    entry = by_seq.get(seq)
+    while entry is not None and entry.kind != "event":
+        entry = by_seq.get(entry.payload["target"])
+    return entry
+
+
+@dataclass(frozen=True)
+class Fate:
+    """What became of an entry: ``undone`` or ``replaced`` by the entry ``by``; ``current`` the
+    entry whose version of an event is in force (its event's seq: what a correction targets)."""
+
+    undone_by: int | None = None
+    replaced_by: int | None = None
+    current: int | None = None
+
+
+def fates(entries: Sequence[LogEntry]) -> dict[int, Fate]:
+    """Each entry's fate, read as ``referee.log.in_force`` reads the log."""
+    undone: dict[int, int] = {}
+    for entry in reversed(entries):  # an undo undone does not count
+        if entry.kind == "undo" and entry.seq not in undone:
+            undone[entry.payload["target"]] = entry.seq
+    out = {seq: Fate(undone_by=by) for seq, by in undone.items()}
+    version: dict[int, int] = {}  # an event in force: the seq of the entry saying it now
+    for entry in entries:
+        if entry.seq in undone:
+            continue
+        if entry.kind == "event":
+            version[entry.seq] = entry.seq
+        elif entry.kind == "amend" and entry.payload["target"] in version:
+            target = entry.payload["target"]
+            out[version[target]] = Fate(replaced_by=entry.seq)
+            version[target] = entry.seq
+    for event_seq, seq in version.items():
+        out[seq] = Fate(current=event_seq)
+    return out
+
+
+def iso_utc(when: datetime) -> str:
+    """A time as ISO 8601 in UTC (a stored time without a zone is UTC)."""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(UTC).isoformat(timespec="seconds")
 
 
 def form_values(state: State, event: ev.Event) -> dict[str, Any]:

@@ -1,43 +1,62 @@
-"""The table's history and corrections: every entry of the log in order, and the form that
-corrects one (an entry of its own, never an erasure).
+"""The table's history and corrections: every entry of the log, newest first (or a round's, to
+correct it from the score sheet), and the form that corrects one (an entry of its own, never an
+erasure), with the same rule checks as an entry made at the table.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections import Counter
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
-from referee.rules import Breach, apply, replay
+from referee.rules import Breach, State, apply, replay
 from referee.rules import events as ev
+from referee.rules.engine import Run
 from referee.rules.events import event_from_dict
 from referee.store.tables import StaleTable, in_force
-from referee.web.history.lines import form_values
+from referee.web.history.lines import (
+    CORRECTABLE,
+    Fate,
+    fates,
+    form_values,
+    iso_utc,
+    target_event,
+)
 from referee.web.round.entries import EntryError, EntryForm, build_event
 from referee.web.screens import screens
-from referee.web.sealed import rounds_over, shown_early
+from referee.web.sealed import rounds_over, shown_early, shown_notes
 from referee.web.sharing.access import require, write
 from referee.web.speed import load
-from referee.web.words import breach_text, describe_event
+from referee.web.words import breach_text, colour_label, describe_event
 
 bp = Blueprint("history", __name__, url_prefix="/t")
 
 
 @bp.get("/<table_id>/history")
 def page(table_id: str) -> str:
+    """Every entry of the log, newest first, each marked with what became of it; ``?round=n``:
+    only the entries about round n (where the score sheet's round number leads, to correct it)."""
     require(table_id)
     record, state = load(table_id)
-    force = in_force(record.entries)
     over = rounds_over(state)
+    by_seq = {entry.seq: entry for entry in record.entries}
+    fate = fates(record.entries)
+    only = request.args.get("round", type=int)
 
     def described(payload: dict[str, Any]) -> str:
         event = event_from_dict(payload)
         return describe_event(event, turned_up=event.round in over)
 
     lines = []
-    for entry in record.entries:
+    for entry in reversed(record.entries):
+        about = target_event(by_seq, entry.seq)
+        if only is not None and (about is None or event_from_dict(about.payload).round != only):
+            continue
         if entry.kind == "event":
             what = described(entry.payload)
         elif entry.kind == "undo":
@@ -52,8 +71,9 @@ def page(table_id: str) -> str:
             {
                 "entry": entry,
                 "what": what,
-                "in_force": entry.seq in force,
-                "correctable": entry.kind == "event" and entry.seq in force,
+                "when": iso_utc(entry.created_at),
+                "fate": fate.get(entry.seq, Fate()),
+                "correctable": about is not None and about.payload.get("type") in CORRECTABLE,
             }
         )
     return render_template(
@@ -61,26 +81,77 @@ def page(table_id: str) -> str:
         record=record,
         state=state,
         lines=lines,
+        only=only,
         shown_early=shown_early(record.setup, record.entries),
         title=state.game.title,
     )
 
 
+def kept_with_breach(state: State, event: ev.Event) -> bool:
+    """Whether ``event``, which the rules refuse after ``state``, can still be kept as a breach
+    (as a lenient replay keeps it, like a hook bid) rather than being unusable (a card that
+    is not one, a player who is not at the table)."""
+    probe = state.copy()
+    try:
+        probe.game.step(Run(probe, lenient=True), event)
+    except Breach:
+        return False
+    return True
+
+
+def trump_choices(state: State, event: ev.Event) -> list[tuple[str, str]]:
+    """The trumps a correction of ``event`` (a trump) may tap, as the trump step offers them:
+    each colour of the deck, and the turned card itself where the entry named one."""
+    deck = state.game.deck
+    choices = [(colour, colour_label(colour)) for colour in deck.colours]
+    if isinstance(event, ev.Trump) and event.card not in deck.colours:
+        card = deck.parse_card(event.card)
+        choices.append((event.card, card.label() if card is not None else event.card))
+    return choices
+
+
+def breaches_made(state: State, after: State) -> list[str]:
+    """The breaches noted after a correction (``after``) that were not noted before
+    (``state``), in words, as a page may show them (nothing of a sealed bid)."""
+    was = Counter(breach_text(b) for b in state.violations)
+    now = [breach_text(b) for b in shown_notes(after, after.violations)]
+    made = []
+    for text in now:
+        if was[text]:
+            was[text] -= 1
+        else:
+            made.append(text)
+    return made
+
+
+def stamp(made: list[str]) -> str:
+    """What the "keep it as a breach" checkbox posts: these breaches and no others."""
+    return hashlib.sha256("\n".join(made).encode()).hexdigest()[:16]
+
+
 @bp.route("/<table_id>/amend/<int:target>", methods=["GET", "POST"])
 def amend(table_id: str, target: int) -> Response | tuple[str, int]:
+    """Correct entry ``target`` with the same checks as an entry made at the table: refused
+    with the reason and the input kept, or, when it would make a breach it can be kept with
+    (its own or of an entry after it), recorded only once the scorekeeper ticks that it is to
+    be kept as a breach (the box names the breaches)."""
     require(table_id, "keeper")  # a POST asks the database: its refusals show the table
     record, state = load(table_id)
     events = in_force(record.entries)
     if target not in events:
         abort(404)
     old = event_from_dict(events[target])
+    if old.type not in CORRECTABLE:
+        abort(404)
     over = rounds_over(state)
     form = EntryForm(request.form)
     error = None
+    made: list[str] = []
     kept: dict[str, Any] = form_values(state, old)
     sealed = isinstance(old, ev.Declare) and any(
         old.player in state.game.sealed(rnd) for rnd in state.rounds if rnd.number == old.round
     )
+    stale = _("The table changed since this page was shown. Check the entry and correct it again.")
     if sealed and isinstance(old, ev.Declare):  # correcting it would show or erase it
         error = _(
             "%(p)s's bid is sealed until the round is over; it can be corrected after that.",
@@ -89,29 +160,52 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
     elif request.method == "POST":
         kept = request.form.to_dict()
         if not form.validate() or form.seq.data != record.last_seq:
-            error = _(
-                "The table changed since this page was shown. Check the entry and correct it again."
-            )
+            error = stale
         else:
             try:
                 new = build_event(state, old.type, old.round, request.form)
-                before = [event_from_dict(p) for seq, p in events.items() if seq < target]
-                apply(replay(record.setup, before, lenient=True), new)
-                write(
-                    table_id, record.last_seq, "amend", {"target": target, "event": new.to_dict()}
+                before = replay(
+                    record.setup,
+                    [event_from_dict(p) for seq, p in events.items() if seq < target],
+                    lenient=True,
                 )
-                what = describe_event(new, turned_up=new.round in over)
-                flash(_("Corrected: %(what)s", what=what), "info")
-                return redirect(url_for("round.show", table_id=table_id), 303)
+                try:
+                    apply(before, new)
+                except Breach:
+                    if not kept_with_breach(before, new):
+                        raise
+                fixed = {**events, target: new.to_dict()}
+                after = replay(
+                    record.setup, [event_from_dict(p) for p in fixed.values()], lenient=True
+                )
+                made = breaches_made(state, after)
+                if made and kept.get("keep_breach") != stamp(made):
+                    error = ngettext(
+                        "This correction would make a breach of the rules: %(what)s",
+                        "This correction would make %(num)d breaches of the rules: %(what)s",
+                        len(made),
+                        what=" ".join(made),
+                    )
+                else:
+                    write(
+                        table_id,
+                        record.last_seq,
+                        "amend",
+                        {"target": target, "event": new.to_dict()},
+                    )
+                    what = describe_event(new, turned_up=new.round in over)
+                    if made:
+                        flash(_("Corrected, kept as a breach: %(what)s", what=what), "warning")
+                    else:
+                        flash(_("Corrected: %(what)s", what=what), "info")
+                    back = url_for("history.page", table_id=table_id, round=new.round)
+                    return redirect(back, 303)
             except EntryError as exc:
                 error = str(exc)
             except Breach as breach:
                 error = breach_text(breach)
             except StaleTable:
-                error = _(
-                    "The table changed since this page was shown. Check the entry and "
-                    "correct it again."
-                )
+                error = stale
     return render_template(
         "history/amend.html",
         record=record,
@@ -122,9 +216,13 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
         what=describe_event(old, turned_up=old.round in over),
         kept=kept,
         error=error,
+        made=made,
+        stamp=stamp(made) if made else "",
         sealed=sealed,
         seq=record.last_seq,
         title=state.game.title,
         colours=state.game.deck.colours,  # ebbes: designators, a designation, the cards won
         tricks=state.game.tricks_in(old.round),  # what the tricks entered add up to
+        trumps=trump_choices(state, old),
+        bids=range(state.game.tricks_in(old.round) + 1),  # the bids a correction may tap
     ), (422 if error else 200)

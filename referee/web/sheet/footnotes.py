@@ -11,19 +11,13 @@ from flask_babel import format_time, gettext
 from referee.rules.events import event_from_dict
 from referee.sheets import Correction, SheetInfo
 from referee.store.tables import LogEntry, TableRecord
+from referee.web.history.lines import target_event
 from referee.web.words import breach_text, describe_event
 
 
 def corrections(entries: Sequence[LogEntry]) -> list[Correction]:
     """Every undo and amendment in the log, with the round of the event it changed."""
     by_seq = {entry.seq: entry for entry in entries}
-
-    def event_entry(seq: int) -> LogEntry | None:
-        """The event an entry is about, following undos and amendments back to it."""
-        entry = by_seq.get(seq)
-        while entry is not None and entry.kind != "event":
-            entry = by_seq.get(entry.payload["target"])
-        return entry
 
     def said(payload: Mapping[str, Any]) -> str:
         return describe_event(event_from_dict(payload)).split(": ", 1)[-1]
@@ -33,7 +27,7 @@ def corrections(entries: Sequence[LogEntry]) -> list[Correction]:
         if entry.kind == "event":
             continue
         target = by_seq.get(entry.payload["target"])
-        event = event_entry(entry.payload["target"])
+        event = target_event(by_seq, entry.payload["target"])
         if target is None or event is None:
             continue
         when = f"{format_time(entry.created_at, 'HH:mm')} UTC"
