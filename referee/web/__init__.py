@@ -24,7 +24,18 @@ babel = Babel()
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint of the app, the security headers every response gets, and the
     speed layer (``referee.web.speed``)."""
-    from referee.web import disputes, errors, home, newtable, records, scorecards, speed, text
+    from referee.web import (
+        disputes,
+        errors,
+        home,
+        newtable,
+        offline,
+        records,
+        scorecards,
+        serve,
+        speed,
+        text,
+    )
     from referee.web.headers import security_headers
     from referee.web.history import routes as history
     from referee.web.nav import table_nav
@@ -44,6 +55,8 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(errors.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(newtable.bp)
+    app.register_blueprint(offline.bp)
+    app.register_blueprint(serve.bp)
     app.register_blueprint(records.bp)
     app.register_blueprint(sharing.bp)
     app.register_blueprint(sheet.bp)
