@@ -21,6 +21,7 @@ from referee.store.tables import append_entry, get_table, table_state
 from tests.durability.legal import next_entry
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer
 from tests.e2e.test_accessibility import played_table
+from tests.e2e.test_journeys import enter_counts, next_is, start_table, tap, totals_are
 from tests.links import new_link
 
 try:
@@ -196,3 +197,59 @@ def test_the_manifest_and_service_worker_pass_chromiums_installability_check(
             assert icon.ok and icon.headers["content-type"] == "image/png"
     finally:
         context.close()
+
+
+def test_two_rounds_with_one_entry_made_offline_hold_every_entry_once(live_server, phone, shoot):
+    """The issue's "done when": a phone plays two rounds, loses its connection for one entry,
+    gets it back, and the table holds every entry once without a second tap; the sheet opens
+    offline. Every address the phone asked reached the server once at most per page shown."""
+    asked: list[str] = []
+    inner = live_server.app.wsgi_app
+
+    def counted(environ: dict[str, Any], start_response: Any) -> Any:
+        asked.append(f"{environ['REQUEST_METHOD']} {environ['PATH_INFO']}")
+        return inner(environ, start_response)
+
+    live_server.app.wsgi_app = counted  # type: ignore[method-assign]
+    page = phone()
+    url = start_table(
+        page, live_server, "Blackout", ["Ann", "Ben", "Cho"], **{"Most cards in a hand": "2"}
+    )
+    table = url.rsplit("/", 1)[1]
+    controlled(page)
+    tap(page, "♥ hearts")
+    for bid in ("0", "0", "0"):  # Ben, Cho, Ann
+        tap(page, bid)
+    enter_counts(page, {"Ann": 1, "Ben": 0, "Cho": 0}, "Enter the tricks")
+    expect(page.get_by_role("heading", name="Round 2 of 3")).to_be_visible()
+    next_is(page, "Cho bids")
+
+    page.context.set_offline(True)  # the signal goes for one entry
+    bid_button(page, "1").tap()
+    expect(page.locator("main")).to_contain_text("Waiting to be sent: Cho bids: 1")
+    page.context.set_offline(False)
+    expect(page.locator(".sent-note")).to_contain_text("has reached the table: Cho bids: 1")
+    next_is(page, "Ann bids")
+    tap(page, "0")
+    tap(page, "0")  # Ben
+    enter_counts(page, {"Ann": 0, "Ben": 1, "Cho": 1}, "Enter the tricks")
+    expect(page.get_by_role("heading", name="Round 3 of 3")).to_be_visible()
+    totals_are(page, {"Ann": 10, "Ben": 10, "Cho": 21})
+
+    page.get_by_role("link", name="Score sheet").first.tap()  # seen once online …
+    expect(page.get_by_role("table", name="Score sheet")).to_be_visible()
+    page.context.set_offline(True)
+    page.reload()  # … and open offline
+    expect(page.get_by_role("table", name="Score sheet").locator("tbody tr")).to_have_count(2)
+    expect(page.locator(".offline-line")).to_have_text(OFFLINE_LINE)
+    shoot(page, "sheet-offline")
+
+    with live_server.app.app_context():
+        record = get_table(table)
+    assert record is not None
+    kinds = [e.payload["type"] for e in record.entries if e.kind == "event"]
+    assert kinds == ["trump", "bid", "bid", "bid", "tricks", "bid", "bid", "bid", "tricks"]
+    assert [e.kind for e in record.entries].count("undo") == 0
+    pages = [line for line in asked if line.startswith("GET /t/") and "/seq" not in line]
+    assert pages.count(f"GET /t/{table}") <= 1, pages  # the service worker asked for no copy
+    assert asked.count("GET /sw.js") >= 1
