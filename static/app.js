@@ -193,12 +193,15 @@ function said(name, values = {}) {
   return text;
 }
 
+// A note at the top of the page, under the offline line.
 function note(text, kind, className) {
   const shown = document.createElement("p");
   shown.className = `flash ${kind} ${className}`;
   shown.setAttribute("role", kind === "error" ? "alert" : "status");
   shown.textContent = text;
-  document.querySelector("main").prepend(shown);
+  const line = document.querySelector("main > .offline-line");
+  if (line) line.after(shown);
+  else document.querySelector("main").prepend(shown);
   return shown;
 }
 
@@ -270,8 +273,7 @@ function showWaiting() {
   document.querySelectorAll(".waiting-note").forEach((shown) => shown.remove());
   for (const entry of waitingList()) {
     if (entry.page === location.pathname) {
-      note(said("hold"), "info", "waiting-note");
-      note(said("waiting", { entry: entry.what }), "warning", "waiting-note");
+      note(`${said("waiting", { entry: entry.what })} ${said("hold")}`, "warning", "waiting-note");
       document.querySelectorAll("main form[method=post]").forEach((form) => {
         form.inert = true;
         form.classList.add("held");
