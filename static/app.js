@@ -303,6 +303,7 @@ async function sendWaiting() {
       headers: { "X-Next-Screen": "1" },
       credentials: "same-origin",
     });
+    if ([502, 503, 504].includes(answer.status)) return; // a proxy's: the table was not reached
     const html = await answer.text();
     setWaiting(waitingList().filter((waiting) => waiting.body !== entry.body));
     delete document.body.dataset.offline;

@@ -121,6 +121,9 @@ def test_a_bid_tapped_offline_reaches_the_table_once_online_without_another_tap(
 ):
     table = played_table(live_server, "blackout", "bid", 1, max_cards=2)
     page = keeper_phone(phone, live_server, table)
+    page.get_by_role("link", name="Score sheet").first.tap()  # seen once, so kept
+    expect(page.get_by_role("table", name="Score sheet")).to_be_visible()
+    page.go_back()
     bidder = page.locator("#next-title").inner_text()
     before = bids_of(live_server, table)
 
@@ -134,6 +137,12 @@ def test_a_bid_tapped_offline_reaches_the_table_once_online_without_another_tap(
     expect(page.locator(".offline-line")).to_have_text(OFFLINE_LINE)
     expect(page.locator("main")).to_contain_text("Waiting to be sent")
     shoot(page, "waiting")
+    page.get_by_role("link", name="Score sheet").first.tap()  # another page says where it waits
+    expect(page.get_by_role("table", name="Score sheet")).to_be_visible()
+    elsewhere = page.locator(".waiting-note a")
+    expect(elsewhere).to_contain_text("An entry made offline is waiting to be sent")
+    elsewhere.tap()
+    expect(page.locator("main")).to_contain_text("Waiting to be sent")
     assert bids_of(live_server, table) == before
 
     page.context.set_offline(False)  # no tap: the entry goes by itself
