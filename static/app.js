@@ -175,6 +175,8 @@ document.querySelectorAll("[data-copy]").forEach((button) => {
 // The sentences come from the page (base.html's .offline-line), translated there.
 const offlineLine = document.querySelector(".offline-line");
 const WAITING_KEY = "referee-waiting";
+// As of when the page shows the table: when the server made it (a page that follows the table is
+// made again at each change).
 let freshAt = document.body.dataset.offline ? new Date(document.body.dataset.offline) : new Date();
 
 if (offlineLine && "serviceWorker" in navigator) {
@@ -262,7 +264,6 @@ function waitOffline(form, body, submitter) {
   } catch (error) {
     return false;
   }
-  freshAt = new Date(Math.min(freshAt.getTime(), Date.now()));
   showOffline();
   showWaiting();
   return true;
