@@ -1,4 +1,5 @@
-"""Draws the app's icons (``static/icon-192.png``, ``static/icon-512.png``): a playing card with
+"""Draws the app's icons (``static/icon-192.png`` and ``-512.png`` for the web app manifest,
+``-48.png`` for the browser's tab, served as ``/favicon.ico``): a playing card with
 a red heart on the app's blue, full bleed, with everything that matters inside the middle 80 %
 so that a phone may cut it to a circle or a rounded square (a "maskable" icon).
 
@@ -46,7 +47,7 @@ def icon(size: int) -> Image.Image:
 
 
 def main() -> None:
-    for size in (192, 512):
+    for size in (48, 192, 512):
         icon(size).save(STATIC / f"icon-{size}.png", optimize=True)
 
 

@@ -1,4 +1,5 @@
-"""What lets a phone keep a table without a signal: the service worker's script at ``/sw.js``.
+"""What lets a phone keep a table without a signal: the service worker's script at ``/sw.js``
+(and the tab's icon at ``/favicon.ico``, which browsers ask for by themselves).
 
 The script is ``static/sw.js`` (which says how it serves pages and files), served from the root
 so that its scope is the whole app, with two constants put before it: ``STATIC``, the current
@@ -40,6 +41,12 @@ def worker_script() -> tuple[str, str]:
         f"const STATIC = {json.dumps(addresses)};\n" + found[0].decode("utf-8")
     )
     return script, version
+
+
+@bp.get("/favicon.ico")
+def favicon() -> WerkzeugResponse:
+    """The icon browsers ask for by themselves, for the tab (``static/icon-48.png``)."""
+    return current_app.send_static_file("icon-48.png")
 
 
 @bp.get("/sw.js")
