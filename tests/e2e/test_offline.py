@@ -89,6 +89,9 @@ def test_a_table_page_and_its_sheet_reloaded_offline_still_show_the_table(
     expect(page.locator(".offline-line")).to_be_visible()
     expect(page.locator(".offline-line")).to_have_text(OFFLINE_LINE)
     shoot(page, "table-offline")
+    page.get_by_role("button", name="Undo the last entry").tap()  # needs the table: it says so
+    expect(page.locator(".needs-table-note")).to_contain_text("No connection: this needs the table")
+    expect(page.locator("#next-title")).to_have_text(next_step)
     page.get_by_role("link", name="Score sheet").first.tap()
     expect(page.get_by_role("table", name="Score sheet")).to_be_visible()
     expect(page.locator(".offline-line")).to_have_text(OFFLINE_LINE)
