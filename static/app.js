@@ -213,6 +213,7 @@ function showOffline() {
   const time = freshAt.toLocaleTimeString(document.documentElement.lang || [],
     { hour: "2-digit", minute: "2-digit" });
   line.textContent = said("offline", { time });
+  line.classList.add("flash", "warning"); // not before: until then it is no message of the page
   line.hidden = false;
 }
 window.addEventListener("offline", showOffline);

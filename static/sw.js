@@ -1,8 +1,8 @@
 // Table Referee's service worker: a dead signal loses nothing that a phone has seen.
 //
 // Served as /sw.js (referee/web/offline.py), which puts two constants before this file:
-// VERSION (a hash of every static file) and STATIC (their current addresses). Its scope is the
-// whole app.
+// STATIC, the current addresses of the static files every page uses (each with its content's
+// hash), and VERSION, a hash of them and of this script. Its scope is the whole app.
 //
 // - Pages (navigations): network first, always. Whatever the server answers is shown as it is;
 //   a page that answered 200 is kept as this phone's last version of it. Only when the network
@@ -74,15 +74,17 @@ async function keepPage(request, response) {
   for (const old of kept.slice(0, Math.max(0, kept.length - MOST_PAGES))) await cache.delete(old);
 }
 
-// The kept version of a page, marked as offline with the time it was kept; else the browser's
-// own offline page.
+// The kept version of a page, marked as offline with the time it was made, with the headers it
+// came with (its Content-Security-Policy among them); else the browser's own offline page.
 async function keptPage(request) {
   const cache = await caches.open(PAGE_CACHE);
   const kept = (await cache.match(request.url)) || (await cache.match(request.url, { ignoreSearch: true }));
   if (!kept) return Response.error();
   const at = kept.headers.get(KEPT_AT) || "";
   const html = (await kept.text()).replace("<body", `<body data-offline="${at}"`);
-  return new Response(html, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
+  const headers = new Headers(kept.headers);
+  headers.delete("Content-Length");
+  return new Response(html, { status: 200, headers });
 }
 
 async function page(event) {

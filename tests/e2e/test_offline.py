@@ -84,7 +84,8 @@ def test_a_table_page_and_its_sheet_reloaded_offline_still_show_the_table(
     expect(page.locator("#next-title")).to_have_text(next_step)
 
     page.context.set_offline(True)
-    page.reload()
+    kept = page.reload()
+    assert "script-src 'self'" in kept.headers["content-security-policy"]  # as strict as online
     expect(page.locator("#next-title")).to_have_text(next_step)
     expect(page.locator(".offline-line")).to_be_visible()
     expect(page.locator(".offline-line")).to_have_text(OFFLINE_LINE)
