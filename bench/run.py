@@ -6,7 +6,8 @@ In process (no server):
 - pdf: the PDF of the complete 3-player Blackout (33 rounds, card by card) and a blank 8-player
   card, each against a minimal one-page reportlab document (``bench/sheets_pdf.py``): ≤ 10 ×.
 - weight: the first view of the complete 4-player Blackout table page (``bench/page_weight.py``,
-  spectator and scorekeeper): ≤ 3 requests, ≤ 60 KB, ≤ 12 KB gzipped, no third-party request.
+  spectator and scorekeeper; with the web app manifest and the service worker's script): ≤ 5
+  requests, ≤ 60 KB, ≤ 15 KB gzipped, no third-party request.
 
 Under gunicorn (``bench/server.py``: 2 sync workers, production settings, SQLite in a temporary
 folder, CSRF on), one server for every web figure, loaded by wrk; each figure is requests/s (or

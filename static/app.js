@@ -179,8 +179,11 @@ document.addEventListener("submit", async (event) => {
       headers: { "X-Next-Screen": "1" },
       credentials: "same-origin",
     });
-    if (!showScreen(await answer.text())) location.reload();
+    const html = await answer.text();
+    if (!showScreen(html)) location.reload();
+    else keepScreen(answer, html);
   } catch (error) {
+    if (waitOffline(form, body, event.submitter)) return; // "Offline" below
     const note = document.createElement("p");
     note.className = "flash error";
     note.setAttribute("role", "alert");
@@ -307,3 +310,199 @@ document.querySelectorAll("time[data-local]").forEach((time) => {
   time.title = when.toLocaleString();
 });
 // --- end of the score sheet and history ---
+
+// Offline (issue 19): the service worker (static/sw.js, served as /sw.js) keeps every page this
+// phone has seen and shows it without a connection, marked <body data-offline="<time>">; here
+// the page says so ("Offline — as of 20:31"). An entry tapped without a connection waits in this
+// phone's localStorage with every field of its form (the CSRF token, and the log position the
+// page showed), and is sent by itself, once, when the connection is back: the server decides,
+// as for any entry sent late (recorded, already recorded, or refused with its reason and the
+// input kept). Only one entry per table waits: what comes next depends on the table's answer.
+// The sentences come from the page (base.html's .offline-line), translated there.
+const offlineLine = document.querySelector(".offline-line");
+const WAITING_KEY = "referee-waiting";
+// As of when the page shows the table: when the server made it (a page that follows the table is
+// made again at each change).
+let freshAt = document.body.dataset.offline ? new Date(document.body.dataset.offline) : new Date();
+
+if (offlineLine && "serviceWorker" in navigator) {
+  navigator.serviceWorker.register(offlineLine.dataset.sw)
+    .then(() => navigator.serviceWorker.ready)
+    .then((registration) => { // opened while the worker was being installed: not yet its
+      if (!navigator.serviceWorker.controller) registration.active.postMessage("take charge");
+    })
+    .catch(() => {});
+}
+
+function said(name, values = {}) {
+  const line = document.querySelector(".offline-line") || offlineLine;
+  let text = line ? line.dataset[name] || "" : "";
+  for (const [key, value] of Object.entries(values)) text = text.replace(`%(${key})s`, value);
+  return text;
+}
+
+// A note at the top of the page, under the offline line.
+function note(text, kind, className) {
+  const shown = document.createElement("p");
+  shown.className = `flash ${kind} ${className}`;
+  shown.setAttribute("role", kind === "error" ? "alert" : "status");
+  shown.textContent = text;
+  const line = document.querySelector("main > .offline-line");
+  if (line) line.after(shown);
+  else document.querySelector("main").prepend(shown);
+  return shown;
+}
+
+function showOffline() {
+  const line = document.querySelector(".offline-line");
+  if (!line) return;
+  const time = freshAt.toLocaleTimeString(document.documentElement.lang || [],
+    { hour: "2-digit", minute: "2-digit" });
+  line.textContent = said("offline", { time });
+  line.classList.add("flash", "warning"); // not before: until then it is no message of the page
+  line.hidden = false;
+}
+window.addEventListener("offline", showOffline);
+if (document.body.dataset.offline || !navigator.onLine) showOffline();
+
+// A screen an entry brought back is this page's newest version: keep it for the service worker.
+function keepScreen(answer, html) {
+  if (answer.status !== 200 || !window.caches) return;
+  const made = answer.headers.get("Date");
+  const headers = {
+    "Content-Type": "text/html; charset=utf-8",
+    "X-Kept-At": new Date(made ? Date.parse(made) : Date.now()).toISOString(),
+  };
+  caches.open("pages")
+    .then((cache) => cache.put(location.pathname + location.search, new Response(html, { headers })))
+    .catch(() => {});
+}
+
+function waitingList() {
+  try {
+    return JSON.parse(localStorage.getItem(WAITING_KEY) || "[]");
+  } catch (error) {
+    return [];
+  }
+}
+function setWaiting(list) {
+  localStorage.setItem(WAITING_KEY, JSON.stringify(list));
+}
+
+// What the entry is, in the page's own words: the step ("Ben bids") and the button tapped ("2").
+function entryWords(form, submitter) {
+  const title = document.getElementById("next-title");
+  const step = title ? title.textContent.replace(/^[^:]*:\s*/, "").trim() : "";
+  const choice = submitter && submitter.name ? submitter.textContent.trim() : "";
+  return choice ? `${step}: ${choice}` : step;
+}
+
+// Keep an entry whose request found no connection; false when this phone cannot keep it.
+function waitOffline(form, body, submitter) {
+  try {
+    const list = waitingList();
+    list.push({
+      action: form.getAttribute("action"),
+      page: location.pathname,
+      body: body.toString(),
+      what: entryWords(form, submitter),
+    });
+    setWaiting(list);
+  } catch (error) {
+    return false;
+  }
+  showOffline();
+  showWaiting();
+  return true;
+}
+
+// The entries of this page's table that wait; this page's forms wait with them.
+function showWaiting() {
+  document.querySelectorAll(".waiting-note").forEach((shown) => shown.remove());
+  for (const entry of waitingList()) {
+    if (entry.page === location.pathname) {
+      note(`${said("waiting", { entry: entry.what })} ${said("hold")}`, "warning", "waiting-note");
+      document.querySelectorAll("main form[method=post]").forEach((form) => {
+        form.inert = true;
+        form.classList.add("held");
+      });
+      return;
+    }
+  }
+  for (const entry of waitingList()) {
+    const shown = note(said("elsewhere", { entry: entry.what }), "warning", "waiting-note");
+    const link = document.createElement("a");
+    link.href = entry.page;
+    link.append(...shown.childNodes);
+    shown.append(link);
+  }
+}
+
+// Send this page's waiting entry, once: it leaves the list only with the table's answer (a
+// reload on the way sends it again, and the server says "already recorded").
+async function sendWaiting() {
+  const entry = waitingList().find((waiting) => waiting.page === location.pathname);
+  if (!entry || sending || !navigator.onLine) return;
+  sending = true;
+  try {
+    const answer = await fetch(entry.action, {
+      method: "POST",
+      body: new URLSearchParams(entry.body),
+      headers: { "X-Next-Screen": "1" },
+      credentials: "same-origin",
+    });
+    if ([502, 503, 504].includes(answer.status)) return; // a proxy's: the table was not reached
+    const html = await answer.text();
+    setWaiting(waitingList().filter((waiting) => waiting.body !== entry.body));
+    delete document.body.dataset.offline;
+    freshAt = new Date();
+    if (!showScreen(html)) {
+      location.reload();
+      return;
+    }
+    if (answer.ok) keepScreen(answer, html);
+    note(said(answer.ok ? "sent" : "refused", { entry: entry.what }), answer.ok ? "info" : "error",
+      "sent-note");
+    showWaiting();
+  } catch (error) {
+    // Still no connection: it waits for the next try.
+  } finally {
+    sending = false;
+  }
+}
+
+// Back online: a page shown from the phone's copy is fetched again once the server answers (it
+// is asked with a bodiless HEAD of the service worker's script), unless an entry of its own
+// waits: that entry's answer is the page.
+async function refreshKept() {
+  if (!document.body.dataset.offline || !navigator.onLine || sending) return;
+  if (waitingList().some((waiting) => waiting.page === location.pathname)) return;
+  try {
+    await fetch(offlineLine.dataset.sw, { method: "HEAD", cache: "no-store" });
+  } catch (error) {
+    return; // not yet
+  }
+  location.reload();
+}
+function backOnline() {
+  const line = document.querySelector(".offline-line");
+  if (line && !document.body.dataset.offline) line.hidden = true;
+  refreshKept();
+  sendWaiting();
+}
+window.addEventListener("online", backOnline);
+
+// Any other form (a new table, undo, a correction) needs the table's answer to go on.
+document.addEventListener("submit", (event) => {
+  if (navigator.onLine || event.target.hasAttribute("data-swap")) return;
+  if (event.target.getAttribute("method") !== "post") return;
+  event.preventDefault();
+  note(said("needsTable"), "error", "needs-table-note");
+});
+
+showWaiting();
+sendWaiting();
+setInterval(() => { // also when the "online" event is missed, or the server was down a while
+  sendWaiting();
+  refreshKept();
+}, 3000);

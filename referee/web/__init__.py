@@ -28,8 +28,10 @@ def register_blueprints(app: Flask) -> None:
         home,
         language,
         newtable,
+        offline,
         records,
         scorecards,
+        serve,
         speed,
         text,
     )
@@ -57,6 +59,8 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(home.bp)
     app.register_blueprint(language.bp)
     app.register_blueprint(newtable.bp)
+    app.register_blueprint(offline.bp)
+    app.register_blueprint(serve.bp)
     app.register_blueprint(records.bp)
     app.register_blueprint(sharing.bp)
     app.register_blueprint(sheet.bp)

@@ -17,6 +17,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "style-src 'self'",
         "img-src 'self' data:",
         "connect-src 'self'",
+        "manifest-src 'self'",  # the web app manifest (issue 19); the service worker is a script
         "form-action 'self'",
         "frame-ancestors 'none'",
         "base-uri 'none'",

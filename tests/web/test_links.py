@@ -540,7 +540,8 @@ def test_hostile_names_stay_inert_on_the_new_pages(app, client):
 def test_static_files_are_addressed_by_their_content_and_kept_a_year(app, client):
     page = client.get("/").text
     addresses = re.findall(r'(?:href|src)="(/static/[^"]+)"', page)
-    assert len(addresses) == 2 and all(re.search(r"\?v=[0-9a-f]{12}$", a) for a in addresses)
+    # The style sheet, the script and the web app manifest (issue 19).
+    assert len(addresses) == 3 and all(re.search(r"\?v=[0-9a-f]{12}$", a) for a in addresses)
     with client.get(addresses[0]) as response:  # a file response: closed when read
         assert response.status_code == 200
         assert "max-age=31536000" in response.headers["Cache-Control"]
