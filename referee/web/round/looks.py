@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from referee.rules import Deck
 from referee.rules.cards import SUIT_SYMBOLS, Card
-from referee.web.words import card_label, colour_label
+from referee.web.words import card_label, colour_label, colour_short
 
 #: The colour names drawn in their own colour, by the style that draws them (English and German
 #: names: an Alles oder Nichts table names its colours).
@@ -112,7 +112,7 @@ def picker_rows(deck: Deck, cards: Collection[Card]) -> list[PickerRow]:
     width = columns(max((len(row) for row in found.values()), default=0) + suit)
     return [
         PickerRow(
-            SUIT_SYMBOLS.get(colour, colour),
+            colour_short(colour),
             colour_label(colour),
             colour_class(colour),
             [PickedCard(str(c), face(c), card_label(c)) for c in row],
