@@ -237,9 +237,7 @@ class Ebbes(Game[EbbesRound]):
             if not self.placed and rnd.number_card is None:
                 raise Missing("missing", "missing-number", round=rnd.number)
         elif rnd.plays or rnd.won is not None:
-            raise OutOfTurn(
-                "turn", "not-now", what="This entry", expected="it comes before the first trick"
-            )
+            raise OutOfTurn("turn", "setup-after-play")
 
     def on_starter(self, run: Run, rnd: EbbesRound, event: ev.Starter) -> None:
         player = self.check_player(event.player, rnd.number)
@@ -267,16 +265,11 @@ class Ebbes(Game[EbbesRound]):
                         round=rnd.number,
                         player=chooser,
                         chosen_by=chooser,
-                        majority=" and ".join(majority),
+                        majority=tuple(majority),
                     )
                 )
         if rnd.plays:
-            raise OutOfTurn(
-                "turn",
-                "not-now",
-                what="The start player",
-                expected="it is chosen before the first trick",
-            )
+            raise OutOfTurn("turn", "starter-after-play")
         rnd.leader = player
         rnd.chosen_by = chooser
 
@@ -352,7 +345,7 @@ class Ebbes(Game[EbbesRound]):
         colour = self.deck.parse_colour(event.colour) if isinstance(event.colour, str) else None
         if colour is None:
             run.flag(
-                IllegalEntry("designation", "unknown-colour", round=rnd.number, colour=event.colour)
+                IllegalEntry("designation", "unknown-colour", round=rnd.number, text=event.colour)
             )
         self.strict_order(run, rnd, "designate")
         index = len(rnd.designations)
@@ -362,15 +355,15 @@ class Ebbes(Game[EbbesRound]):
             return
         if rnd.plays and (index < len(rnd.derived) or not rnd.unsure):
             # the cards fixed the roles: a designation must agree with them
-            expected = rnd.derived[index] if index < len(rnd.derived) else "no colour"
-            if expected != colour:
+            fixed = rnd.derived[index] if index < len(rnd.derived) else None
+            if fixed != colour:
                 run.flag(
                     IllegalEntry(
                         "designation",
-                        "designation-plays",
+                        "designation-plays" if fixed else "designation-plays-none",
                         round=rnd.number,
                         colour=colour,
-                        expected=expected,
+                        fixed=fixed,
                         index=index + 1,
                     )
                 )
@@ -387,26 +380,14 @@ class Ebbes(Game[EbbesRound]):
     def ready_to_play(self, run: Run, rnd: EbbesRound) -> None:
         self.strict_order(run, rnd, "play")
         if not run.lenient and rnd.designations and not rnd.plays:
-            raise OutOfTurn(
-                "turn",
-                "not-now",
-                what="A card",
-                expected="designations were entered by hand this round",
-            )
+            raise OutOfTurn("turn", "card-after-designations")
 
     def on_won(self, run: Run, rnd: EbbesRound, event: ev.Won) -> None:
         if not isinstance(event.won, Mapping):
-            raise IllegalEntry(
-                "trick-total", "won-negative", round=rnd.number, count=event.won, colour=""
-            )
+            raise IllegalEntry("trick-total", "won-shape", round=rnd.number)
         self.strict_order(run, rnd, "won")
         if not run.lenient and rnd.won is not None:
-            raise OutOfTurn(
-                "turn",
-                "not-now",
-                what="The cards won",
-                expected=f"round {rnd.number}'s cards won are already in",
-            )
+            raise OutOfTurn("turn", "won-twice", round=rnd.number)
         won: dict[str, dict[str, int]] = {}
         strays = 0  # players' entries under a name that is no player's
         unknown: dict[str, int] = {}  # per player: counts under no colour, or not a count
@@ -416,14 +397,7 @@ class Ebbes(Game[EbbesRound]):
                 strays += 1
                 continue
             if not isinstance(per_colour, Mapping):
-                raise IllegalEntry(
-                    "trick-total",
-                    "won-negative",
-                    round=rnd.number,
-                    player=name,
-                    count=per_colour,
-                    colour="",
-                )
+                raise IllegalEntry("trick-total", "won-shape-player", round=rnd.number, player=name)
             counts: dict[str, int] = {}
             for text, count in per_colour.items():
                 colour = self.deck.parse_colour(text) if isinstance(text, str) else None
@@ -434,7 +408,7 @@ class Ebbes(Game[EbbesRound]):
                             "unknown-colour",
                             round=rnd.number,
                             player=name,
-                            colour=text,
+                            text=text,
                         )
                     )
                     unknown[name] = unknown.get(name, 0) + 1
@@ -511,7 +485,7 @@ class Ebbes(Game[EbbesRound]):
                             round=rnd.number,
                             colour=colour,
                             total=total,
-                            expected=self.deck.count(colour),
+                            in_play=self.deck.count(colour),
                         )
                     )
         if rnd.plays_complete:
@@ -539,12 +513,7 @@ class Ebbes(Game[EbbesRound]):
                             )
                         )
         elif not run.lenient and rnd.plays:
-            raise OutOfTurn(
-                "turn",
-                "not-now",
-                what="The cards won",
-                expected="finish the tricks being played card by card",
-            )
+            raise OutOfTurn("turn", "won-during-play")
 
     # --- results and scores ------------------------------------------------------------------
 
@@ -606,7 +575,7 @@ class Ebbes(Game[EbbesRound]):
                     "missing-designations",
                     round=rnd.number,
                     count=len(rnd.roles()),
-                    expected=expected,
+                    needed=expected,
                 )
             )
         if results and not self.results_in(rnd):
@@ -657,11 +626,11 @@ class Ebbes(Game[EbbesRound]):
                     terms[p].append(Term("ebbes-middle", params, 3))
                 else:
                     edge = (
-                        "tied with everybody"
+                        "ebbes-tied"
                         if most == fewest
-                        else ("the most" if counts[p] == most else "the fewest")
+                        else ("ebbes-most" if counts[p] == most else "ebbes-fewest")
                     )
-                    terms[p].append(Term("ebbes-edge", {**params, "edge": edge}, 0))
+                    terms[p].append(Term(edge, params, 0))
         if roles["minus"] is not None:
             for p in self.players:
                 n = won[p][roles["minus"]]
@@ -673,9 +642,4 @@ class Ebbes(Game[EbbesRound]):
         }
 
     def on_tricks(self, run: Run, rnd: EbbesRound, event: ev.Tricks) -> None:
-        raise OutOfTurn(
-            "turn",
-            "not-now",
-            what="Tricks per player",
-            expected="ebbes records the cards won per colour",
-        )
+        raise OutOfTurn("turn", "tricks-not-kept", game=self.title)

@@ -15,6 +15,8 @@ from datetime import date
 from reportlab.platypus import Flowable, Spacer
 
 from referee.rules import State
+from referee.rules.marks import N_
+from referee.rules.wording import ENGLISH, Translations
 from referee.sheets import common, fonts
 from referee.sheets.grid import Cell, Grid, Mark, Row
 from referee.sheets.layout import Page, para
@@ -39,6 +41,8 @@ class SheetInfo:
     title: str | None = None
     date: date | None = None
     corrections: Sequence[Correction] = field(default_factory=tuple)
+    #: The catalog its sentences from codes are said in (breaches, pending entries).
+    translations: Translations = ENGLISH
 
 
 @fonts.fitted
@@ -102,7 +106,7 @@ def table_sheet(state: State, info: SheetInfo | None = None, page: Page | None =
     notes = [
         *part.legend(state),
         *footnotes(info.corrections),
-        *breaches(state),
+        *breaches(state, info.translations),
         *common.glyph_note([title, *players]),
     ]
     return common.pdf(grid, page, title, head, notes, game.title, game.options)
@@ -140,12 +144,24 @@ def footnotes(corrections: Sequence[Correction]) -> list[Flowable]:
     return out
 
 
-def breaches(state: State) -> list[Flowable]:
-    """Every breach of the rules the replay noted."""
-    if not state.violations:
-        return []
-    out: list[Flowable] = [Spacer(0, 6), para("Breaches noted", 9, bold=True)]
-    for breach in state.violations:
-        where = f"Round {breach.round}: " if breach.round is not None else ""
-        out.append(para(where + breach.message, 8))
+def breaches(state: State, t: Translations = ENGLISH) -> list[Flowable]:
+    """Every breach of the rules the replay noted, and apart from them what the round under way
+    still waits for (a secret bid to turn up: a step to come, not a breach)."""
+    pending = {id(b) for b in state.provisional}
+    out: list[Flowable] = []
+    for heading, notes in (
+        (N_("Breaches noted"), [b for b in state.violations if id(b) not in pending]),
+        (N_("Still to be entered"), state.provisional),
+    ):
+        if notes:
+            out += [Spacer(0, 6), para(t.gettext(heading), 9, bold=True)]
+        for breach in notes:
+            sentence = breach.sentence(t, symbols=False)
+            if breach.round is not None:
+                sentence = t.gettext(ROUND_NOTE) % {"round": breach.round, "sentence": sentence}
+            out.append(para(sentence, 8))
     return out
+
+
+#: A breach with the round it is in.
+ROUND_NOTE = N_("Round %(round)s: %(sentence)s")

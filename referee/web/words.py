@@ -1,23 +1,38 @@
-"""Sentences the pages share: a breach, an entry, a card's colour, why a trick was won.
+"""Sentences the pages share: a breach, a score's explanation, an entry, a card or colour, why a
+trick was won.
 
-Every one is translated when it is made (``flask_babel.gettext``); nothing here decides a rule.
+Every one is said in the request's language (Flask-Babel's translations, through
+``referee.rules.wording`` for what the engine holds as codes); nothing here decides a rule.
 """
 
 from __future__ import annotations
 
-from flask_babel import gettext
+from flask_babel import get_translations, gettext
 
-from referee.rules import Breach
+from referee.rules import Breach, Score
 from referee.rules import events as ev
-from referee.rules.breaches import MESSAGES
 from referee.rules.cards import SUIT_NAMES, SUIT_SYMBOLS
+from referee.rules.marks import N_
+from referee.rules.wording import Translations, card_name, colour_name, trump_name
+
+
+def _translations() -> Translations:
+    return get_translations()
 
 
 def breach_text(breach: Breach) -> str:
-    """A breach's sentence for people, translated (built from its code and parameters)."""
-    return gettext(MESSAGES[breach.code]).format(
-        player=breach.player, round=breach.round, trick=breach.trick, **breach.params
-    )
+    """A breach's sentence for people, in the request's language."""
+    return breach.sentence(_translations())
+
+
+def score_text(score: Score) -> str:
+    """What a score is made of, in the request's language."""
+    return score.explain(_translations())
+
+
+def card_text(code: str) -> str:
+    """A card as the table names it (♠8, blue 5), in the request's language."""
+    return card_name(code, _translations())
 
 
 def colour_label(colour: str | None) -> str:
@@ -25,58 +40,91 @@ def colour_label(colour: str | None) -> str:
     if colour is None:
         return "—"
     if colour in SUIT_SYMBOLS:
-        return f"{SUIT_SYMBOLS[colour]} {SUIT_NAMES[colour]}"
-    return colour
+        return f"{SUIT_SYMBOLS[colour]} {gettext(SUIT_NAMES[colour])}"
+    return colour_name(colour, _translations())
 
 
 def colour_short(colour: str | None) -> str:
     """A suit as its symbol (♥), a colour as its name; '—' for none (for narrow sheet cells)."""
     if colour is None:
         return "—"
-    return SUIT_SYMBOLS.get(colour, colour)
+    return colour_name(colour, _translations())
 
 
-WHY = {"highest-trump": "highest trump", "highest-led": "highest card of the colour led"}
+WHY = {"highest-trump": N_("highest trump"), "highest-led": N_("highest card of the colour led")}
 
 
 def describe_event(event: ev.Event, turned_up: bool = False) -> str:
-    """An entry in a short sentence, for the history and the undo message. A sealed secret bid
-    is told only when its round is over (``turned_up``)."""
-    at = f"Round {event.round}: "
+    """An entry in a short sentence with its round, for the history and the undo message."""
+    entry = entry_text(event, turned_up)
+    return gettext("Round %(round)s: %(entry)s", round=event.round, entry=entry)
+
+
+def entry_text(event: ev.Event, turned_up: bool = False, symbols: bool = True) -> str:
+    """An entry in a short sentence, cards named as the table sees them (on paper, ``symbols``
+    false, suits as words). A sealed secret bid is told only when its round is over
+    (``turned_up``)."""
+    t = _translations()
     if isinstance(event, ev.Trump):
-        return at + f"trump {event.card}"
+        return gettext("trump %(trump)s", trump=trump_name(event.card, t, symbols))
+    if isinstance(event, ev.Dealer):
+        return gettext("%(player)s dealt", player=event.player)
     if isinstance(event, ev.Bid):
-        return at + f"{event.player} bid {event.bid}"
+        return gettext("%(player)s bid %(bid)s", player=event.player, bid=event.bid)
     if isinstance(event, ev.Declare):
         if event.open:
-            return at + f"{event.player} declared open, bid {event.bid}"
-        if event.bid is None:
-            return at + f"{event.player} declared secret"
-        if turned_up:
-            return at + f"{event.player} declared secret, bid sealed before play: {event.bid}"
-        return at + f"{event.player} declared secret, bid sealed until the round is over"
-    if isinstance(event, ev.Reveal):
-        return at + f"{event.player}'s secret bid was {event.bid}"
-    if isinstance(event, ev.Tricks):
-        return at + "tricks " + ", ".join(f"{p} {n}" for p, n in event.tricks.items())
-    if isinstance(event, ev.Starter):
-        chosen = f" (chosen by {event.chosen_by})" if event.chosen_by else ""
-        return at + f"{event.player} starts{chosen}"
-    if isinstance(event, ev.Number):
-        return at + f"number card {event.number}"
-    if isinstance(event, ev.Designators):
-        return at + "designators " + ", ".join(event.cards)
-    if isinstance(event, ev.Designate):
-        return at + f"next role to {event.colour}"
-    if isinstance(event, ev.Won):
-        return (
-            at
-            + "cards won "
-            + "; ".join(
-                f"{p}: " + " ".join(f"{c} {n}" for c, n in counts.items())
-                for p, counts in event.won.items()
+            return gettext(
+                "%(player)s declared open, bid %(bid)s", player=event.player, bid=event.bid
             )
+        if event.bid is None:
+            return gettext("%(player)s declared secret", player=event.player)
+        if turned_up:
+            return gettext(
+                "%(player)s declared secret, bid sealed before play: %(bid)s",
+                player=event.player,
+                bid=event.bid,
+            )
+        return gettext(
+            "%(player)s declared secret, bid sealed until the round is over", player=event.player
+        )
+    if isinstance(event, ev.Reveal):
+        return gettext("%(player)s's secret bid was %(bid)s", player=event.player, bid=event.bid)
+    if isinstance(event, ev.Tricks):
+        counts = ", ".join(f"{p} {n}" for p, n in event.tricks.items())
+        return gettext("tricks %(counts)s", counts=counts)
+    if isinstance(event, ev.Starter):
+        if event.chosen_by:
+            return gettext(
+                "%(player)s starts (chosen by %(chooser)s)",
+                player=event.player,
+                chooser=event.chosen_by,
+            )
+        return gettext("%(player)s starts", player=event.player)
+    if isinstance(event, ev.Number):
+        return gettext("number card %(number)s", number=event.number)
+    if isinstance(event, ev.Designators):
+        cards = ", ".join(card_name(c, t, symbols) for c in event.cards)
+        return gettext("designators %(cards)s", cards=cards)
+    if isinstance(event, ev.Designate):
+        return gettext("next role to %(colour)s", colour=colour_name(event.colour, t, symbols))
+    if isinstance(event, ev.Won):
+        counts = "; ".join(
+            f"{p}: " + " ".join(f"{colour_name(c, t, symbols)} {n}" for c, n in per_colour.items())
+            for p, per_colour in event.won.items()
+        )
+        return gettext("cards won %(counts)s", counts=counts)
+    if isinstance(event, ev.Discard):
+        return gettext(
+            "%(player)s discarded %(card)s",
+            player=event.player,
+            card=card_name(event.card, t, symbols),
         )
     if isinstance(event, ev.Play):
-        return at + f"{event.player or 'next player'} played {event.card}"
-    return at + event.type
+        card = card_name(event.card, t, symbols)
+        if event.player:
+            return gettext("%(player)s played %(card)s", player=event.player, card=card)
+        return gettext("the next player played %(card)s", card=card)
+    if isinstance(event, ev.Trick):
+        cards = ", ".join(card_name(c, t, symbols) for c in event.cards)
+        return gettext("trick led by %(player)s: %(cards)s", player=event.leader, cards=cards)
+    return event.type

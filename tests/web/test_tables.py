@@ -62,7 +62,7 @@ def test_refused_entries_say_why_and_keep_the_input(app, client):
         ok(post(client, table, "bid", player=seat, bid=0))
     response = post(client, table, "tricks", tricks_1=1, tricks_2=1, tricks_3=0)
     assert response.status_code == 422
-    assert error_of(response) == "The tricks won add up to 2; round 1 has 1 tricks."
+    assert error_of(response) == "The tricks won add up to 2; round 1 has 1 trick."
     page = response.get_data(as_text=True)
     assert 'name="tricks-1" min="0" max="1" inputmode="numeric"' in page
     assert 'data-group="tricks" value="1"' in page  # the input is kept

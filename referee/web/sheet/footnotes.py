@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import get_translations, gettext
 
 from referee.rules.events import event_from_dict
 from referee.sheets import Correction, SheetInfo
 from referee.store.tables import LogEntry, TableRecord
-from referee.web.words import describe_event
+from referee.web.words import entry_text
 
 
 def corrections(entries: Sequence[LogEntry]) -> list[Correction]:
@@ -26,7 +26,7 @@ def corrections(entries: Sequence[LogEntry]) -> list[Correction]:
         return entry
 
     def said(payload: Mapping[str, Any]) -> str:
-        return describe_event(event_from_dict(payload)).split(": ", 1)[-1]
+        return entry_text(event_from_dict(payload), symbols=False)
 
     out: list[Correction] = []
     for entry in entries:
@@ -64,4 +64,8 @@ def corrections(entries: Sequence[LogEntry]) -> list[Correction]:
 
 
 def sheet_info(record: TableRecord) -> SheetInfo:
-    return SheetInfo(date=record.created_at.date(), corrections=tuple(corrections(record.entries)))
+    return SheetInfo(
+        date=record.created_at.date(),
+        corrections=tuple(corrections(record.entries)),
+        translations=get_translations(),
+    )
