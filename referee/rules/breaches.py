@@ -16,8 +16,9 @@ only as its start.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, TypedDict
 
+from referee.rules.cards import BadCard, Card
 from referee.rules.marks import N_, Nn_, Plural
 from referee.rules.names import quote
 from referee.rules.wording import ENGLISH, Translations, say
@@ -208,7 +209,7 @@ MESSAGES: dict[str, str | Plural] = {
     "discard-twice": N_("%(player)s has already discarded in round %(round)s."),
     "discard-late": N_("Discards are made before the first trick."),
     # cards
-    "card-unreadable": N_("%(card)s is not a card."),
+    "card-unreadable": N_("%(text)s is not a card."),
     "card-not-in-deck": N_("%(card)s is not in this deck."),
     "card-twice": N_("%(card)s was already played in round %(round)s."),
     "card-turned": N_("%(card)s is the turned trump card: it was not dealt."),
@@ -230,6 +231,18 @@ MESSAGES: dict[str, str | Plural] = {
         "derived",
     ),
 }
+
+
+class CardParam(TypedDict, total=False):
+    """A card as a breach's parameter: a card's code, or the text of one that spells none."""
+
+    card: str
+    text: str
+
+
+def card_param(card: Card) -> CardParam:
+    """``card`` as a breach's parameter (``CardParam``)."""
+    return {"text": str(card)} if isinstance(card, BadCard) else {"card": str(card)}
 
 
 class Breach(ValueError):

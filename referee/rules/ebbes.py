@@ -23,7 +23,14 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from referee.rules import events as ev
-from referee.rules.breaches import Breach, IllegalEntry, Miscount, Missing, OutOfTurn
+from referee.rules.breaches import (
+    Breach,
+    IllegalEntry,
+    Miscount,
+    Missing,
+    OutOfTurn,
+    card_param,
+)
 from referee.rules.cards import EBBES_COLOURS, BadCard, Card, Deck, coloured_deck
 from referee.rules.engine import Game, RoundState, Run, State, Step, register, unaccounted
 from referee.rules.scores import Score, Term
@@ -313,7 +320,7 @@ class Ebbes(Game[EbbesRound]):
                 why = "card-not-in-deck"
                 cards[i] = BadCard.of(str(card))  # some designator of that colour, unknown
             if why is not None:
-                run.flag(IllegalEntry("card", why, round=rnd.number, card=str(card)))
+                run.flag(IllegalEntry("card", why, round=rnd.number, **card_param(card)))
         known = [card.colour for card in cards if not isinstance(card, BadCard)]
         if len(cards) != len(EBBES_COLOURS) or len(set(known)) != len(known):
             run.flag(IllegalEntry("designation", "designators-shape", round=rnd.number))
@@ -333,7 +340,7 @@ class Ebbes(Game[EbbesRound]):
         why = self.unavailable(rnd, card)
         if why is not None:
             named = player if player in self.players else None
-            run.flag(IllegalEntry("card", why, round=rnd.number, player=named, card=str(card)))
+            run.flag(IllegalEntry("card", why, round=rnd.number, player=named, **card_param(card)))
             card = card if isinstance(card, BadCard) else BadCard.of(str(card))
         rnd.discards[player] = card
         if not isinstance(card, BadCard):

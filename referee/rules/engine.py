@@ -36,6 +36,7 @@ from referee.rules.breaches import (
     Missing,
     OutOfTurn,
     Revoke,
+    card_param,
 )
 from referee.rules.cards import BadCard, Card, Deck
 from referee.rules.scores import Score
@@ -618,7 +619,7 @@ class Game(Generic[R]):
         if why is not None:
             run.flag(
                 IllegalEntry(
-                    "card", why, round=rnd.number, trick=number, player=player, card=str(card)
+                    "card", why, round=rnd.number, trick=number, player=player, **card_param(card)
                 )
             )
             card = card if isinstance(card, BadCard) else BadCard.of(str(card))

@@ -168,11 +168,12 @@ def say(
         singular, plural, counted = message
         n = params.get(counted)
         count = n if isinstance(n, int) else 2
-        source = ENGLISH.ngettext(singular, plural, count)
         text = t.ngettext(singular, plural, count)
     else:
-        source, text = message, t.gettext(message)
+        text = t.gettext(message)
     try:
         return text % values
     except (KeyError, ValueError, TypeError):
-        return source % values
+        if t is ENGLISH:
+            raise
+        return say(message, params, ENGLISH, symbols)
