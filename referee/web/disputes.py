@@ -15,7 +15,7 @@ from referee.rules import GAMES
 from referee.rules.cards import Card
 from referee.rules.tricks import trick_winner
 from referee.web.screens import game_titles, screens
-from referee.web.words import WHY, colour_label
+from referee.web.words import WHY, card_text, colour_label
 
 bp = Blueprint("disputes", __name__)
 
@@ -55,7 +55,8 @@ def trick() -> tuple[str, int]:
                 break
             if card in cards:
                 error = _(
-                    "%(card)s is in the trick twice: every card exists once.", card=card.label()
+                    "%(card)s is in the trick twice: every card exists once.",
+                    card=card_text(str(card)),
                 )
                 break
             cards.append(card)
@@ -66,7 +67,7 @@ def trick() -> tuple[str, int]:
             answer = _(
                 "Card %(n)s, %(card)s, wins: %(why)s.",
                 n=index + 1,
-                card=cards[index].label(),
+                card=card_text(str(cards[index])),
                 why=_(WHY[why]),
             )
     return render_template(

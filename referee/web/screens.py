@@ -22,7 +22,7 @@ from wtforms import Form
 
 from referee.parts import ORDER, PACKAGES, part
 from referee.rules import GAMES, Deck, RoundState, State, Step
-from referee.web.words import colour_label, colour_short
+from referee.web.words import card_text, colour_label, colour_short
 
 if TYPE_CHECKING:
     from referee.web.sheet.rows import SheetRow
@@ -111,7 +111,7 @@ class ScreensGame:
             return _("to be turned up")
         trump = colour_label(rnd.trump_colour)
         if rnd.trump_card is not None:
-            trump += f" ({rnd.trump_card.label()})"
+            trump += f" ({card_text(str(rnd.trump_card))})"
         return trump
 
     def facts(self, state: State, rnd: RoundState) -> list[tuple[str, str]]:

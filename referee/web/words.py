@@ -7,13 +7,16 @@ Every one is said in the request's language (Flask-Babel's translations, through
 
 from __future__ import annotations
 
-from flask_babel import get_translations, gettext
+from dataclasses import dataclass
 
-from referee.rules import Breach, Score
+from flask_babel import get_translations, gettext, ngettext
+
+from referee.rules import Breach, Score, State
 from referee.rules import events as ev
 from referee.rules.cards import SUIT_NAMES, SUIT_SYMBOLS
 from referee.rules.marks import N_
 from referee.rules.wording import Translations, card_name, colour_name, trump_name
+from referee.web.sealed import shown_notes
 
 
 def _translations() -> Translations:
@@ -128,3 +131,43 @@ def entry_text(event: ev.Event, turned_up: bool = False, symbols: bool = True) -
         cards = ", ".join(card_name(c, t, symbols) for c in event.cards)
         return gettext("trick led by %(player)s: %(cards)s", player=event.leader, cards=cards)
     return event.type
+
+
+@dataclass(frozen=True)
+class Notes:
+    """What a page lists under its own plain headings: breaches of the rules (with an intro that
+    speaks of the breaches at hand), what the round under way still waits for (a secret bid to
+    turn up: a step to come, not a breach), and warnings (legal, but can never be made)."""
+
+    breaches: list[Breach]
+    pending: list[Breach]
+    warnings: list[Breach]
+    intro: str | None
+
+
+def notes(state: State) -> Notes:
+    """The notes of ``state`` as a page lists them (none that would tell a sealed bid)."""
+    pending = {id(b) for b in state.provisional}
+    breaches = [b for b in state.violations if id(b) not in pending]
+    rules = {b.rule for b in breaches}
+    if not breaches:
+        intro = None
+    elif rules == {"follow-suit"}:
+        intro = gettext(
+            "A revoke: the rules set no penalty, the table decides. Play on to keep the result "
+            "(the breach stays on the record), or undo or correct the card below."
+        )
+    else:
+        intro = ngettext(
+            "An entry breaks a rule. The table decides what to do: play on to keep it (the "
+            "breach stays on the record), or undo or correct the entry below.",
+            "Entries break the rules. The table decides what to do: play on to keep them (the "
+            "breaches stay on the record), or undo or correct the entries below.",
+            len(breaches),
+        )
+    return Notes(
+        breaches=breaches,
+        pending=shown_notes(state, state.provisional),
+        warnings=shown_notes(state, state.warnings),
+        intro=intro,
+    )

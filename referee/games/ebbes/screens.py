@@ -14,9 +14,10 @@ from wtforms import BooleanField, Form, SelectField
 from referee.rules import RoundState, State, Step
 from referee.rules.cards import EBBES_COLOURS, coloured_deck
 from referee.rules.ebbes import ROLES, Ebbes, EbbesRound
+from referee.rules.marks import N_
 from referee.web.forms import choices, default
 from referee.web.screens import Cell, ScreensGame, Value
-from referee.web.words import colour_label
+from referee.web.words import colour_label, colour_short
 
 if TYPE_CHECKING:
     from referee.web.sheet.rows import SheetRow
@@ -46,7 +47,13 @@ class Options(Form):
     )
 
 
-ORDINALS = ("1st", "2nd", "3rd", "4th")
+#: What each designating card fixed, in turn: a whole sentence each, so it translates.
+FIXED_BY = (
+    N_("%(colour)s is %(role)s (the 1st designating card)."),
+    N_("%(colour)s is %(role)s (the 2nd designating card)."),
+    N_("%(colour)s is %(role)s (the 3rd designating card)."),
+    N_("%(colour)s is %(role)s (the 4th designating card)."),
+)
 #: How many roles the designating cards give; the colour left after them is nix.
 DESIGNATED = len(ROLES) - 1
 
@@ -182,14 +189,14 @@ class EbbesScreens(ScreensGame):
         for index in range(len(before.derived), len(after.derived)):
             said.append(
                 gettext(
-                    "%(colour)s is %(role)s (the %(nth)s designating card).",
-                    colour=after.derived[index],
+                    FIXED_BY[index],
+                    colour=colour_short(after.derived[index]),
                     role=role_name(index),
-                    nth=ORDINALS[index],
                 )
             )
             if index == 3:
-                said.append(gettext("%(colour)s is nix.", colour=after.role_map()["nix"]))
+                nix = after.role_map()["nix"]
+                said.append(gettext("%(colour)s is nix.", colour=colour_short(nix)))
         return said
 
     def discarder(self, state: State, rnd: RoundState) -> str | None:

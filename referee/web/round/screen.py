@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 
 from referee.rules import RoundState, State, Step
 from referee.web.screens import screens
-from referee.web.words import WHY, colour_label
+from referee.web.words import WHY, card_text, colour_label
 
 
 @dataclass
@@ -108,7 +108,7 @@ def announcements(before: State, after: State) -> list[str]:
                 p=trick.winner,
                 n=len(new.plays),
                 why=_(WHY[trick.why or "highest-led"]),
-                card=card.label(),
+                card=card_text(str(card)),
             )
         )
     said += screens(after.setup.game).settled(old, new)
