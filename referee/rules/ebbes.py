@@ -468,19 +468,6 @@ class Ebbes(Game[EbbesRound]):
                         colour=colour,
                     )
                 )
-            if all(c in won[name] for c in EBBES_COLOURS):
-                total = sum(won[name].values())
-                if total % size:
-                    run.flag(
-                        Miscount(
-                            "trick-total",
-                            "won-whole-tricks",
-                            round=rnd.number,
-                            player=name,
-                            total=total,
-                            players=size,
-                        )
-                    )
         for colour in EBBES_COLOURS:
             if all(colour in won.get(name, {}) for name in self.players):
                 total = sum(won[name][colour] for name in self.players)
@@ -493,6 +480,22 @@ class Ebbes(Game[EbbesRound]):
                             colour=colour,
                             total=total,
                             in_play=self.deck.count(colour),
+                        )
+                    )
+        # After the colours: a colour that does not add up is said in cards of that colour (a
+        # strict entry is refused with the first breach), not as a player's odd total.
+        for name in self.players:
+            if name in won and all(c in won[name] for c in EBBES_COLOURS):
+                total = sum(won[name].values())
+                if total % size:
+                    run.flag(
+                        Miscount(
+                            "trick-total",
+                            "won-whole-tricks",
+                            round=rnd.number,
+                            player=name,
+                            total=total,
+                            players=size,
                         )
                     )
         if rnd.plays_complete:

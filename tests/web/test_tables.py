@@ -378,7 +378,8 @@ def test_ebbes_cards_won_that_do_not_add_up_are_refused_and_kept(app, client):
     bad[1]["red"] = 3
     response = post(client, table, "won", **won_fields(bad))
     assert response.status_code == 422
-    assert "whole number of tricks" in error_of(response)
+    # Said in cards of the colour that does not add up, not as Ann's odd total of cards.
+    assert error_of(response) == "7 red cards are won in all; 6 are in play."
     assert re.search(r'id="won-1-red"[^>]*value="3"', response.get_data(as_text=True))
 
 

@@ -145,3 +145,13 @@ def test_the_seal_page_speaks_to_the_player_on_their_own_phone(app, client):
     told = html.unescape(own.get(f"/t/{table}").text)
     assert "Your bid is sealed: nobody sees it before the round is over." in told
     assert "Pass the phone back" not in told
+
+
+def test_the_declare_step_warns_of_bids_above_the_hand_only_when_there_are_such_bids(app, client):
+    table = new_table(app, client, "alles-oder-nichts", ("Ann", "Ben", "Cho"))
+    ok(post(client, table, "trump", trump="red"))
+    page = html.unescape(client.get(f"/t/{table}").text)
+    assert "cannot be made exactly this round" not in page  # 6 cards: every bid 0–6 can be made
+    round_two_table = round_two(app, client)  # 5 cards each: a bid of 6 cannot
+    page = html.unescape(client.get(f"/t/{round_two_table}").text)
+    assert "Bids above 5 cannot be made exactly this round." in page
