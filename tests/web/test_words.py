@@ -14,6 +14,7 @@ from flask import Flask
 
 from app import create_app
 from tests.links import join
+from tests.sheets.reading import page_texts
 from tests.web.helpers import error_of, new_table, ok, post
 from tests.web.test_records_web import upload
 from tests.web.test_sealed import round_two, seal
@@ -155,3 +156,10 @@ def test_the_declare_step_warns_of_bids_above_the_hand_only_when_there_are_such_
     round_two_table = round_two(app, client)  # 5 cards each: a bid of 6 cannot
     page = html.unescape(client.get(f"/t/{round_two_table}").text)
     assert "Bids above 5 cannot be made exactly this round." in page
+
+
+def test_the_pdf_lists_a_secret_bid_waiting_as_still_to_be_entered(app, client):
+    table = secret_waiting(app, client)
+    text = " ".join(page_texts(client.get(f"/t/{table}/sheet.pdf").data)).replace("\n", " ")
+    assert "Still to be entered" in text and "Breaches noted" not in text
+    assert "Round 1: Ben's secret bid in round 1 has not been turned up." in text
