@@ -452,6 +452,6 @@ def test_every_page_string_is_marked_for_translation(tmp_path):
     for sentence in ("Undo the last entry", "Enter the tricks", "Score sheet", "New table"):
         assert f'msgid "{sentence}"' in text
     # The engine's sentences, one and with its plural form.
-    assert 'msgid "%(card)s is not a card."' in text
+    assert 'msgid "%(card)s was already played in round %(round)s."' in text
     assert 'msgid "%(player)s cannot win %(count)s trick."' in text
     assert 'msgid_plural "%(player)s cannot win %(count)s tricks."' in text

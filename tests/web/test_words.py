@@ -8,14 +8,12 @@ import html
 from pathlib import Path
 
 import pytest
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 from flask import Flask
 
-from app import create_app
 from tests.links import join
 from tests.sheets.reading import page_texts
 from tests.web.helpers import error_of, new_table, ok, post
+from tests.web.test_i18n import german  # noqa: F401 (a fixture)
 from tests.web.test_records_web import upload
 from tests.web.test_sealed import round_two, seal
 
@@ -93,38 +91,8 @@ def test_history_and_announcements_name_cards_as_the_table_sees_them(app, client
     assert "♥ hearts (♥K)" in page
 
 
-@pytest.fixture
-def german(tmp_path: Path) -> Flask:
-    """The app, German by default, with a test-only catalog of one breach and a card's colour."""
-    catalog = Catalog(locale="de")
-    catalog.add(
-        (
-            "The tricks won add up to %(total)s; round %(round)s has %(tricks)s trick.",
-            "The tricks won add up to %(total)s; round %(round)s has %(tricks)s tricks.",
-        ),
-        (
-            "Die Stiche ergeben %(total)s; Runde %(round)s hat %(tricks)s Stich.",
-            "Die Stiche ergeben %(total)s; Runde %(round)s hat %(tricks)s Stiche.",
-        ),
-    )
-    folder = tmp_path / "translations" / "de" / "LC_MESSAGES"
-    folder.mkdir(parents=True)
-    with open(folder / "messages.mo", "wb") as out:
-        write_mo(out, catalog)
-    return create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}",
-            "WTF_CSRF_ENABLED": False,
-            "BABEL_DEFAULT_LOCALE": "de",
-            "BABEL_TRANSLATION_DIRECTORIES": str(tmp_path / "translations"),
-        }
-    )
-
-
 @pytest.mark.speed_layer
-def test_a_refused_entry_says_its_breach_in_the_pages_language(german: Flask) -> None:
+def test_a_refused_entry_says_its_breach_in_the_pages_language(german: Flask) -> None:  # noqa: F811
     client = german.test_client()
     table = new_table(german, client, "blackout", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="H"))

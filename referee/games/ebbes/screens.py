@@ -58,10 +58,21 @@ FIXED_BY = (
 DESIGNATED = len(ROLES) - 1
 
 
+#: The roles' names, to translate (the table's words: Trumpf, Plus, Ebbes, Minus, Nix).
+ROLE_NAMES = {
+    "trump": N_("trump"),
+    "plus": N_("plus"),
+    "ebbes": N_("ebbes"),
+    "minus": N_("minus"),
+    "nix": N_("nix"),
+}
+assert tuple(ROLE_NAMES) == ROLES
+
+
 def role_name(index: int) -> str:
     """The role the ``index``-th designating card gives (from 0), translated; the colour left
     after the fourth is nix."""
-    return (gettext("trump"), gettext("plus"), gettext("ebbes"), gettext("minus"))[index]
+    return gettext(ROLE_NAMES[ROLES[index]])
 
 
 @dataclass
@@ -141,7 +152,10 @@ class EbbesScreens(ScreensGame):
             (gettext("Leads"), rnd.leader or gettext("chosen by the nix majority")),
             (gettext("Number card"), "—" if rnd.number_card is None else str(rnd.number_card)),
         ]
-        facts += [(role, colour or "—") for role, colour in rnd.role_map().items()]
+        facts += [
+            (gettext(ROLE_NAMES[role]), colour_short(colour))
+            for role, colour in rnd.role_map().items()
+        ]
         return facts
 
     def step_view(
@@ -221,10 +235,11 @@ class EbbesScreens(ScreensGame):
 
     def round_headings(self) -> list[str]:
         """A column per role, each holding the colour that had it."""
-        return list(ROLES)
+        return [gettext(ROLE_NAMES[role]) for role in ROLES]
 
     def round_values(self, row: SheetRow) -> list[Value]:
-        return [row.roles.get(role) for role in ROLES]
+        colours = [row.roles.get(role) for role in ROLES]
+        return [colour_short(c) if isinstance(c, str) else c for c in colours]
 
     def entry_headings(self) -> list[str]:
         """None: a player's score is all the sheet has of them."""

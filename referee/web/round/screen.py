@@ -121,7 +121,9 @@ def card_rows(state: State, rnd: RoundState) -> list[tuple[str, list[tuple[str, 
     rows = []
     for colour in state.game.deck.colours:
         cards = [
-            (str(c), c.label()) for c in sorted(left, key=lambda c: -c.value) if c.colour == colour
+            (str(c), card_text(str(c)))
+            for c in sorted(left, key=lambda c: -c.value)
+            if c.colour == colour
         ]
         if cards:
             rows.append((colour_label(colour), cards))
@@ -148,6 +150,6 @@ def card_turn(state: State, rnd: RoundState) -> CardTurn:
         player=state.game.next_to_play(rnd),
         trick=len(rnd.plays) + (0 if open_trick else 1),
         leads=not open_trick,
-        so_far=[(p, card.label()) for p, card in rnd.plays[-1].cards] if open_trick else [],
+        so_far=[(p, card_text(str(card))) for p, card in rnd.plays[-1].cards] if open_trick else [],
         won=[(p, winners.count(p)) for p in state.setup.players],
     )
