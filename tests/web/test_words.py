@@ -107,7 +107,7 @@ def test_the_seal_page_speaks_to_the_player_on_their_own_phone(app, client):
     own = app.test_client()
     join(app, own, table, "player", "Cho")
     page = html.unescape(own.get(f"/t/{table}/seal/3").text)
-    assert "Your secret bid, Cho" in page and "Hand the phone" not in page
+    assert "Your turn to declare, Cho" in page and "Hand the phone" not in page
     keeper = html.unescape(client.get(f"/t/{table}/seal/3").text)
     assert "Hand the phone to Cho" in keeper
     ok(seal(own, table, 3, 1))
