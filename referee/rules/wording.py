@@ -6,7 +6,8 @@ named placeholders; what fills them is language-free: numbers, players' names, c
 sentence up in a catalog (anything with ``gettext`` and ``ngettext``: ``gettext.NullTranslations``,
 ``babel.support.Translations``, Flask-Babel's; ``ENGLISH`` for the source text) and shows each
 parameter as its name says: a card as the table names it (♠8, ♥10, blue 5), a colour as a suit
-symbol or the colour's name, typed text quoted. A translation that does not fit its placeholders
+symbol or the colour's name (on paper, ``symbols`` false, a suit by its name too: the PDF's
+faces have no suit symbols), typed text quoted. A translation that does not fit its placeholders
 falls back to the English sentence: a slip in a catalog never hides a breach.
 
 >>> say("%(player)s played %(card)s.", {"player": "Ann", "card": "10H"}, ENGLISH)
