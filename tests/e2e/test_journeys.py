@@ -311,11 +311,11 @@ def test_ebbes_journey(live_server, phone, shoot, tmp_path):
     tap(page, "3")
     next_is(page, "Play the round")
     designate(page, ["red", "yellow", "green", "blue"])
-    # Cards won that do not come in whole tricks of three are refused, the counts kept.
+    # Cards won that do not add up are refused in cards of the colour that is off, counts kept.
     bad = {player: dict(counts) for player, counts in WON.items()}
     bad["Ann"]["red"] = 3
     enter_cards_won(page, bad)
-    refused(page, "whole number of tricks")
+    refused(page, "7 red cards are won in all; 6 are in play.")
     expect(page.locator("#won-1-red")).to_have_value("3")
     shoot(page, "refused")
     page.locator("#won-1-red").fill("2")
