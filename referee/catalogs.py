@@ -25,7 +25,16 @@ from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "translations"
-KEYWORDS = ["-k", "lazy_gettext", "-k", "lazy_ngettext:1,2", "--add-comments", "TRANSLATORS:"]
+KEYWORDS = [
+    "-k",
+    "lazy_gettext",
+    "-k",
+    "lazy_ngettext:1,2",
+    "-k",
+    "Nn_:1,2",
+    "--add-comments",
+    "TRANSLATORS:",
+]
 
 
 def pybabel(*args: str) -> None:

@@ -4,6 +4,11 @@
 (exit status, output) out. Exit 0: the record keeps the rules (warnings allowed); 1: it breaks at
 least one; 2: it cannot be read.
 
+The table for people is said in the language of the translations given (``catalog``: the one
+``translations/`` holds for the usual locale variables, LANGUAGE, LC_ALL, LC_MESSAGES, LANG;
+English when it holds none); the JSON document is language-free: its ``message`` is the English
+sentence, the catalog's source, whatever the locale.
+
 The table for people shows every text from the record through ``shown``: its start only, and
 anything that does not print as an escape, so a name can never move a terminal's cursor or
 recolour it (the referee refuses such names, but an older record may still hold one).
@@ -11,13 +16,26 @@ recolour it (the referee refuses such names, but an older record may still hold 
 
 from __future__ import annotations
 
+import gettext
 import json
+from pathlib import Path
 from typing import Any
 
-from referee.record_parts import record_part
+from referee.record_parts import NO_TRUMP, record_part
 from referee.records import Record, RecordError, load_record
 from referee.rules import Breach, State
+from referee.rules.marks import N_, Nn_, Plural
 from referee.rules.names import printable, quote
+from referee.rules.wording import ENGLISH, Translations, say, trump_name
+
+#: Where the compiled catalogs are: ``translations/<lang>/LC_MESSAGES/messages.mo``.
+TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
+
+
+def catalog(folder: Path = TRANSLATIONS) -> Translations:
+    """The catalog for the locale the usual variables name (``LANG=de_DE.UTF-8``: ``de``), or
+    the English source when ``folder`` holds none for it."""
+    return gettext.translation("messages", folder, fallback=True)
 
 
 def _sort_key(breach: Breach) -> tuple[int, int]:
@@ -55,31 +73,62 @@ def shown(text: str) -> str:
     return printable(quote(text))
 
 
-def _where(item: dict[str, Any]) -> str:
+#: The report's sentences and headings.
+WORDS: dict[str, str] = {
+    "round": N_("round %(round)s"),
+    "trick": N_("trick %(trick)s"),
+    "record": N_("record"),
+    "Round": N_("Round"),
+    "Cards": N_("Cards"),
+    "Total": N_("Total"),
+    "complete": N_("%(game)s: %(players)s (complete)"),
+    "in progress": N_("%(game)s: %(players)s (in progress)"),
+    "winner": N_("Winner: %(players)s"),
+    "winners": N_("Winners (shared): %(players)s"),
+    "keeps": N_("The record keeps the rules."),
+    "unreadable": N_("This record cannot be read: %(text)s"),
+}
+#: The headings of the breach lists, and the verdict on a record that breaks the rules.
+COUNTED: dict[str, Plural] = {
+    "violations": Nn_("Violation (%(count)s):", "Violations (%(count)s):", "count"),
+    "warnings": Nn_("Warning (%(count)s):", "Warnings (%(count)s):", "count"),
+    "breaks": Nn_(
+        "The record breaks the rules (%(count)s breach).",
+        "The record breaks the rules (%(count)s breaches).",
+        "count",
+    ),
+}
+
+
+def _where(breach: Breach, t: Translations) -> str:
     parts = []
-    if item["round"] is not None:
-        parts.append(f"round {item['round']}")
-    if item["trick"] is not None:
-        parts.append(f"trick {item['trick']}")
-    if item["player"] is not None:
-        parts.append(shown(str(item["player"])))
-    return ", ".join(parts) or "record"
+    if breach.round is not None:
+        parts.append(t.gettext(WORDS["round"]) % {"round": breach.round})
+    if breach.trick is not None:
+        parts.append(t.gettext(WORDS["trick"]) % {"trick": breach.trick})
+    if breach.player is not None:
+        parts.append(shown(str(breach.player)))
+    return ", ".join(parts) or t.gettext(WORDS["record"])
 
 
-def render_table(doc: dict[str, Any]) -> str:
-    """The report as a plain-text score table with the breaches listed under it."""
+def _last_column(text: str, t: Translations) -> str:
+    """A trump or a role's colour as the table names it (♥, red), or "no trump"."""
+    return t.gettext(NO_TRUMP) if text == NO_TRUMP else trump_name(text, t)
+
+
+def render_table(doc: dict[str, Any], state: State, t: Translations = ENGLISH) -> str:
+    """The report as a plain-text score table with the breaches listed under it, in the
+    language of ``t`` (the breaches from ``state``, in the order ``doc`` lists them)."""
     own = record_part(doc["game"])
     players = [shown(p) for p in doc["players"]]
     width = max([5, *(len(p) for p in players)])
-    who = own.who_heading
+    who = t.gettext(own.who_heading)
     who_width = max([len(who), *(len(p) for p in players)])
-    head = f"{'Round':>5}  {'Cards':>5}  {who:<{who_width}}  "
-    head += "  ".join(f"{p:>{width}}" for p in players) + f"  {own.last_heading}"
-    lines = [
-        f"{doc['game']}: {', '.join(players)} ({'complete' if doc['complete'] else 'in progress'})",
-        "",
-        head,
-    ]
+    word_round, word_cards = t.gettext(WORDS["Round"]), t.gettext(WORDS["Cards"])
+    head = f"{word_round:>5}  {word_cards:>5}  {who:<{who_width}}  "
+    head += "  ".join(f"{p:>{width}}" for p in players) + f"  {t.gettext(own.last_heading)}"
+    status = WORDS["complete" if doc["complete"] else "in progress"]
+    lines = [t.gettext(status) % {"game": doc["game"], "players": ", ".join(players)}, "", head]
     for rnd in doc["rounds"]:
         scores = rnd["scores"]
         cells = "  ".join(
@@ -87,42 +136,47 @@ def render_table(doc: dict[str, Any]) -> str:
         )
         person = rnd.get(own.who_field)
         person = shown(person) if person else None
-        tail = " ".join(shown(text) for text in own.table_texts(rnd))
+        tail = " ".join(_last_column(shown(text), t) for text in own.table_texts(rnd))
         lines.append(
             f"{rnd['number']:>5}  {rnd['hand_size']:>5}  {person or '?':<{who_width}}  "
             f"{cells}  {tail}"
         )
     totals = "  ".join(f"{doc['totals'].get(p, 0):>{width}}" for p in doc["players"])
-    lines.append(f"{'Total':>5}  {'':>5}  {'':<{who_width}}  {totals}")
+    lines.append(f"{t.gettext(WORDS['Total']):>5}  {'':>5}  {'':<{who_width}}  {totals}")
     if doc["winners"]:
-        label = "Winner" if len(doc["winners"]) == 1 else "Winners (shared)"
-        lines.append(f"\n{label}: {', '.join(shown(w) for w in doc['winners'])}")
-    for kind in ("violations", "warnings"):
-        items = doc[kind]
+        label = WORDS["winner" if len(doc["winners"]) == 1 else "winners"]
+        winners = ", ".join(shown(w) for w in doc["winners"])
+        lines.append("\n" + t.gettext(label) % {"players": winners})
+    notes = {
+        "violations": sorted(state.violations, key=_sort_key),
+        "warnings": sorted(state.warnings, key=_sort_key),
+    }
+    for kind, items in notes.items():
         if items:
-            lines.append(f"\n{kind.capitalize()} ({len(items)}):")
-            lines += [f"  {_where(i)}: {printable(i['message'])} [{i['rule']}]" for i in items]
-    verdict = (
-        "The record keeps the rules."
-        if not doc["violations"]
-        else f"The record breaks the rules ({len(doc['violations'])} breach(es))."
-    )
+            lines.append("\n" + say(COUNTED[kind], {"count": len(items)}, t))
+            lines += [f"  {_where(b, t)}: {printable(b.sentence(t))} [{b.rule}]" for b in items]
+    broken = len(doc["violations"])
+    verdict = say(COUNTED["breaks"], {"count": broken}, t) if broken else t.gettext(WORDS["keeps"])
     lines.append("\n" + verdict)
     return "\n".join(lines) + "\n"
 
 
-def check_text(text: str | bytes, as_json: bool = False) -> tuple[int, str]:
-    """Check a record's text: (exit status, what to print on standard output)."""
+def check_text(
+    text: str | bytes, as_json: bool = False, translations: Translations = ENGLISH
+) -> tuple[int, str]:
+    """Check a record's text: (exit status, what to print on standard output; the table for
+    people in the language of ``translations``)."""
     try:
         record = load_record(text)
     except RecordError as exc:
         if as_json:
             return 2, json.dumps({"error": str(exc), "field": exc.field}, ensure_ascii=False)
-        return 2, f"This record cannot be read: {printable(str(exc))}\n"
+        reason = printable(str(exc))
+        return 2, translations.gettext(WORDS["unreadable"]) % {"text": reason} + "\n"
     state = record.replay()
     rounds = sum(1 for e in record.events if e.type == "begin-round")
     doc = report(record, state, rounds)
     status = 1 if doc["violations"] else 0
     if as_json:
         return status, json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
-    return status, render_table(doc)
+    return status, render_table(doc, state, translations)

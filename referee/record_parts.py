@@ -23,6 +23,7 @@ from referee.parts import part
 from referee.rules import Game, RoundState, State
 from referee.rules import events as ev
 from referee.rules.dealt import DealtGame
+from referee.rules.marks import N_
 from referee.rules.names import printable, quote
 
 
@@ -34,6 +35,10 @@ class RecordError(ValueError):
         super().__init__(f"{field}: {message}" if field else message)
 
 
+#: The report table's word for a round without a trump.
+NO_TRUMP = N_("no trump")
+
+
 class RecordGame:
     """One game's part of a record (the defaults: a game that deals and turns a trump)."""
 
@@ -43,10 +48,10 @@ class RecordGame:
     first_field = "first_dealer"
     #: The report table's column of who begins each round: its heading, and the field of the
     #: report's round it shows.
-    who_heading = "Dealer"
+    who_heading = N_("Dealer")
     who_field = "dealer"
     #: The heading of the report table's last column (``table_texts``).
-    last_heading = "Trump"
+    last_heading = N_("Trump")
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -113,7 +118,7 @@ class RecordGame:
     def table_texts(self, entry: Mapping[str, Any]) -> list[str]:
         """The texts of a report round (``entry``) in the table's last column: the trump. The
         table shows each through ``referee.check.shown``."""
-        return [entry["trump"] or "no trump"]
+        return [entry["trump"] or NO_TRUMP]
 
 
 def record_part(game: str) -> RecordGame:

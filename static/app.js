@@ -506,3 +506,22 @@ setInterval(() => { // also when the "online" event is missed, or the server was
   sendWaiting();
   refreshKept();
 }, 3000);
+
+// --- New table: "Deals first" names the players as they are typed ------------------------------
+// Each name field carries its choice's two labels (translated on the server): with the name put
+// in for "{name}", or the bare seat when the row is blank. Without JavaScript the server fills
+// them in on every reload (a reorder, a refused form).
+document.querySelectorAll("[data-first-choice]").forEach((input) => {
+  const select = input.form && input.form.elements.namedItem("first");
+  if (!select || !select.options) return;
+  const option = Array.from(select.options).find((o) => o.value === input.dataset.firstChoice);
+  if (!option) return;
+  const relabel = () => {
+    const name = input.value.trim();
+    option.textContent = name
+      ? input.dataset.firstNamed.replace("{name}", name)
+      : input.dataset.firstBlank;
+  };
+  input.addEventListener("input", relabel);
+  relabel();
+});

@@ -146,3 +146,79 @@ def test_a_round_with_more_tricks_than_it_deals_exits_2_at_once():
         "error": "rounds[0].plays: lists 23500 tricks; round 1 has 1",
         "field": "rounds[0].plays",
     }
+
+
+def german_catalog(folder: Path) -> Path:
+    """A test-only German catalog of a few of the report's sentences, compiled by Babel as
+    ``translations/de/LC_MESSAGES/messages.mo`` under ``folder``."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    catalog = Catalog(locale="de")
+    catalog.add(
+        ("Violation (%(count)s):", "Violations (%(count)s):"),
+        ("Verstoß (%(count)s):", "Verstöße (%(count)s):"),
+    )
+    catalog.add(
+        (
+            "The record breaks the rules (%(count)s breach).",
+            "The record breaks the rules (%(count)s breaches).",
+        ),
+        (
+            "Der Spielbericht verletzt die Regeln (%(count)s Verstoß).",
+            "Der Spielbericht verletzt die Regeln (%(count)s Verstöße).",
+        ),
+    )
+    catalog.add(
+        "%(player)s (the dealer) cannot bid %(bid)s: the bids would add up to %(total)s, "
+        "the number of tricks.",
+        "%(player)s (Geber) kann nicht %(bid)s ansagen: die Ansagen ergäben %(total)s, so viele "
+        "Stiche, wie es gibt.",
+    )
+    catalog.add("Dealer", "Geber")
+    catalog.add("round %(round)s", "Runde %(round)s")
+    folder = folder / "translations"
+    (folder / "de" / "LC_MESSAGES").mkdir(parents=True)
+    with open(folder / "de" / "LC_MESSAGES" / "messages.mo", "wb") as out:
+        write_mo(out, catalog)
+    return folder
+
+
+@pytest.fixture
+def german_locale(monkeypatch):
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+
+
+def test_the_table_speaks_the_locales_language_from_a_compiled_catalog(
+    tmp_path, capsys, german_locale
+):
+    from referee.__main__ import main
+
+    assert main(["check", str(BROKEN)], translations=german_catalog(tmp_path)) == 1
+    out = capsys.readouterr().out
+    assert "Geber" in out and "Verstoß (1):" in out
+    assert (
+        "Runde 3, Dee: Dee (Geber) kann nicht 1 ansagen: die Ansagen ergäben 3, so viele Stiche, "
+        "wie es gibt. [hook]"
+    ) in out
+    assert "Der Spielbericht verletzt die Regeln (1 Verstoß)." in out
+    assert "Round" in out  # a heading the test catalog does not hold stays English
+
+
+def test_json_stays_language_free_whatever_the_locale(tmp_path, capsys, german_locale):
+    from referee.__main__ import main
+
+    english = referee("check", str(BROKEN), "--json").stdout.decode()
+    assert main(["check", str(BROKEN), "--json"], translations=german_catalog(tmp_path)) == 1
+    assert capsys.readouterr().out == english
+
+
+def test_without_a_catalog_for_the_locale_english_comes_out(tmp_path, capsys, german_locale):
+    from referee.__main__ import main
+
+    assert main(["check", str(BROKEN)], translations=tmp_path / "none") == 1
+    out = capsys.readouterr().out
+    assert "The record breaks the rules (1 breach)." in out
+    assert "round 3, Dee: Dee (the dealer) cannot bid 1" in out

@@ -81,7 +81,9 @@ LAYERS = [
             "referee.check",
             "referee.parts",
         ),
-        frozenset(SMALL_STDLIB | {"argparse", "bisect", "datetime", "json", "sys"}),
+        frozenset(
+            SMALL_STDLIB | {"argparse", "bisect", "datetime", "gettext", "json", "pathlib", "sys"}
+        ),
         frozenset(WEB_AND_DATABASE | {"reportlab"}),
         "record",
     ),

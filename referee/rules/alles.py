@@ -153,12 +153,7 @@ class AllesOderNichts(DealtGame[AllesRound]):
             if rnd.trump_colour is None:
                 raise Missing("missing", "missing-trump-first", round=rnd.number)
             if rnd.plays or rnd.tricks is not None:
-                raise OutOfTurn(
-                    "turn",
-                    "not-now",
-                    what="A declaration",
-                    expected="the declarations are over once play begins",
-                )
+                raise OutOfTurn("turn", "declare-after-play")
             if player in rnd.open:
                 raise OutOfTurn("turn", "already-declared", round=rnd.number, player=player)
             expected = next(p for p in self.declaring_order(rnd) if p not in rnd.open)

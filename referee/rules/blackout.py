@@ -178,9 +178,7 @@ class Blackout(DealtGame[BlackoutRound]):
         if rnd.trump_colour is None and not self.whole_deck(rnd.number):
             raise Missing("missing", "missing-trump-first", round=rnd.number)
         if rnd.plays or rnd.tricks is not None:
-            raise OutOfTurn(
-                "turn", "not-now", what="A bid", expected="the bidding is over once play begins"
-            )
+            raise OutOfTurn("turn", "bid-after-play")
 
     # --- questions ---------------------------------------------------------------------------
 

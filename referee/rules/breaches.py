@@ -2,8 +2,10 @@
 
 Every breach carries the rule id from ``record-format.md`` (``hook``, ``follow-suit`` …), a finer
 message ``code``, where it happened (round, trick, player, all counted from 1) and the parameters.
-The sentence people read is built from the code and the parameters, so it can be translated;
-a text parameter (or player) longer than ``names.QUOTED`` characters is kept only as its start.
+The sentence people read is built from the code and the parameters (``referee.rules.wording``),
+so it can be translated: the parameters are language-free (numbers, names, card and colour codes,
+text as typed); a text parameter (or player) longer than ``names.QUOTED`` characters is kept
+only as its start.
 
 >>> b = IllegalEntry("hook", "hook", round=5, player="Dee", bid=2, total=5, hand=5)
 >>> b.message
@@ -14,9 +16,12 @@ a text parameter (or player) longer than ``names.QUOTED`` characters is kept onl
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, TypedDict
 
+from referee.rules.cards import BadCard, Card
+from referee.rules.marks import N_, Nn_, Plural
 from referee.rules.names import quote
+from referee.rules.wording import ENGLISH, Translations, say
 
 #: Every rule id a breach can carry (``record-format.md``).
 RULE_IDS = frozenset(
@@ -41,114 +46,203 @@ RULE_IDS = frozenset(
     }
 )
 
-#: Sentence templates by message code; parameters are filled in by name.
-MESSAGES: dict[str, str] = {
+#: Sentences by message code, in English (the catalog's source): parameters are filled in by name,
+#: each shown as ``referee.rules.wording`` says for its name (a card as the table names it …).
+MESSAGES: dict[str, str | Plural] = {
     # players
-    "unknown-player": "{name!r} is not a player at this table.",
-    "player-count": "{game} is played by {low} to {high} players, not {count}.",
-    "empty-name": "Player {seat} has no name.",
-    "long-name": "The name {name!r} is longer than 40 characters.",
-    "unprintable-name": (
-        "The name {name!r} holds a character that does not show (a control, format or "
+    "unknown-player": N_("%(name)s is not a player at this table."),
+    "player-count": N_("%(game)s is played by %(low)s to %(high)s players, not %(count)s."),
+    "empty-name": N_("Player %(seat)s has no name."),
+    "long-name": N_("The name %(name)s is longer than 40 characters."),
+    "unprintable-name": N_(
+        "The name %(name)s holds a character that does not show (a control, format or "
         "private-use character, or a line break)."
     ),
-    "duplicate-name": "{name!r} sits at the table twice (names must differ, ignoring case).",
+    "duplicate-name": N_("%(name)s sits at the table twice (names must differ, ignoring case)."),
     # rounds and order
-    "round-count": "The game has {rounds} rounds; round {round} is one too many.",
-    "round-over": "Round {entry_round} is over; the table is in round {current}.",
-    "round-ahead": "Round {entry_round} has not started; the table is in round {current}.",
-    "game-over": "The game is over: all {rounds} rounds are played.",
-    "not-now": "{what} is not what comes next: {expected}.",
-    "dealer": "{player} did not deal round {round}: the deal passes left, so {expected} dealt.",
-    "bid-turn": "It is {expected}'s turn to bid, not {player}'s.",
-    "declare-turn": "It is {expected}'s turn to declare, not {player}'s.",
-    "already-bid": "{player} has already bid in round {round}.",
-    "already-declared": "{player} has already declared in round {round}.",
-    "leader": "Trick {trick} was led by {player}, but {expected} had to lead it.",
-    "card-turn": "It is {expected}'s turn to play, not {player}'s.",
-    "trick-size": "Trick {trick} has {count} cards; with {players} players it needs {players}.",
-    "too-many-tricks": "Round {round} has only {tricks} tricks.",
-    "starter-round-one": "{player} cannot start round 1: {expected} was chosen as first starter.",
-    "starter-chooser": (
-        "{chosen_by} could not choose the starter: only {majority} had the most nix cards."
+    "round-count": N_("The game has %(rounds)s rounds; round %(round)s is one too many."),
+    "round-over": N_("Round %(entry_round)s is over; the table is in round %(current)s."),
+    "round-ahead": N_("Round %(entry_round)s has not started; the table is in round %(current)s."),
+    "game-over": N_("The game is over: all %(rounds)s rounds are played."),
+    "no-such-entry": N_("%(entry)s is not what comes next: %(game)s has no such entry."),
+    "bid-after-play": N_("A bid is not what comes next: the bidding is over once play begins."),
+    "declare-after-play": N_(
+        "A declaration is not what comes next: the declarations are over once play begins."
     ),
-    "starter-twice": "The start player of round {round} has already been chosen.",
+    "trump-after-bids": N_("The trump is not what comes next: it is turned up before the bids."),
+    "trick-unfinished": N_(
+        "A whole trick is not what comes next: the trick under way is not finished."
+    ),
+    "tricks-twice": N_(
+        "The tricks are not what comes next: round %(round)s's tricks are already in."
+    ),
+    "tricks-not-kept": N_(
+        "Tricks per player is not what comes next: %(game)s records the cards won per colour."
+    ),
+    "setup-after-play": N_("This entry is not what comes next: it comes before the first trick."),
+    "starter-after-play": N_(
+        "The start player is not what comes next: it is chosen before the first trick."
+    ),
+    "card-after-designations": N_(
+        "A card is not what comes next: designations were entered by hand this round."
+    ),
+    "won-twice": N_(
+        "The cards won are not what comes next: round %(round)s's cards won are already in."
+    ),
+    "won-during-play": N_(
+        "The cards won are not what comes next: finish the tricks being played card by card."
+    ),
+    "dealer": N_(
+        "%(player)s did not deal round %(round)s: the deal passes left, so %(expected)s dealt."
+    ),
+    "bid-turn": N_("It is %(expected)s's turn to bid, not %(player)s's."),
+    "declare-turn": N_("It is %(expected)s's turn to declare, not %(player)s's."),
+    "already-bid": N_("%(player)s has already bid in round %(round)s."),
+    "already-declared": N_("%(player)s has already declared in round %(round)s."),
+    "leader": N_("Trick %(trick)s was led by %(player)s, but %(expected)s had to lead it."),
+    "card-turn": N_("It is %(expected)s's turn to play, not %(player)s's."),
+    "trick-size": Nn_(
+        "Trick %(trick)s has %(count)s card; with %(players)s players it needs %(players)s.",
+        "Trick %(trick)s has %(count)s cards; with %(players)s players it needs %(players)s.",
+        "count",
+    ),
+    "too-many-tricks": Nn_(
+        "Round %(round)s has only %(tricks)s trick.",
+        "Round %(round)s has only %(tricks)s tricks.",
+        "tricks",
+    ),
+    "starter-round-one": N_(
+        "%(player)s cannot start round 1: %(expected)s was chosen as first starter."
+    ),
+    "starter-chooser": N_(
+        "%(chosen_by)s could not choose the starter: only %(majority)s had the most nix cards."
+    ),
+    "starter-twice": N_("The start player of round %(round)s has already been chosen."),
     # missing entries
-    "missing-bid": "{player}'s bid in round {round} is missing.",
-    "missing-declaration": "{player}'s open/secret declaration in round {round} is missing.",
-    "missing-secret": "{player}'s secret bid in round {round} has not been turned up.",
-    "missing-tricks": "The tricks won in round {round} are missing.",
-    "missing-results": "The cards won in round {round} are missing.",
-    "missing-player-tricks": "{player}'s tricks in round {round} are missing.",
-    "missing-trump-first": "Turn up the trump for round {round} before the bids.",
-    "missing-bids-first": "All bids of round {round} are needed before the tricks.",
-    "missing-number": "The number card of round {round} is missing.",
-    "missing-designators": "The placed designators of round {round} are missing.",
-    "missing-won": "{player}'s cards won in round {round} are missing.",
-    "missing-won-colour": "{player}'s {colour} cards won in round {round} are missing.",
-    "missing-designations": (
-        "Round {round} names {count} of the {expected} colour designations it must have."
+    "missing-bid": N_("%(player)s's bid in round %(round)s is missing."),
+    "missing-declaration": N_(
+        "%(player)s's open/secret declaration in round %(round)s is missing."
     ),
-    "missing-starter": "Choose who starts round {round} first.",
-    "missing-discard": "{player}'s discard in round {round} is missing.",
+    "missing-secret": N_("%(player)s's secret bid in round %(round)s has not been turned up."),
+    "missing-tricks": N_("The tricks won in round %(round)s are missing."),
+    "missing-results": N_("The cards won in round %(round)s are missing."),
+    "missing-player-tricks": N_("%(player)s's tricks in round %(round)s are missing."),
+    "missing-trump-first": N_("Turn up the trump for round %(round)s before the bids."),
+    "missing-bids-first": N_("All bids of round %(round)s are needed before the tricks."),
+    "missing-number": N_("The number card of round %(round)s is missing."),
+    "missing-designators": N_("The placed designators of round %(round)s are missing."),
+    "missing-won": N_("%(player)s's cards won in round %(round)s are missing."),
+    "missing-won-colour": N_("%(player)s's %(colour)s cards won in round %(round)s are missing."),
+    "missing-designations": N_(
+        "Round %(round)s names %(count)s of the %(needed)s colour designations it must have."
+    ),
+    "missing-starter": N_("Choose who starts round %(round)s first."),
+    "missing-discard": N_("%(player)s's discard in round %(round)s is missing."),
     # bids
-    "bid-range": "{player} cannot bid {bid}: a bid is 0 to {high} in round {round}.",
-    "hook": (
-        "{player} (the dealer) cannot bid {bid}: the bids would add up to {total}, "
+    "bid-range": N_("%(player)s cannot bid %(bid)s: a bid is 0 to %(high)s in round %(round)s."),
+    "hook": N_(
+        "%(player)s (the dealer) cannot bid %(bid)s: the bids would add up to %(total)s, "
         "the number of tricks."
     ),
-    "bid-above-hand": (
-        "{player} bid {bid} with {hand} cards: legal, but it can never be made exactly."
+    "bid-above-hand": Nn_(
+        "%(player)s bid %(bid)s with %(hand)s card: legal, but it can never be made exactly.",
+        "%(player)s bid %(bid)s with %(hand)s cards: legal, but it can never be made exactly.",
+        "hand",
     ),
-    "open-needs-bid": "{player} declared open: the open bid must be entered with it.",
-    "reveal-not-secret": "{player}'s bid in round {round} was open, there is nothing to turn up.",
-    "reveal-early": "Secret bids are turned up when round {round} is over.",
-    "already-revealed": "{player}'s secret bid in round {round} is already turned up.",
+    "open-needs-bid": N_("%(player)s declared open: the open bid must be entered with it."),
+    "reveal-not-secret": N_(
+        "%(player)s's bid in round %(round)s was open, there is nothing to turn up."
+    ),
+    "reveal-early": N_("Secret bids are turned up when round %(round)s is over."),
+    "already-revealed": N_("%(player)s's secret bid in round %(round)s is already turned up."),
     # trick counts
-    "trick-total": "The tricks won add up to {total}; round {round} has {tricks} tricks.",
-    "trick-negative": "{player} cannot win {count} tricks.",
-    "won-negative": "{player} cannot win {count} {colour} cards.",
-    "won-whole-tricks": (
-        "{player} won {total} cards, which is not a whole number of tricks of {players} cards."
+    "trick-total": Nn_(
+        "The tricks won add up to %(total)s; round %(round)s has %(tricks)s trick.",
+        "The tricks won add up to %(total)s; round %(round)s has %(tricks)s tricks.",
+        "tricks",
     ),
-    "colour-total": "{total} {colour} cards are won in all; {expected} are in play.",
-    "unknown-colour": "{colour!r} is not a colour of this game.",
+    "trick-negative": Nn_(
+        "%(player)s cannot win %(count)s trick.", "%(player)s cannot win %(count)s tricks.", "count"
+    ),
+    "won-negative": Nn_(
+        "%(player)s cannot win %(count)s %(colour)s card.",
+        "%(player)s cannot win %(count)s %(colour)s cards.",
+        "count",
+    ),
+    "won-shape": N_("The cards won in round %(round)s are not counts per player and colour."),
+    "won-shape-player": N_("%(player)s's cards won in round %(round)s are not counts per colour."),
+    "won-whole-tricks": Nn_(
+        "%(player)s won %(total)s card, which is not a whole number of tricks of %(players)s "
+        "cards.",
+        "%(player)s won %(total)s cards, which is not a whole number of tricks of %(players)s "
+        "cards.",
+        "total",
+    ),
+    "colour-total": Nn_(
+        "%(total)s %(colour)s card is won in all; %(in_play)s are in play.",
+        "%(total)s %(colour)s cards are won in all; %(in_play)s are in play.",
+        "total",
+    ),
+    "unknown-colour": N_("%(text)s is not a colour of this game."),
     # trump
-    "trump-whole-deck": "Round {round} deals the whole deck: there is no trump.",
-    "trump-unknown": "{trump!r} is not a suit, colour or card of this deck.",
-    "trump-missing": "Round {round} needs a trump.",
-    "trump-twice": "The trump of round {round} is already {trump}.",
+    "trump-whole-deck": N_("Round %(round)s deals the whole deck: there is no trump."),
+    "trump-unknown": N_("%(text)s is not a suit, colour or card of this deck."),
+    "trump-missing": N_("Round %(round)s needs a trump."),
+    "trump-twice": N_("The trump of round %(round)s is already %(trump)s."),
     # ebbes
-    "number-range": "{number} is not a number card: they show 1 to 5.",
-    "number-used": "The number card {number} was already used in round {used_in}.",
-    "number-twice": "The number card of round {round} is already {number}.",
-    "number-in-placed": "With placed designators no number card is revealed.",
-    "designators-not-placed": "Designators are placed only in the placed-designators variant.",
-    "designators-shape": "The designators must be five cards, one of each colour.",
-    "designators-twice": "The designators of round {round} are already placed.",
-    "designation-repeat": "{colour} already has a role in round {round}.",
-    "designation-too-many": "Only four colours get a role; the fifth is nix by itself.",
-    "designation-plays": (
-        "The plays fix {expected} as designation {index} in round {round}, not {colour}."
+    "number-range": N_("%(number)s is not a number card: they show 1 to 5."),
+    "number-used": N_("The number card %(number)s was already used in round %(used_in)s."),
+    "number-twice": N_("The number card of round %(round)s is already %(number)s."),
+    "number-in-placed": N_("With placed designators no number card is revealed."),
+    "designators-not-placed": N_("Designators are placed only in the placed-designators variant."),
+    "designators-shape": N_("The designators must be five cards, one of each colour."),
+    "designators-twice": N_("The designators of round %(round)s are already placed."),
+    "designation-repeat": N_("%(colour)s already has a role in round %(round)s."),
+    "designation-too-many": N_("Only four colours get a role; the fifth is nix by itself."),
+    "designation-plays": N_(
+        "The plays fix %(fixed)s as designation %(index)s in round %(round)s, not %(colour)s."
     ),
-    "discard-variant": "Discards are made only in the discard variant.",
-    "discard-twice": "{player} has already discarded in round {round}.",
-    "discard-late": "Discards are made before the first trick.",
+    "designation-plays-none": N_(
+        "The plays fix no colour as designation %(index)s in round %(round)s, not %(colour)s."
+    ),
+    "discard-variant": N_("Discards are made only in the discard variant."),
+    "discard-twice": N_("%(player)s has already discarded in round %(round)s."),
+    "discard-late": N_("Discards are made before the first trick."),
     # cards
-    "card-unreadable": "{card!r} is not a card.",
-    "card-not-in-deck": "{card} is not in this deck.",
-    "card-twice": "{card} was already played in round {round}.",
-    "card-turned": "{card} is the turned trump card: it was not dealt.",
-    "card-discarded": "{card} was discarded in round {round}.",
+    "card-unreadable": N_("%(text)s is not a card."),
+    "card-not-in-deck": N_("%(card)s is not in this deck."),
+    "card-twice": N_("%(card)s was already played in round %(round)s."),
+    "card-turned": N_("%(card)s is the turned trump card: it was not dealt."),
+    "card-discarded": N_("%(card)s was discarded in round %(round)s."),
     # revoke
-    "follow-suit": (
-        "{player} showed out of {colour} in trick {trick} but played {card} in trick {later}: "
-        "a revoke."
+    "follow-suit": N_(
+        "%(player)s showed out of %(colour)s in trick %(trick)s but played %(card)s in trick "
+        "%(later)s: a revoke."
     ),
     # plays against entries
-    "plays-tricks": "{player} won {derived} tricks in the plays, not {given}.",
-    "plays-won": "{player} won {derived} {colour} cards in the plays, not {given}.",
+    "plays-tricks": Nn_(
+        "%(player)s won %(derived)s trick in the plays, not %(given)s.",
+        "%(player)s won %(derived)s tricks in the plays, not %(given)s.",
+        "derived",
+    ),
+    "plays-won": Nn_(
+        "%(player)s won %(derived)s %(colour)s card in the plays, not %(given)s.",
+        "%(player)s won %(derived)s %(colour)s cards in the plays, not %(given)s.",
+        "derived",
+    ),
 }
+
+
+class CardParam(TypedDict, total=False):
+    """A card as a breach's parameter: a card's code, or the text of one that spells none."""
+
+    card: str
+    text: str
+
+
+def card_param(card: Card) -> CardParam:
+    """``card`` as a breach's parameter (``CardParam``)."""
+    return {"text": str(card)} if isinstance(card, BadCard) else {"card": str(card)}
 
 
 class Breach(ValueError):
@@ -178,10 +272,14 @@ class Breach(ValueError):
 
     @property
     def message(self) -> str:
-        """The sentence for people, built from the code and the parameters."""
-        return MESSAGES[self.code].format(
-            player=self.player, round=self.round, trick=self.trick, **self.params
-        )
+        """The sentence in English, the catalog's source (``record-format.md``'s ``message``)."""
+        return self.sentence(ENGLISH)
+
+    def sentence(self, translations: Translations, symbols: bool = True) -> str:
+        """The sentence for people in the catalog's language, from the code and the parameters
+        (suits as words on paper, ``symbols`` false)."""
+        where = {"player": self.player, "round": self.round, "trick": self.trick}
+        return say(MESSAGES[self.code], {**where, **self.params}, translations, symbols)
 
     def to_dict(self) -> dict[str, object]:
         """The breach as ``record-format.md`` prints it."""

@@ -19,10 +19,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
+from referee.rules.marks import N_
+
 #: Suits from the lowest to the highest when trimming a Blackout deck (♣, ♦, ♥, ♠).
 SUITS = ("C", "D", "H", "S")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_NAMES = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
 _RANK_LETTERS = {11: "J", 12: "Q", 13: "K", 14: "A"}
 _RANK_VALUES = {"J": 11, "Q": 12, "K": 13, "A": 14, "T": 10}
 

@@ -85,15 +85,13 @@ class DealtGame(Game[D]):
         colour = card.colour if card is not None else self.deck.parse_colour(text)
         if colour is None or (card is not None and card not in self.deck):
             rnd.flagged.add("trump-missing")  # one breach for a bad trump, not a second one
-            raise IllegalEntry("trump", "trump-unknown", round=rnd.number, trump=event.card)
+            raise IllegalEntry("trump", "trump-unknown", round=rnd.number, text=event.card)
         if self.whole_deck(rnd.number):
             raise IllegalEntry("trump", "trump-whole-deck", round=rnd.number)
         if rnd.trump_colour is not None and not run.lenient:
             raise OutOfTurn("turn", "trump-twice", round=rnd.number, trump=rnd.trump_colour)
         if self.trump_too_late(run, rnd):
-            raise OutOfTurn(
-                "turn", "not-now", what="The trump", expected="it is turned up before the bids"
-            )
+            raise OutOfTurn("turn", "trump-after-bids")
         rnd.trump_card, rnd.trump_colour = card, colour
 
     def current_trump(self, rnd: D) -> str | None:

@@ -23,7 +23,14 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from referee.rules import events as ev
-from referee.rules.breaches import Breach, IllegalEntry, Miscount, Missing, OutOfTurn
+from referee.rules.breaches import (
+    Breach,
+    IllegalEntry,
+    Miscount,
+    Missing,
+    OutOfTurn,
+    card_param,
+)
 from referee.rules.cards import EBBES_COLOURS, BadCard, Card, Deck, coloured_deck
 from referee.rules.engine import Game, RoundState, Run, State, Step, register, unaccounted
 from referee.rules.scores import Score, Term
@@ -237,9 +244,7 @@ class Ebbes(Game[EbbesRound]):
             if not self.placed and rnd.number_card is None:
                 raise Missing("missing", "missing-number", round=rnd.number)
         elif rnd.plays or rnd.won is not None:
-            raise OutOfTurn(
-                "turn", "not-now", what="This entry", expected="it comes before the first trick"
-            )
+            raise OutOfTurn("turn", "setup-after-play")
 
     def on_starter(self, run: Run, rnd: EbbesRound, event: ev.Starter) -> None:
         player = self.check_player(event.player, rnd.number)
@@ -267,16 +272,11 @@ class Ebbes(Game[EbbesRound]):
                         round=rnd.number,
                         player=chooser,
                         chosen_by=chooser,
-                        majority=" and ".join(majority),
+                        majority=tuple(majority),
                     )
                 )
         if rnd.plays:
-            raise OutOfTurn(
-                "turn",
-                "not-now",
-                what="The start player",
-                expected="it is chosen before the first trick",
-            )
+            raise OutOfTurn("turn", "starter-after-play")
         rnd.leader = player
         rnd.chosen_by = chooser
 
@@ -320,7 +320,7 @@ class Ebbes(Game[EbbesRound]):
                 why = "card-not-in-deck"
                 cards[i] = BadCard.of(str(card))  # some designator of that colour, unknown
             if why is not None:
-                run.flag(IllegalEntry("card", why, round=rnd.number, card=str(card)))
+                run.flag(IllegalEntry("card", why, round=rnd.number, **card_param(card)))
         known = [card.colour for card in cards if not isinstance(card, BadCard)]
         if len(cards) != len(EBBES_COLOURS) or len(set(known)) != len(known):
             run.flag(IllegalEntry("designation", "designators-shape", round=rnd.number))
@@ -340,7 +340,7 @@ class Ebbes(Game[EbbesRound]):
         why = self.unavailable(rnd, card)
         if why is not None:
             named = player if player in self.players else None
-            run.flag(IllegalEntry("card", why, round=rnd.number, player=named, card=str(card)))
+            run.flag(IllegalEntry("card", why, round=rnd.number, player=named, **card_param(card)))
             card = card if isinstance(card, BadCard) else BadCard.of(str(card))
         rnd.discards[player] = card
         if not isinstance(card, BadCard):
@@ -352,7 +352,7 @@ class Ebbes(Game[EbbesRound]):
         colour = self.deck.parse_colour(event.colour) if isinstance(event.colour, str) else None
         if colour is None:
             run.flag(
-                IllegalEntry("designation", "unknown-colour", round=rnd.number, colour=event.colour)
+                IllegalEntry("designation", "unknown-colour", round=rnd.number, text=event.colour)
             )
         self.strict_order(run, rnd, "designate")
         index = len(rnd.designations)
@@ -362,15 +362,15 @@ class Ebbes(Game[EbbesRound]):
             return
         if rnd.plays and (index < len(rnd.derived) or not rnd.unsure):
             # the cards fixed the roles: a designation must agree with them
-            expected = rnd.derived[index] if index < len(rnd.derived) else "no colour"
-            if expected != colour:
+            fixed = rnd.derived[index] if index < len(rnd.derived) else None
+            if fixed != colour:
                 run.flag(
                     IllegalEntry(
                         "designation",
-                        "designation-plays",
+                        "designation-plays" if fixed else "designation-plays-none",
                         round=rnd.number,
                         colour=colour,
-                        expected=expected,
+                        fixed=fixed,
                         index=index + 1,
                     )
                 )
@@ -387,26 +387,14 @@ class Ebbes(Game[EbbesRound]):
     def ready_to_play(self, run: Run, rnd: EbbesRound) -> None:
         self.strict_order(run, rnd, "play")
         if not run.lenient and rnd.designations and not rnd.plays:
-            raise OutOfTurn(
-                "turn",
-                "not-now",
-                what="A card",
-                expected="designations were entered by hand this round",
-            )
+            raise OutOfTurn("turn", "card-after-designations")
 
     def on_won(self, run: Run, rnd: EbbesRound, event: ev.Won) -> None:
         if not isinstance(event.won, Mapping):
-            raise IllegalEntry(
-                "trick-total", "won-negative", round=rnd.number, count=event.won, colour=""
-            )
+            raise IllegalEntry("trick-total", "won-shape", round=rnd.number)
         self.strict_order(run, rnd, "won")
         if not run.lenient and rnd.won is not None:
-            raise OutOfTurn(
-                "turn",
-                "not-now",
-                what="The cards won",
-                expected=f"round {rnd.number}'s cards won are already in",
-            )
+            raise OutOfTurn("turn", "won-twice", round=rnd.number)
         won: dict[str, dict[str, int]] = {}
         strays = 0  # players' entries under a name that is no player's
         unknown: dict[str, int] = {}  # per player: counts under no colour, or not a count
@@ -416,14 +404,7 @@ class Ebbes(Game[EbbesRound]):
                 strays += 1
                 continue
             if not isinstance(per_colour, Mapping):
-                raise IllegalEntry(
-                    "trick-total",
-                    "won-negative",
-                    round=rnd.number,
-                    player=name,
-                    count=per_colour,
-                    colour="",
-                )
+                raise IllegalEntry("trick-total", "won-shape-player", round=rnd.number, player=name)
             counts: dict[str, int] = {}
             for text, count in per_colour.items():
                 colour = self.deck.parse_colour(text) if isinstance(text, str) else None
@@ -434,7 +415,7 @@ class Ebbes(Game[EbbesRound]):
                             "unknown-colour",
                             round=rnd.number,
                             player=name,
-                            colour=text,
+                            text=text,
                         )
                     )
                     unknown[name] = unknown.get(name, 0) + 1
@@ -487,19 +468,6 @@ class Ebbes(Game[EbbesRound]):
                         colour=colour,
                     )
                 )
-            if all(c in won[name] for c in EBBES_COLOURS):
-                total = sum(won[name].values())
-                if total % size:
-                    run.flag(
-                        Miscount(
-                            "trick-total",
-                            "won-whole-tricks",
-                            round=rnd.number,
-                            player=name,
-                            total=total,
-                            players=size,
-                        )
-                    )
         for colour in EBBES_COLOURS:
             if all(colour in won.get(name, {}) for name in self.players):
                 total = sum(won[name][colour] for name in self.players)
@@ -511,7 +479,23 @@ class Ebbes(Game[EbbesRound]):
                             round=rnd.number,
                             colour=colour,
                             total=total,
-                            expected=self.deck.count(colour),
+                            in_play=self.deck.count(colour),
+                        )
+                    )
+        # After the colours: a colour that does not add up is said in cards of that colour (a
+        # strict entry is refused with the first breach), not as a player's odd total.
+        for name in self.players:
+            if name in won and all(c in won[name] for c in EBBES_COLOURS):
+                total = sum(won[name].values())
+                if total % size:
+                    run.flag(
+                        Miscount(
+                            "trick-total",
+                            "won-whole-tricks",
+                            round=rnd.number,
+                            player=name,
+                            total=total,
+                            players=size,
                         )
                     )
         if rnd.plays_complete:
@@ -539,12 +523,7 @@ class Ebbes(Game[EbbesRound]):
                             )
                         )
         elif not run.lenient and rnd.plays:
-            raise OutOfTurn(
-                "turn",
-                "not-now",
-                what="The cards won",
-                expected="finish the tricks being played card by card",
-            )
+            raise OutOfTurn("turn", "won-during-play")
 
     # --- results and scores ------------------------------------------------------------------
 
@@ -606,7 +585,7 @@ class Ebbes(Game[EbbesRound]):
                     "missing-designations",
                     round=rnd.number,
                     count=len(rnd.roles()),
-                    expected=expected,
+                    needed=expected,
                 )
             )
         if results and not self.results_in(rnd):
@@ -657,11 +636,11 @@ class Ebbes(Game[EbbesRound]):
                     terms[p].append(Term("ebbes-middle", params, 3))
                 else:
                     edge = (
-                        "tied with everybody"
+                        "ebbes-tied"
                         if most == fewest
-                        else ("the most" if counts[p] == most else "the fewest")
+                        else ("ebbes-most" if counts[p] == most else "ebbes-fewest")
                     )
-                    terms[p].append(Term("ebbes-edge", {**params, "edge": edge}, 0))
+                    terms[p].append(Term(edge, params, 0))
         if roles["minus"] is not None:
             for p in self.players:
                 n = won[p][roles["minus"]]
@@ -673,9 +652,4 @@ class Ebbes(Game[EbbesRound]):
         }
 
     def on_tricks(self, run: Run, rnd: EbbesRound, event: ev.Tricks) -> None:
-        raise OutOfTurn(
-            "turn",
-            "not-now",
-            what="Tricks per player",
-            expected="ebbes records the cards won per colour",
-        )
+        raise OutOfTurn("turn", "tricks-not-kept", game=self.title)

@@ -36,6 +36,7 @@ from referee.rules.breaches import (
     Missing,
     OutOfTurn,
     Revoke,
+    card_param,
 )
 from referee.rules.cards import BadCard, Card, Deck
 from referee.rules.scores import Score
@@ -426,9 +427,7 @@ class Game(Generic[R]):
             case ev.Tricks():
                 self.on_tricks(run, rnd, event)
             case _:
-                raise OutOfTurn(
-                    "turn", "not-now", what=event.type, expected=f"{self.title} has no such entry"
-                )
+                raise OutOfTurn("turn", "no-such-entry", entry=event.type, game=self.title)
 
     def audit(self, run: Run, rnd: R) -> None:
         """Lenient replays: note what a round that is over still lacks (not its results)."""
@@ -571,12 +570,7 @@ class Game(Generic[R]):
         cards = [self.read_card(text) for text in event.cards]
         number = len(rnd.plays) + 1
         if rnd.plays and not rnd.trick_full(-1):
-            raise OutOfTurn(
-                "turn",
-                "not-now",
-                what="A whole trick",
-                expected="the trick under way is not finished",
-            )
+            raise OutOfTurn("turn", "trick-unfinished")
         if number > rnd.tricks_total:
             raise OutOfTurn("turn", "too-many-tricks", round=rnd.number, tricks=rnd.tricks_total)
         player, loose, misled = self.check_leader(run, rnd, event.leader)
@@ -625,7 +619,7 @@ class Game(Generic[R]):
         if why is not None:
             run.flag(
                 IllegalEntry(
-                    "card", why, round=rnd.number, trick=number, player=player, card=str(card)
+                    "card", why, round=rnd.number, trick=number, player=player, **card_param(card)
                 )
             )
             card = card if isinstance(card, BadCard) else BadCard.of(str(card))
@@ -714,12 +708,7 @@ class Game(Generic[R]):
                 "trick-total", "trick-negative", round=rnd.number, count=event.tricks
             )
         if rnd.tricks is not None and not run.lenient:
-            raise OutOfTurn(
-                "turn",
-                "not-now",
-                what="The tricks",
-                expected=f"round {rnd.number}'s tricks are already in",
-            )
+            raise OutOfTurn("turn", "tricks-twice", round=rnd.number)
         self.ready_to_play(run, rnd)
         tricks, total = self.read_counts(run, rnd, event.tricks, "trick-negative")
         if total is not None and total != rnd.tricks_total:

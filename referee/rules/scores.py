@@ -1,7 +1,8 @@
 """What a score is made of, so every number on the sheet can explain itself.
 
 A ``Score`` is its points plus the terms that add up to them, each term a message code with
-parameters (translatable like the breaches' sentences).
+language-free parameters, said in a language like the breaches' sentences
+(``referee.rules.wording``).
 
 >>> s = Score(13, (Term("prefix-one", {"bid": 3, "tricks": 3}, 13),))
 >>> s.explain()
@@ -13,22 +14,51 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-TERM_TEXT: dict[str, str] = {
-    "prefix-one": "bid {bid}, took {tricks}: a 1 written in front of the bid → {points}",
-    "ten-plus-bid": "bid {bid}, took {tricks}: 10 + {bid} → {points}",
-    "blacked-out": "bid {bid}, took {tricks}: blacked out → 0",
-    "secret-tricks": "secret bid {bid}, took {tricks}: 1 per trick → {points}",
-    "open-tricks": "open bid {bid}, took {tricks}: 2 per trick → {points}",
-    "open-missed": "open bid {bid}, took {tricks}: missed, all or nothing → 0",
-    "exact-bonus": "exact bid: bonus → +3",
-    "plus": "{count} {colour} card(s), the plus colour: +1 each → {points:+d}",
-    "minus": "{count} {colour} card(s), the minus colour: −1 each → {points:+d}",
-    "ebbes-middle": (
-        "{count} {colour} card(s), the ebbes colour: neither the most ({most}) nor the fewest "
-        "({fewest}) → +3"
+from referee.rules.marks import N_, Nn_, Plural
+from referee.rules.wording import ENGLISH, Translations, say
+
+#: Each term's sentence in English (the catalog's source), by code.
+TERM_TEXT: dict[str, str | Plural] = {
+    "prefix-one": N_("bid %(bid)s, took %(tricks)s: a 1 written in front of the bid → %(points)s"),
+    "ten-plus-bid": N_("bid %(bid)s, took %(tricks)s: 10 + %(bid)s → %(points)s"),
+    "blacked-out": N_("bid %(bid)s, took %(tricks)s: blacked out → 0"),
+    "secret-tricks": N_("secret bid %(bid)s, took %(tricks)s: 1 per trick → %(points)s"),
+    "open-tricks": N_("open bid %(bid)s, took %(tricks)s: 2 per trick → %(points)s"),
+    "open-missed": N_("open bid %(bid)s, took %(tricks)s: missed, all or nothing → 0"),
+    "exact-bonus": N_("exact bid: bonus → +3"),
+    "plus": Nn_(
+        "%(count)s %(colour)s card, the plus colour: +1 each → %(points)+d",
+        "%(count)s %(colour)s cards, the plus colour: +1 each → %(points)+d",
+        "count",
     ),
-    "ebbes-edge": "{count} {colour} card(s), the ebbes colour: {edge} → 0",
-    "nothing": "no cards of a scoring colour → 0",
+    "minus": Nn_(
+        "%(count)s %(colour)s card, the minus colour: −1 each → %(points)+d",
+        "%(count)s %(colour)s cards, the minus colour: −1 each → %(points)+d",
+        "count",
+    ),
+    "ebbes-middle": Nn_(
+        "%(count)s %(colour)s card, the ebbes colour: neither the most (%(most)s) nor the "
+        "fewest (%(fewest)s) → +3",
+        "%(count)s %(colour)s cards, the ebbes colour: neither the most (%(most)s) nor the "
+        "fewest (%(fewest)s) → +3",
+        "count",
+    ),
+    "ebbes-most": Nn_(
+        "%(count)s %(colour)s card, the ebbes colour: the most → 0",
+        "%(count)s %(colour)s cards, the ebbes colour: the most → 0",
+        "count",
+    ),
+    "ebbes-fewest": Nn_(
+        "%(count)s %(colour)s card, the ebbes colour: the fewest → 0",
+        "%(count)s %(colour)s cards, the ebbes colour: the fewest → 0",
+        "count",
+    ),
+    "ebbes-tied": Nn_(
+        "%(count)s %(colour)s card, the ebbes colour: tied with everybody → 0",
+        "%(count)s %(colour)s cards, the ebbes colour: tied with everybody → 0",
+        "count",
+    ),
+    "nothing": N_("no cards of a scoring colour → 0"),
 }
 
 
@@ -40,8 +70,9 @@ class Term:
     params: Mapping[str, object]
     points: int
 
-    def explain(self) -> str:
-        return TERM_TEXT[self.code].format(points=self.points, **self.params)
+    def explain(self, translations: Translations = ENGLISH) -> str:
+        """The term in words, in the catalog's language."""
+        return say(TERM_TEXT[self.code], {"points": self.points, **self.params}, translations)
 
 
 @dataclass(frozen=True)
@@ -51,6 +82,6 @@ class Score:
     points: int
     terms: tuple[Term, ...] = field(default=())
 
-    def explain(self) -> str:
+    def explain(self, translations: Translations = ENGLISH) -> str:
         """The terms in words, joined; the sum is the points."""
-        return "; ".join(term.explain() for term in self.terms)
+        return "; ".join(term.explain(translations) for term in self.terms)

@@ -8,19 +8,20 @@ printed only once its round is over, as on the table's pages.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from gettext import NullTranslations
 
 from reportlab.platypus import Flowable, Spacer
 
-from referee.rules import Breach, State
+from referee.rules import State
+from referee.rules.marks import N_
 from referee.sheets import common, fonts
 from referee.sheets.grid import Cell, Grid, Mark, Row
 from referee.sheets.layout import Page, para
 from referee.sheets.printed import printed
-from referee.sheets.words import _, ngettext, speaking
+from referee.sheets.words import _, ngettext, speaking, translations
 
 #: The mark after a round number whose entries were corrected or undone.
 CORRECTED = "*"
@@ -36,13 +37,11 @@ class Correction:
 
 @dataclass(frozen=True)
 class SheetInfo:
-    """What the sheet prints besides the state: a title, the table's date, its corrections,
-    and how a breach is said (by default the engine's own sentence)."""
+    """What the sheet prints besides the state: a title, the table's date, its corrections."""
 
     title: str | None = None
     date: date | None = None
     corrections: Sequence[Correction] = field(default_factory=tuple)
-    breach_text: Callable[[Breach], str] | None = None
 
 
 def table_sheet(
@@ -117,7 +116,7 @@ def sheet(state: State, info: SheetInfo | None, page: Page | None) -> bytes:
     notes = [
         *part.legend(state),
         *footnotes(info.corrections),
-        *breaches(state, info.breach_text),
+        *breaches(state),
         *common.glyph_note([title, *players]),
     ]
     return common.pdf(grid, page, title, head, notes, game.title, game.options, part.option_words)
@@ -170,14 +169,25 @@ def footnotes(corrections: Sequence[Correction]) -> list[Flowable]:
     return out
 
 
-def breaches(state: State, say: Callable[[Breach], str] | None) -> list[Flowable]:
-    """Every breach of the rules the replay noted, each said by ``say`` (else the engine)."""
-    if not state.violations:
-        return []
-    out: list[Flowable] = [Spacer(0, 6), para(_("Breaches noted"), 9, bold=True)]
-    for breach in state.violations:
-        text = breach.message if say is None else say(breach)
-        if breach.round is not None:
-            text = _("Round %(n)s: %(text)s", n=breach.round, text=text)
-        out.append(para(text, 8))
+def breaches(state: State) -> list[Flowable]:
+    """Every breach of the rules the replay noted, and apart from them what the round under way
+    still waits for (a secret bid to turn up: a step to come, not a breach)."""
+    t = translations()
+    pending = {id(b) for b in state.provisional}
+    out: list[Flowable] = []
+    for heading, notes in (
+        (N_("Breaches noted"), [b for b in state.violations if id(b) not in pending]),
+        (N_("Still to be entered"), state.provisional),
+    ):
+        if notes:
+            out += [Spacer(0, 6), para(t.gettext(heading), 9, bold=True)]
+        for breach in notes:
+            sentence = breach.sentence(t, symbols=False)
+            if breach.round is not None:
+                sentence = t.gettext(ROUND_NOTE) % {"round": breach.round, "sentence": sentence}
+            out.append(para(sentence, 8))
     return out
+
+
+#: A breach with the round it is in.
+ROUND_NOTE = N_("Round %(round)s: %(sentence)s")

@@ -34,6 +34,11 @@ def speaking(words: NullTranslations | None) -> Iterator[None]:
         current.reset(token)
 
 
+def translations() -> NullTranslations:
+    """The translations of the document being made (the engine's sentences are said in them)."""
+    return current.get() or OWN
+
+
 def _(message: str, **variables: Any) -> str:
     """``message`` in the document's language, its ``%(name)s`` filled in."""
     text = (current.get() or OWN).gettext(message)

@@ -1,73 +1,56 @@
-"""Sentences the pages share: a breach, an entry, a card's colour, why a trick was won.
+"""Sentences the pages share: a breach, a score's explanation, an entry, a card or colour, why a
+trick was won.
 
-Every one is translated when it is made (``flask_babel.gettext``); nothing here decides a rule.
+Every one is said in the request's language (Flask-Babel's translations, through
+``referee.rules.wording`` for what the engine holds as codes); nothing here decides a rule.
 """
 
 from __future__ import annotations
 
-from flask_babel import gettext, lazy_gettext
+from dataclasses import dataclass
 
-from referee.rules import Breach
+from flask_babel import get_translations, gettext, ngettext
+
+from referee.rules import Breach, Score, State
 from referee.rules import events as ev
-from referee.rules.breaches import MESSAGES
-from referee.rules.cards import ALLES_COLOURS, EBBES_COLOURS, SUIT_NAMES, SUIT_SYMBOLS, Card
-from referee.sheets.words import N_
+from referee.rules.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
+from referee.rules.marks import N_
+from referee.rules.wording import ROLE_NAMES, Translations, card_name, colour_name, trump_name
+from referee.web.sealed import shown_notes
+
+
+def _translations() -> Translations:
+    return get_translations()
 
 
 def breach_text(breach: Breach) -> str:
-    """A breach's sentence for people, translated (built from its code and parameters)."""
-    return gettext(MESSAGES[breach.code]).format(
-        player=breach.player, round=breach.round, trick=breach.trick, **breach.params
-    )
+    """A breach's sentence for people, in the request's language."""
+    return breach.sentence(_translations())
 
 
-#: The names of the suits and colours, and of ebbes' roles, in the reader's language (the
-#: engine's are codes).
-NAMES = {
-    "spades": lazy_gettext("spades"),
-    "hearts": lazy_gettext("hearts"),
-    "diamonds": lazy_gettext("diamonds"),
-    "clubs": lazy_gettext("clubs"),
-    "red": lazy_gettext("red"),
-    "yellow": lazy_gettext("yellow"),
-    "green": lazy_gettext("green"),
-    "blue": lazy_gettext("blue"),
-    "purple": lazy_gettext("purple"),
-    "trump": lazy_gettext("trump"),
-    "plus": lazy_gettext("plus"),
-    "ebbes": lazy_gettext("ebbes"),
-    "minus": lazy_gettext("minus"),
-    "nix": lazy_gettext("nix"),
-}
+def score_text(score: Score) -> str:
+    """What a score is made of, in the request's language."""
+    return score.explain(_translations())
 
 
-def name_of(code: str) -> str:
-    """A suit, colour or role code as its name in the reader's language ("red" → "rot"); a
-    code without a name (a colour the table made up) as it is."""
-    return str(NAMES.get(SUIT_NAMES.get(code, code), code))
-
-
-#: The face cards' letters on a French card (J, Q, K, A), as the reader's language writes them.
-RANK_LETTERS = {
-    # TRANSLATORS: the letter of a jack on a card label (♥J).
-    11: lazy_gettext("J"),
-    # TRANSLATORS: the letter of a queen on a card label (♥Q).
-    12: lazy_gettext("Q"),
-    # TRANSLATORS: the letter of a king on a card label (♥K).
-    13: lazy_gettext("K"),
-    # TRANSLATORS: the letter of an ace on a card label (♥A).
-    14: lazy_gettext("A"),
-}
+def card_text(code: str) -> str:
+    """A card as the table names it (♠8, blue 5), in the request's language."""
+    return card_name(code, _translations())
 
 
 def card_label(card: Card) -> str:
-    """A card's short label in the reader's language: ``♥Q`` for a French card, ``red 7``
-    otherwise; a card that cannot have been played as the record spells it."""
-    if not card.colour:
-        return card.label()
-    if card.french:
-        return SUIT_SYMBOLS[card.colour] + str(RANK_LETTERS.get(card.value, card.value))
-    return gettext("%(colour)s %(value)s", colour=name_of(card.colour), value=card.value)
+    """A card as the table names it (♥Q, blue 5), in the request's language."""
+    return card_text(str(card))
+
+
+def name_of(code: str) -> str:
+    """A suit, colour or ebbes role code as its name in the reader's language ("red" → "rot");
+    a colour the table made up as it is (the templates' ``named`` filter)."""
+    if code in SUIT_NAMES:
+        return gettext(SUIT_NAMES[code])
+    if code in ROLE_NAMES:
+        return gettext(ROLE_NAMES[code])
+    return colour_name(code, _translations())
 
 
 def colour_label(colour: str | None) -> str:
@@ -75,37 +58,35 @@ def colour_label(colour: str | None) -> str:
     if colour is None:
         return "—"
     if colour in SUIT_SYMBOLS:
-        return f"{SUIT_SYMBOLS[colour]} {name_of(colour)}"
-    return name_of(colour)
+        return f"{SUIT_SYMBOLS[colour]} {gettext(SUIT_NAMES[colour])}"
+    return colour_name(colour, _translations())
 
 
 def colour_short(colour: str | None) -> str:
     """A suit as its symbol (♥), a colour as its name; '—' for none (for narrow sheet cells)."""
     if colour is None:
         return "—"
-    return SUIT_SYMBOLS.get(colour) or name_of(colour)
+    return colour_name(colour, _translations())
 
 
-#: Why a card won its trick (translated where it is said).
 WHY = {"highest-trump": N_("highest trump"), "highest-led": N_("highest card of the colour led")}
 
 
-def code_word(code: str) -> str:
-    """A colour word of an entry ("red") in the reader's language; any other code (a suit
-    letter, a card such as ``QH`` or ``red-7``) as it was entered."""
-    return str(NAMES[code]) if code in EBBES_COLOURS + ALLES_COLOURS else code
-
-
 def describe_event(event: ev.Event, turned_up: bool = False) -> str:
-    """An entry in a short sentence, for the history and the undo message. A sealed secret bid
-    is told only when its round is over (``turned_up``)."""
-    return gettext("Round %(n)s: %(what)s", n=event.round, what=what_happened(event, turned_up))
+    """An entry in a short sentence with its round, for the history and the undo message."""
+    entry = entry_text(event, turned_up)
+    return gettext("Round %(round)s: %(entry)s", round=event.round, entry=entry)
 
 
-def what_happened(event: ev.Event, turned_up: bool) -> str:
-    """What ``event`` entered, in a few words (``describe_event`` says its round)."""
+def entry_text(event: ev.Event, turned_up: bool = False, symbols: bool = True) -> str:
+    """An entry in a short sentence, cards named as the table sees them (on paper, ``symbols``
+    false, suits as words). A sealed secret bid is told only when its round is over
+    (``turned_up``)."""
+    t = _translations()
     if isinstance(event, ev.Trump):
-        return gettext("trump %(card)s", card=code_word(event.card))
+        return gettext("trump %(trump)s", trump=trump_name(event.card, t, symbols))
+    if isinstance(event, ev.Dealer):
+        return gettext("%(player)s dealt", player=event.player)
     if isinstance(event, ev.Bid):
         return gettext("%(player)s bid %(bid)s", player=event.player, bid=event.bid)
     if isinstance(event, ev.Declare):
@@ -140,19 +121,68 @@ def what_happened(event: ev.Event, turned_up: bool) -> str:
     if isinstance(event, ev.Number):
         return gettext("number card %(number)s", number=event.number)
     if isinstance(event, ev.Designators):
-        return gettext("designators %(cards)s", cards=", ".join(event.cards))
+        cards = ", ".join(card_name(c, t, symbols) for c in event.cards)
+        return gettext("designators %(cards)s", cards=cards)
     if isinstance(event, ev.Designate):
-        return gettext("next role to %(colour)s", colour=code_word(event.colour))
+        return gettext("next role to %(colour)s", colour=colour_name(event.colour, t, symbols))
     if isinstance(event, ev.Won):
         counts = "; ".join(
-            f"{p}: " + " ".join(f"{code_word(c)} {n}" for c, n in won.items())
-            for p, won in event.won.items()
+            f"{p}: " + " ".join(f"{colour_name(c, t, symbols)} {n}" for c, n in per_colour.items())
+            for p, per_colour in event.won.items()
         )
         return gettext("cards won %(counts)s", counts=counts)
     if isinstance(event, ev.Discard):
-        return gettext("%(player)s laid aside %(card)s", player=event.player, card=event.card)
+        return gettext(
+            "%(player)s discarded %(card)s",
+            player=event.player,
+            card=card_name(event.card, t, symbols),
+        )
     if isinstance(event, ev.Play):
+        card = card_name(event.card, t, symbols)
         if event.player:
-            return gettext("%(player)s played %(card)s", player=event.player, card=event.card)
-        return gettext("next player played %(card)s", card=event.card)
+            return gettext("%(player)s played %(card)s", player=event.player, card=card)
+        return gettext("the next player played %(card)s", card=card)
+    if isinstance(event, ev.Trick):
+        cards = ", ".join(card_name(c, t, symbols) for c in event.cards)
+        return gettext("trick led by %(player)s: %(cards)s", player=event.leader, cards=cards)
     return event.type
+
+
+@dataclass(frozen=True)
+class Notes:
+    """What a page lists under its own plain headings: breaches of the rules (with an intro that
+    speaks of the breaches at hand), what the round under way still waits for (a secret bid to
+    turn up: a step to come, not a breach), and warnings (legal, but can never be made)."""
+
+    breaches: list[Breach]
+    pending: list[Breach]
+    warnings: list[Breach]
+    intro: str | None
+
+
+def notes(state: State) -> Notes:
+    """The notes of ``state`` as a page lists them (none that would tell a sealed bid)."""
+    pending = {id(b) for b in state.provisional}
+    breaches = [b for b in state.violations if id(b) not in pending]
+    rules = {b.rule for b in breaches}
+    if not breaches:
+        intro = None
+    elif rules == {"follow-suit"}:
+        intro = gettext(
+            "A revoke: the rules set no penalty, the table decides. Play on to keep the result "
+            "(the breach stays on the record), or undo or correct the card below."
+        )
+    else:
+        intro = ngettext(
+            "An entry breaks a rule. The table decides what to do: play on to keep it (the "
+            "breach stays on the record), or undo or correct the entry below.",
+            "Entries break the rules. The table decides what to do: play on to keep them (the "
+            "breaches stay on the record), or undo or correct the entries below.",
+            len(breaches),
+        )
+    return Notes(
+        breaches=breaches,
+        pending=shown_notes(state, state.provisional),
+        warnings=shown_notes(state, state.warnings),
+        intro=intro,
+    )

@@ -193,7 +193,7 @@ def test_blackout_journey(live_server, phone, shoot, tmp_path):
     next_is(page, "Play the round")
     # Tricks that do not add up are refused, the reason shown, the tapped counts kept.
     enter_counts(page, {"Ann": 1, "Ben": 1, "Cho": 0}, "Enter the tricks")
-    refused(page, "The tricks won add up to 2; round 1 has 1 tricks.")
+    refused(page, "The tricks won add up to 2; round 1 has 1 trick.")
     expect(chip(page, "Ben", 1)).to_be_checked()
     shoot(page, "refused")
     enter_counts(page, {"Ben": 0}, "Enter the tricks")

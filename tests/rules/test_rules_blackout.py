@@ -210,7 +210,7 @@ def test_tricks_must_add_up_to_the_hand_size():
     breach = refused(state, ev.Tricks(1, {"Ann": 1, "Ben": 1, "Cho": 0, "Dee": 0}))
     assert (breach.rule, breach.message) == (
         "trick-total",
-        "The tricks won add up to 2; round 1 has 1 tricks.",
+        "The tricks won add up to 2; round 1 has 1 trick.",
     )
 
 

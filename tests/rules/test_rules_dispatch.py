@@ -74,11 +74,11 @@ def test_an_entry_of_another_game_is_not_one_of_this_game(game, event):
     expected = (
         "OutOfTurn",
         "turn",
-        "not-now",
+        "no-such-entry",
         None,
         None,
         None,
-        {"what": event.type, "expected": f"{title} has no such entry"},
+        {"entry": event.type, "game": title},
         f"{event.type} is not what comes next: {title} has no such entry.",
     )
     assert described(refused(start(setup), event)) == expected
@@ -90,7 +90,7 @@ def test_an_entry_of_another_game_is_not_one_of_this_game(game, event):
 def test_an_event_without_a_type_is_no_entry_of_any_game():
     for setup in SETUPS.values():
         breach = refused(start(setup), ev.Event(1))
-        assert (breach.code, breach.params["what"]) == ("not-now", "")
+        assert (breach.code, breach.params["entry"]) == ("no-such-entry", "")
 
 
 def test_ebbes_refuses_tricks_per_player_with_its_own_reason():
@@ -98,11 +98,11 @@ def test_ebbes_refuses_tricks_per_player_with_its_own_reason():
     assert described(breach) == (
         "OutOfTurn",
         "turn",
-        "not-now",
+        "tricks-not-kept",
         None,
         None,
         None,
-        {"what": "Tricks per player", "expected": "ebbes records the cards won per colour"},
+        {"game": "ebbes"},
         "Tricks per player is not what comes next: ebbes records the cards won per colour.",
     )
 
@@ -113,6 +113,8 @@ DEALT = ["blackout", "alles-oder-nichts"]
 
 
 TRUMPS = {"blackout": ("H", "S"), "alles-oder-nichts": ("red", "blue")}
+#: How a sentence names each first trump (a suit by its symbol, a colour by its name).
+SHOWN = {"H": "♥", "red": "red"}
 
 
 def bid_entry(game, player):
@@ -149,7 +151,7 @@ def test_an_unknown_trump_is_one_breach_not_two(game, trump):
         1,
         None,
         None,
-        {"trump": trump},
+        {"text": trump},
         f"{trump!r} is not a suit, colour or card of this deck.",
     )
     assert described(refused(start(SETUPS[game]), ev.Trump(1, trump))) == expected
@@ -172,7 +174,7 @@ def test_a_second_trump_is_refused_strictly_and_replaces_the_first_leniently(gam
         None,
         None,
         {"trump": first},
-        f"The trump of round 1 is already {first}.",
+        f"The trump of round 1 is already {SHOWN[first]}.",
     )
     lenient = replay(SETUPS[game], [ev.Trump(1, first), ev.Trump(1, second)], lenient=True)
     assert lenient.violations == [] and lenient.current.trump_colour == second
@@ -188,18 +190,18 @@ def test_blackout_wants_the_trump_before_the_bids_alles_takes_it_late():
         None,
         None,
         {"trump": "H"},
-        "The trump of round 1 is already H.",
+        "The trump of round 1 is already ♥.",
     )
     events = [ev.Bid(1, "Ben", 0), ev.Trump(1, "S")]
     assert replay(SETUPS["blackout"], events, lenient=True).current.trump_colour == "S"
     late = (
         "OutOfTurn",
         "turn",
-        "not-now",
+        "trump-after-bids",
         None,
         None,
         None,
-        {"what": "The trump", "expected": "it is turned up before the bids"},
+        {},
         "The trump is not what comes next: it is turned up before the bids.",
     )
     played = [ev.Bid(1, p, 0) for p in ("Ben", "Cho", "Dee", "Ann")]

@@ -76,9 +76,9 @@ def test_scores_plus_minus_ebbes_and_nix():
     scores = state.scores(1)
     assert {p: s.points for p, s in scores.items()} == {"Ann": 2, "Ben": 3, "Cho": -2}
     assert scores["Ben"].explain() == (
-        "2 yellow card(s), the plus colour: +1 each → +2; "
-        "2 green card(s), the ebbes colour: neither the most (3) nor the fewest (1) → +3; "
-        "2 blue card(s), the minus colour: −1 each → -2"
+        "2 yellow cards, the plus colour: +1 each → +2; "
+        "2 green cards, the ebbes colour: neither the most (3) nor the fewest (1) → +3; "
+        "2 blue cards, the minus colour: −1 each → -2"
     )
     assert state.current.role_map() == {
         "trump": "red",

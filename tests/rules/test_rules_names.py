@@ -83,7 +83,7 @@ def test_a_long_name_is_refused_quoting_only_its_start() -> None:
 
 def test_no_sentence_repeats_a_huge_value() -> None:
     breach = IllegalEntry(
-        "card", "card-unreadable", round=1, player="x" * 10_000, card="y" * 10_000
+        "card", "card-unreadable", round=1, player="x" * 10_000, text="y" * 10_000
     )
     assert len(breach.message) < 100
     assert breach.player == "x" * 60 + "…"

@@ -61,11 +61,11 @@ def ev_step(number, action, player=None):
 def test_a_card_cannot_be_played_twice_or_be_the_turned_trump():
     state = blackout_round_two()
     state = run(state, *plays(2, "QS", "AS"))
-    assert refused(state, ev.Play(2, "QS")).message == "QS was already played in round 2."
+    assert refused(state, ev.Play(2, "QS")).message == "♠Q was already played in round 2."
     assert refused(state, ev.Play(2, "KH")).message == (
-        "KH is the turned trump card: it was not dealt."
+        "♥K is the turned trump card: it was not dealt."
     )
-    assert refused(state, ev.Play(2, "2C")).message == "2C is not in this deck."
+    assert refused(state, ev.Play(2, "2C")).message == "♣2 is not in this deck."
 
 
 def test_a_card_that_is_not_a_card_is_refused_on_its_trick_and_player():
@@ -95,7 +95,7 @@ def test_a_revoke_is_flagged_on_the_trick_where_the_player_showed_out():
     state = run(state, *plays(2, "AD", "KS", "AC", "QC"))
     [revoke] = state.violations
     assert (revoke.rule, revoke.round, revoke.trick, revoke.player) == ("follow-suit", 2, 1, "Ann")
-    assert revoke.message == ("Ann showed out of S in trick 1 but played KS in trick 2: a revoke.")
+    assert revoke.message == ("Ann showed out of ♠ in trick 1 but played ♠K in trick 2: a revoke.")
     assert state.current.plays_complete  # the card stands; the table decides what to do
 
 
@@ -176,7 +176,7 @@ def test_discards_are_out_of_play_and_go_to_the_last_trick():
     state = start(Setup("ebbes", ("Ann", "Ben", "Cho"), {"discard": True}))
     assert state.game.tricks_in(1) == 9
     state = run(state, ev.Number(1, 1), ev.Discard(1, "Ann", "red-6"))
-    assert refused(state, ev.Play(1, "red-6")).message == "red-6 was discarded in round 1."
+    assert refused(state, ev.Play(1, "red-6")).message == "red 6 was discarded in round 1."
     assert refused(state, ev.Discard(1, "Ann", "red-5")).rule == "turn"
 
 

@@ -53,7 +53,7 @@ def test_blackout_card_by_card_names_winners_and_catches_a_revoke(app, client):
     response = post(client, table, "play", player=ANN, card="AS", mode="cards")  # …and has one
     ok(response)
     page = client.get(response.headers["Location"]).get_data(as_text=True)
-    assert "Ann showed out of S in trick 1 but played AS in trick 2: a revoke." in page
+    assert "Ann showed out of ♠ in trick 1 but played ♠A in trick 2: a revoke." in page
     page = play(client, table, BEN, "AH")
     state = state_of(app, table)
     assert [(b.rule, b.round, b.trick, b.player) for b in state.violations] == [
@@ -69,7 +69,7 @@ def test_a_card_already_played_or_out_of_turn_is_refused(app, client):
         ok(post(client, table, "bid", player=seat, bid=bid))
     play(client, table, BEN, "AS")
     again = post(client, table, "play", player=CHO, card="AS", mode="cards")
-    assert error_of(again) == "AS was already played in round 1."
+    assert error_of(again) == "♠A was already played in round 1."
     wrong = post(client, table, "play", player=ANN, card="AC", mode="cards")
     assert error_of(wrong) == "It is Cho's turn to play, not Ann's."
     assert len(state_of(app, table).current.plays[0].cards) == 1

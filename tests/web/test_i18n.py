@@ -18,9 +18,20 @@ pytestmark = pytest.mark.speed_layer  # what the speed layer keeps and answers i
 
 @pytest.fixture
 def german(tmp_path: Path) -> Flask:
-    """The app with a German catalog of two of its strings, German by default."""
+    """The app with a German catalog of a few of its strings, German by default. (Flask-Babel
+    keeps one cache of catalogs for every app: every test's German catalog is this one.)"""
     catalog = Catalog(locale="de")
     catalog.add("Table", "Tisch")
+    catalog.add(
+        (
+            "The tricks won add up to %(total)s; round %(round)s has %(tricks)s trick.",
+            "The tricks won add up to %(total)s; round %(round)s has %(tricks)s tricks.",
+        ),
+        (
+            "Die Stiche ergeben %(total)s; Runde %(round)s hat %(tricks)s Stich.",
+            "Die Stiche ergeben %(total)s; Runde %(round)s hat %(tricks)s Stiche.",
+        ),
+    )
     catalog.add("Round %(n)s of %(of)s", "Runde %(n)s von %(of)s")
     catalog.add(("%(num)s trick", "%(num)s tricks"), ("%(num)s Stich", "%(num)s Stiche"))
     folder = tmp_path / "translations" / "de" / "LC_MESSAGES"

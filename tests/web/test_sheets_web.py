@@ -108,7 +108,7 @@ def test_undone_and_corrected_rounds_are_marked_and_breaches_listed(
     text = " ".join(page_texts(pdf)).replace("\n", " ")
     assert "Corrections (* on a round number)" in text
     assert "* Round 1: entry 3 “Cho bid 1” was corrected to “Cho bid 0”" in text
-    assert "* Round 2: entry 7 “trump S” was undone" in text
+    assert "* Round 2: entry 7 “trump spades” was undone" in text
     assert "Breaches noted" in text
     assert "Round 1: Ann (the dealer) cannot bid 0" in text
 

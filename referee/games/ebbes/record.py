@@ -21,6 +21,7 @@ from referee.record_parts import (
 from referee.rules import Game, RoundState, State
 from referee.rules import events as ev
 from referee.rules.ebbes import ROLES, Ebbes, EbbesRound
+from referee.rules.marks import N_
 
 
 class RecordEbbes(RecordGame):
@@ -37,9 +38,9 @@ class RecordEbbes(RecordGame):
         }
     )
     first_field = "first_starter"
-    who_heading = "Starter"
+    who_heading = N_("Starter")
     who_field = "starter"
-    last_heading = "Roles (trump plus ebbes minus nix)"
+    last_heading = N_("Roles (trump plus ebbes minus nix)")
 
     def round_events(
         self, raw: dict[str, Any], number: int, field: str, last: bool, rules: Game[Any]

@@ -14,11 +14,13 @@ from wtforms import BooleanField, Form, SelectField
 from referee.rules import RoundState, State, Step
 from referee.rules.cards import EBBES_COLOURS, coloured_deck
 from referee.rules.ebbes import ROLES, Ebbes, EbbesRound
+from referee.rules.marks import N_
+from referee.rules.wording import ROLE_NAMES
 from referee.web.forms import choices, default
 from referee.web.round.looks import ColourChip, colour_chips, colour_class
 from referee.web.round.screen import count_fields
 from referee.web.screens import Cell, ScreensGame, Value
-from referee.web.words import colour_label, name_of
+from referee.web.words import colour_label, colour_short, name_of
 
 if TYPE_CHECKING:
     from referee.web.sheet.rows import SheetRow
@@ -48,16 +50,24 @@ class Options(Form):
     )
 
 
-#: The designating cards' places, as the sentence that names a role says them.
-ORDINALS = (lazy_gettext("1st"), lazy_gettext("2nd"), lazy_gettext("3rd"), lazy_gettext("4th"))
+#: What each designating card fixed, in turn: a whole sentence each, so it translates.
+FIXED_BY = (
+    N_("%(colour)s is %(role)s (the 1st designating card)."),
+    N_("%(colour)s is %(role)s (the 2nd designating card)."),
+    N_("%(colour)s is %(role)s (the 3rd designating card)."),
+    N_("%(colour)s is %(role)s (the 4th designating card)."),
+)
 #: How many roles the designating cards give; the colour left after them is nix.
 DESIGNATED = len(ROLES) - 1
+
+
+assert tuple(ROLE_NAMES) == ROLES
 
 
 def role_name(index: int) -> str:
     """The role the ``index``-th designating card gives (from 0), translated; the colour left
     after the fourth is nix."""
-    return name_of(ROLES[index])
+    return gettext(ROLE_NAMES[ROLES[index]])
 
 
 @dataclass
@@ -143,7 +153,10 @@ class EbbesScreens(ScreensGame):
             (gettext("Leads"), rnd.leader or gettext("chosen by the nix majority")),
             (gettext("Number card"), "—" if rnd.number_card is None else str(rnd.number_card)),
         ]
-        facts += [(name_of(role), colour_label(colour)) for role, colour in rnd.role_map().items()]
+        facts += [
+            (gettext(ROLE_NAMES[role]), colour_short(colour))
+            for role, colour in rnd.role_map().items()
+        ]
         return facts
 
     def step_view(
@@ -195,15 +208,14 @@ class EbbesScreens(ScreensGame):
         for index in range(len(before.derived), len(after.derived)):
             said.append(
                 gettext(
-                    "%(colour)s is %(role)s (the %(nth)s designating card).",
-                    colour=colour_label(after.derived[index]),
+                    FIXED_BY[index],
+                    colour=colour_short(after.derived[index]),
                     role=role_name(index),
-                    nth=ORDINALS[index],
                 )
             )
             if index == 3:
-                nix = colour_label(after.role_map()["nix"])
-                said.append(gettext("%(colour)s is nix.", colour=nix))
+                nix = after.role_map()["nix"]
+                said.append(gettext("%(colour)s is nix.", colour=colour_short(nix)))
         return said
 
     def discarder(self, state: State, rnd: RoundState) -> str | None:
@@ -228,11 +240,11 @@ class EbbesScreens(ScreensGame):
 
     def round_headings(self) -> list[str]:
         """A column per role, each holding the colour that had it."""
-        return [name_of(role) for role in ROLES]
+        return [gettext(ROLE_NAMES[role]) for role in ROLES]
 
     def round_values(self, row: SheetRow) -> list[Value]:
         colours = [row.roles.get(role) for role in ROLES]
-        return [None if colour is None else name_of(colour) for colour in colours]
+        return [colour_short(c) if isinstance(c, str) else c for c in colours]
 
     def entry_headings(self) -> list[str]:
         """None: a player's score is all the sheet has of them."""

@@ -41,7 +41,7 @@ from referee.web.sheet.exports import bgstats_link
 from referee.web.speed import load, load_since, recent_seq, remember_after, speed
 from referee.web.speed.front import position_text
 from referee.web.standings import leaders
-from referee.web.words import breach_text, describe_event
+from referee.web.words import breach_text, describe_event, notes
 
 bp = Blueprint("round", __name__, url_prefix="/t")
 
@@ -100,7 +100,7 @@ def render_table(
         seq=record.last_seq,
         breach_text=breach_text,
         title=state.game.title,
-        warnings=shown_notes(state, state.warnings),
+        notes=notes(state),
         own_turn=own_turn(record.id, step),
         cached=cached,
     ), status
@@ -141,6 +141,7 @@ def seal(table_id: str, seat: int) -> tuple[str, int]:
         step=step,
         seq=record.last_seq,
         title=state.game.title,
+        own_phone=not holder.keeps_score,  # the player's own link: the page speaks to them
     ), 200
 
 
@@ -193,7 +194,9 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     now = remember_after(record, entry, extend(state, event))
     for said in announcements(state, after):
         flash(said, "info")
-    if sealed_bid(event):
+    if sealed_bid(event) and not holder.keeps_score:  # on the player's own phone
+        flash(_("Your bid is sealed: nobody sees it before the round is over."), "info")
+    elif sealed_bid(event):
         flash(
             _(
                 "%(p)s's bid is sealed: nobody sees it before the round is over. "

@@ -12,7 +12,7 @@ from referee.rules.events import event_from_dict
 from referee.sheets import Correction, SheetInfo
 from referee.store.tables import LogEntry, TableRecord
 from referee.web.history.lines import target_event
-from referee.web.words import breach_text, describe_event
+from referee.web.words import entry_text
 
 
 def corrections(entries: Sequence[LogEntry]) -> list[Correction]:
@@ -20,7 +20,7 @@ def corrections(entries: Sequence[LogEntry]) -> list[Correction]:
     by_seq = {entry.seq: entry for entry in entries}
 
     def said(payload: Mapping[str, Any]) -> str:
-        return describe_event(event_from_dict(payload)).split(": ", 1)[-1]
+        return entry_text(event_from_dict(payload), symbols=False)
 
     out: list[Correction] = []
     for entry in entries:
@@ -61,5 +61,4 @@ def sheet_info(record: TableRecord) -> SheetInfo:
     return SheetInfo(
         date=record.created_at.date(),
         corrections=tuple(corrections(record.entries)),
-        breach_text=breach_text,
     )

@@ -30,7 +30,7 @@ from referee.web.sheet.footnotes import sheet_info
 from referee.web.sheet.rows import sheet as sheet_rows
 from referee.web.speed import load, recent_seq, speed
 from referee.web.standings import leaders
-from referee.web.words import breach_text
+from referee.web.words import breach_text, notes
 
 bp = Blueprint("sheet", __name__, url_prefix="/t")
 
@@ -68,6 +68,7 @@ def cached_sheet(table_id: str, last: int, template: str) -> Response:
             what_next=describe_step(state.next_step(), state.setup.game),
             title=state.game.title,
             breach_text=breach_text,
+            notes=notes(state),
             shown_early=shown_early(record.setup, record.entries),
             bgstats=bgstats_link(record, state),
             cached=True,

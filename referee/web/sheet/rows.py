@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from referee.rules import State
 from referee.web.screens import Cell, screens
+from referee.web.words import score_text
 
 
 @dataclass
@@ -37,7 +38,7 @@ def sheet(state: State) -> list[SheetRow]:
             cell = cells[player] = Cell()
             if scores is not None and player in scores:
                 cell.score = scores[player].points
-                cell.explain = scores[player].explain()
+                cell.explain = score_text(scores[player])
                 running[player] += cell.score
             part.fill_cell(state, rnd, player, cell)
         rows.append(

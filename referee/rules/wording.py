@@ -1,0 +1,189 @@
+"""Sentences from codes and parameters, in the language of the translations given.
+
+Breaches (``breaches.MESSAGES``) and score terms (``scores.TERM_TEXT``) hold English sentences with
+named placeholders; what fills them is language-free: numbers, players' names, card codes
+(``8S``, ``blue-5``), colour codes (``S``, ``red``), text as an entry typed it. ``say`` looks the
+sentence up in a catalog (anything with ``gettext`` and ``ngettext``: ``gettext.NullTranslations``,
+``babel.support.Translations``, Flask-Babel's; ``ENGLISH`` for the source text) and shows each
+parameter as its name says: a card as the table names it (♠8, ♥10, blue 5), a colour as a suit
+symbol or the colour's name (on paper, ``symbols`` false, a suit by its name too: the PDF's
+faces have no suit symbols), typed text quoted. A translation that does not fit its placeholders
+falls back to the English sentence: a slip in a catalog never hides a breach.
+
+>>> say("%(player)s played %(card)s.", {"player": "Ann", "card": "10H"}, ENGLISH)
+'Ann played ♥10.'
+>>> card_name("blue-5", ENGLISH), colour_name("S", ENGLISH), card_name("1S", ENGLISH)
+('blue 5', '♠', "'1S'")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol
+
+from referee.rules.cards import ALLES_COLOURS, EBBES_COLOURS, SUIT_NAMES, SUIT_SYMBOLS, SUITS
+from referee.rules.marks import N_, Plural
+
+
+class Translations(Protocol):
+    """What a catalog offers (the standard library's and Babel's translations have both)."""
+
+    def gettext(self, message: str, /) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
+
+
+class _English:
+    """The source sentences themselves (English plural rule: one, or more)."""
+
+    def gettext(self, message: str, /) -> str:
+        return message
+
+    def ngettext(self, singular: str, plural: str, n: int, /) -> str:
+        return singular if n == 1 else plural
+
+
+#: The sentences as written, for ``Breach.message`` and ``--json``.
+ENGLISH: Translations = _English()
+
+#: The coloured games' colours by name (a colour an Alles oder Nichts table named itself is
+#: shown as typed).
+COLOUR_NAMES = {
+    "red": N_("red"),
+    "yellow": N_("yellow"),
+    "green": N_("green"),
+    "blue": N_("blue"),
+    "purple": N_("purple"),
+}
+assert set(COLOUR_NAMES) == set(EBBES_COLOURS) | set(ALLES_COLOURS)
+
+#: ebbes' roles by name (the table's words: Trumpf, Plus, Ebbes, Minus, Nix).
+ROLE_NAMES = {
+    "trump": N_("trump"),
+    "plus": N_("plus"),
+    "ebbes": N_("ebbes"),
+    "minus": N_("minus"),
+    "nix": N_("nix"),
+}
+
+#: French cards' face ranks as printed on the card (a German table reads B, D, K, A).
+RANKS = {"J": N_("J"), "Q": N_("Q"), "K": N_("K"), "A": N_("A")}
+
+#: A coloured card: its colour's name and its value.
+COLOURED_CARD = N_("%(colour)s %(value)s")
+#: A French card on paper (the PDF's faces have no suit symbols).
+PRINTED_CARD = N_("%(rank)s of %(suit)s")
+
+#: How each parameter is shown, by its name; every other parameter is a number.
+PLAYERS = frozenset({"player", "expected", "chosen_by"})
+CARDS = frozenset({"card"})
+COLOURS = frozenset({"colour", "trump", "fixed"})
+TYPED = frozenset({"name", "text"})
+CODES = frozenset({"entry", "game"})
+NAME_LISTS = frozenset({"majority"})
+NUMBERS = frozenset(
+    {
+        "round",
+        "trick",
+        "seat",
+        "low",
+        "high",
+        "count",
+        "rounds",
+        "entry_round",
+        "current",
+        "players",
+        "tricks",
+        "bid",
+        "total",
+        "hand",
+        "needed",
+        "in_play",
+        "number",
+        "used_in",
+        "index",
+        "later",
+        "derived",
+        "given",
+        "points",
+        "most",
+        "fewest",
+    }
+)
+
+
+def typed(value: object) -> str:
+    """Text as an entry typed it, quoted (and shown escaped where it does not print)."""
+    return repr(value)
+
+
+def colour_name(colour: str, t: Translations, symbols: bool = True) -> str:
+    """A suit as its symbol (♠; as its name on paper, ``symbols`` false: the PDF's faces have no
+    suit symbols), a colour as its name, in the catalog's language."""
+    if colour in SUIT_SYMBOLS:
+        return SUIT_SYMBOLS[colour] if symbols else t.gettext(SUIT_NAMES[colour])
+    return t.gettext(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour
+
+
+def card_name(code: object, t: Translations, symbols: bool = True) -> str:
+    """A card as the table names it: ♠8, ♥10, ♠Q, blue 5 (on paper: 8 of spades); what spells
+    no card, quoted."""
+    if not isinstance(code, str):
+        return typed(code)
+    colour, dash, value = code.strip().rpartition("-")
+    if dash and colour and value.isdigit() and value.isascii():
+        shown = colour_name(colour.strip().lower(), t)
+        return t.gettext(COLOURED_CARD) % {"colour": shown, "value": int(value)}
+    word = code.strip().upper()
+    rank, suit = ("10" if word[:-1] == "T" else word[:-1]), word[-1:]
+    if suit in SUITS and (rank in RANKS or (rank.isdigit() and 2 <= int(rank) <= 10)):
+        rank = t.gettext(RANKS[rank]) if rank in RANKS else rank
+        if symbols:
+            return SUIT_SYMBOLS[suit] + rank
+        return t.gettext(PRINTED_CARD) % {"rank": rank, "suit": t.gettext(SUIT_NAMES[suit])}
+    return typed(code)
+
+
+def trump_name(code: str, t: Translations, symbols: bool = True) -> str:
+    """A trump as entered: the turned card (♥Q) or just its colour (♥, red)."""
+    shown = card_name(code, t, symbols)
+    return colour_name(code, t, symbols) if shown == typed(code) else shown
+
+
+def shown(name: str, value: object, t: Translations, symbols: bool = True) -> str | int:
+    """A parameter as a sentence shows it (see the module docstring); a number stays one, for
+    the sentences that format it (``%(points)+d``)."""
+    if value is None:
+        return "?"
+    if name in CARDS and isinstance(value, str):
+        return card_name(value, t, symbols)
+    if name in COLOURS and isinstance(value, str):
+        return colour_name(value, t, symbols)
+    if name in NAME_LISTS and isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    if name in PLAYERS | CODES and isinstance(value, str):
+        return value
+    if name in NUMBERS and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return typed(value)
+
+
+def say(
+    message: str | Plural, params: Mapping[str, object], t: Translations, symbols: bool = True
+) -> str:
+    """``message`` in the catalog's language with ``params`` filled in (suits as words on paper,
+    ``symbols`` false)."""
+    values = {name: shown(name, value, t, symbols) for name, value in params.items()}
+    if isinstance(message, tuple):
+        singular, plural, counted = message
+        n = params.get(counted)
+        count = n if isinstance(n, int) else 2
+        text = t.ngettext(singular, plural, count)
+    else:
+        text = t.gettext(message)
+    try:
+        return text % values
+    except (KeyError, ValueError, TypeError):
+        if t is ENGLISH:
+            raise
+        return say(message, params, ENGLISH, symbols)
