@@ -22,7 +22,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from babel import Locale
-from flask import Blueprint, Flask, abort, current_app, redirect, request
+from flask import Blueprint, Flask, abort, current_app, has_request_context, redirect, request
 from flask_babel import get_locale
 from werkzeug.wrappers import Response
 
@@ -53,8 +53,11 @@ def languages() -> list[str]:
 
 
 def chosen() -> str:
-    """The request's language (see the module): ``?lang=``, the cookie, ``Accept-Language``."""
+    """The request's language (see the module): ``?lang=``, the cookie, ``Accept-Language``;
+    the default outside a request (a command such as ``flask table``)."""
     offered = languages()
+    if not has_request_context():
+        return offered[0]
     try:
         named = request.args.get("lang")
     except UnicodeDecodeError:  # a query that is not UTF-8 (refused by text.py): no ?lang=

@@ -237,15 +237,6 @@ def play_whole_game(app: Flask, reading: Reading, client: FlaskClient, game: str
         steps += 1
 
 
-#: What still reaches the pages in the engine's English: score explanations and breach
-#: sentences (``referee/rules/scores.py``, ``breaches.py``). They become codes and catalog
-#: entries on the "words" branch (issue 17, item 4); strict, so the mark must go when they do.
-ENGINE_WORDS = pytest.mark.xfail(
-    reason="the engine's words are not catalog entries yet (the 'words' branch)", strict=True
-)
-
-
-@ENGINE_WORDS
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_page_of_a_whole_game_comes_through_the_catalog(app: Flask, game: str) -> None:
     client = phone(app)
@@ -267,7 +258,6 @@ def test_every_page_of_a_whole_game_comes_through_the_catalog(app: Flask, game: 
     reading.assert_all_marked()
 
 
-@ENGINE_WORDS
 def test_the_engines_sentences_come_through_the_catalog(app: Flask) -> None:
     reading = Reading(phone(app))
     reading.page("/new", method="POST", data={"game": "blackout", "player_1": "Ann"}, status=422)

@@ -213,7 +213,7 @@ def test_tv_mode_leads_with_the_totals_and_the_round_being_played(client: FlaskC
     text = json.dumps(record | {"rounds": [*record["rounds"][:20], playing]}).encode()
     page = client.get(f"/t/{upload(client, text)}/tv").text
     assert page.index('id="tv-totals-title"') < page.index('id="tv-now-title"')
-    assert page.index('id="tv-now-title"') < page.index('class="sheet"')
+    assert page.index('id="tv-now-title"') < page.index('<table class="sheet')
     totals = {p: sum(r["scores"][p] for r in verdict["rounds"][:20]) for p in record["players"]}
     ranks = re.findall(
         r'<span class="tv-name">([^<]+)</span><span class="tv-total">(-?\d+)</span>', page
