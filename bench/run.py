@@ -42,7 +42,7 @@ a PostgreSQL server, every web figure is measured again on a throwaway database 
 Prints one line per figure: the measured value, the ratio, the budget and ok / BROKEN. Exit 1 when
 a budget is broken or any response did not have its expected status.
 
-    bench/run.py [--seconds 4] [--workers 2] [--only pdf weight sheets page entries poll growth
+    bench/run.py [--seconds 3] [--workers 2] [--only pdf weight sheets page entries poll growth
                  capacity]
 """
 
@@ -105,7 +105,7 @@ PROBE = 1
 CARD_TABLES = 200
 #: The capacity sweep's steps (tables) and seconds measured per step (after its warm-up).
 CAPACITY_STEPS = (50, 100, 200, 400, 700, 1000, 1500, 2000, 2500)
-CAPACITY_SECONDS = 8
+CAPACITY_SECONDS = 6
 #: Seconds of requests that bring a figure's tables into the workers' memory before it is
 #: measured, as on a server that has been up while they were played: each worker has to read
 #: and replay every table once (the long card-by-card games take ~25 ms each).
@@ -595,7 +595,7 @@ def capacity_figures(workers: int, postgres: str | None = None) -> list[Figure]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=4, help="per wrk run (default 4)")
+    parser.add_argument("--seconds", type=float, default=3, help="per wrk run (default 3)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
     parser.add_argument("--pdf-runs", type=int, default=30, help="repetitions of each PDF")
     parser.add_argument("--only", nargs="+", choices=GROUPS, default=list(GROUPS))
