@@ -53,7 +53,15 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.server import Server, installed, instance, open_app, phones, postgres_instance  # noqa: E402
+from bench.server import (  # noqa: E402
+    Server,
+    exit_on_sigterm,
+    installed,
+    instance,
+    open_app,
+    phones,
+    postgres_instance,
+)
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -519,6 +527,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=12, help="measured per step")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
+    exit_on_sigterm()
     if not installed():
         return 1
     lines = []

@@ -73,6 +73,7 @@ from bench.server import (  # noqa: E402
     Request,
     Server,
     copy_tables,
+    exit_on_sigterm,
     installed,
     instance,
     open_app,
@@ -600,6 +601,7 @@ def main() -> int:
     parser.add_argument("--pdf-runs", type=int, default=30, help="repetitions of each PDF")
     parser.add_argument("--only", nargs="+", choices=GROUPS, default=list(GROUPS))
     args = parser.parse_args()
+    exit_on_sigterm()
     groups = set(args.only)
     random.seed(1)
     started = time.monotonic()

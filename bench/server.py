@@ -231,6 +231,15 @@ class Server:
             env=env,
             start_new_session=True,
         )
+        try:
+            self.wait_until_up()
+        except BaseException:  # interrupted or failed: never leave the server running
+            self.stop()
+            raise
+        return self
+
+    def wait_until_up(self) -> None:
+        assert self.process is not None
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -241,10 +250,8 @@ class Server:
             except OSError:
                 time.sleep(0.1)
         else:
-            self.stop()
             raise SystemExit("gunicorn did not answer within 30 s")
         time.sleep(0.5)  # every worker up, not only the first
-        return self
 
     def __exit__(self, *_: object) -> None:
         self.stop()
@@ -341,6 +348,12 @@ def wrk(
         raise SystemExit(f"wrk counted no responses:\n{out}")
     ran_out = re.search(r"^ran out$", out, re.MULTILINE) is not None
     return Load(float(found.group(1)), statuses, frozenset(expect), ran_out)
+
+
+def exit_on_sigterm() -> None:
+    """Make SIGTERM (``timeout``, a CI runner) exit as Ctrl-C does, so that every ``with``
+    block stops its server and drops its database on the way out."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
 
 def installed() -> bool:
