@@ -16,11 +16,9 @@ WORKDIR /app
 COPY requirements.txt ./
 RUN pip install -r requirements.txt gunicorn==27.0.1
 
-COPY app.py babel.cfg ./
-COPY referee ./referee
-COPY templates ./templates
-COPY static ./static
-COPY migrations ./migrations
+# The app: everything .dockerignore does not leave out (tests, benchmarks, docs, local state),
+# so that a folder added later (translations) comes along.
+COPY . .
 
 # The instance folder holds the SQLite database and the generated secret key when neither
 # DATABASE_URL nor SECRET_KEY is set: the only place the app writes.
