@@ -12,7 +12,8 @@
   form CSRF token (``flask_wtf.csrf.generate_csrf``) that belongs to that session. No browser
   needed.
 - ``Server``: gunicorn serving ``bench.bench_app:make()`` (the real app plus ``GET /bare``) on a
-  free port of 127.0.0.1, production settings, in a process group of its own.
+  free port of 127.0.0.1, production settings, in a process group of its own; ``BARE`` serves
+  the true bare reference (``bench/bare_app.py``) with the same settings.
 - ``wrk()``: load from wrk with ``requests.lua``, which sends the requests of a file (one a
   line: method, path, cookie, If-None-Match, body), each thread taking every n-th line and
   starting again at the end, and counts the status of every response. Returns requests/s and
@@ -50,6 +51,9 @@ if str(ROOT) not in sys.path:
 
 #: The secret key of the served app and of the cookies made for it.
 SECRET_KEY = "bench"
+#: The real app as the benchmarks serve it, and the true bare reference (one route, nothing else).
+APP = "bench.bench_app:make()"
+BARE = "bench.bare_app:make()"
 #: The Lua script every wrk run uses.
 SCRIPT = ROOT / "bench" / "requests.lua"
 
@@ -203,13 +207,14 @@ def free_port() -> int:
 
 
 class Server:
-    """gunicorn serving ``bench.bench_app:make()`` on ``database`` (sync workers, like the
+    """gunicorn serving ``app`` (``APP`` or ``BARE``) on ``database`` (sync workers, like the
     deployment's default); a context manager that waits until ``GET /bare`` answers and stops
     the whole process group afterwards."""
 
-    def __init__(self, database: str, workers: int = 2) -> None:
+    def __init__(self, database: str, workers: int = 2, app: str = APP) -> None:
         self.database = database
         self.workers = workers
+        self.app = app
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -220,12 +225,21 @@ class Server:
             [
                 *(sys.executable, "-m", "gunicorn", "-w", str(self.workers)),
                 *("-b", f"127.0.0.1:{self.port}", "--log-level", "warning"),
-                "bench.bench_app:make()",
+                self.app,
             ],
             cwd=ROOT,
             env=env,
             start_new_session=True,
         )
+        try:
+            self.wait_until_up()
+        except BaseException:  # interrupted or failed: never leave the server running
+            self.stop()
+            raise
+        return self
+
+    def wait_until_up(self) -> None:
+        assert self.process is not None
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -236,10 +250,8 @@ class Server:
             except OSError:
                 time.sleep(0.1)
         else:
-            self.stop()
             raise SystemExit("gunicorn did not answer within 30 s")
         time.sleep(0.5)  # every worker up, not only the first
-        return self
 
     def __exit__(self, *_: object) -> None:
         self.stop()
@@ -287,6 +299,7 @@ class Load:
     rate: float
     statuses: dict[int, int]
     expected: frozenset[int] = field(default_factory=frozenset)
+    ran_out: bool = False  # a fresh run sent all its lines before the time was up
 
     @property
     def responses(self) -> int:
@@ -310,13 +323,17 @@ def wrk(
     expect: Iterable[int],
     threads: int = 2,
     connections: int = 8,
+    fresh: bool = False,
 ) -> Load:
-    """Run wrk for ``seconds`` against ``base`` with the requests in the file ``requests``."""
+    """Run wrk for ``seconds`` against ``base`` with the requests in the file ``requests``;
+    ``fresh``: each line may be sent only once (a thread stops when it has sent all of its)."""
     command = [
         *("wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds:g}s"),
         *("-s", str(SCRIPT), base),
     ]
     env = {**os.environ, "REQUESTS": str(requests), "WRK_THREADS": str(threads)}
+    if fresh:
+        env["FRESH"] = "1"
     out = subprocess.run(command, capture_output=True, text=True, check=True, env=env).stdout
     found = re.search(r"Requests/sec:\s+([\d.]+)", out)
     if found is None:
@@ -329,7 +346,14 @@ def wrk(
         statuses[0] = sum(int(n) for n in errors.groups())
     if not statuses:
         raise SystemExit(f"wrk counted no responses:\n{out}")
-    return Load(float(found.group(1)), statuses, frozenset(expect))
+    ran_out = re.search(r"^ran out$", out, re.MULTILINE) is not None
+    return Load(float(found.group(1)), statuses, frozenset(expect), ran_out)
+
+
+def exit_on_sigterm() -> None:
+    """Make SIGTERM (``timeout``, a CI runner) exit as Ctrl-C does, so that every ``with``
+    block stops its server and drops its database on the way out."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
 
 def installed() -> bool:

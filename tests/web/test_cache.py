@@ -9,6 +9,7 @@ from referee.rules import events as ev
 from referee.store.tables import append_entry, table_state
 from referee.web import speed as cache
 from tests.databases import statements
+from tests.links import join
 from tests.web.helpers import new_table, ok, post
 
 pytestmark = pytest.mark.speed_layer  # what the speed layer keeps and answers itself
@@ -127,3 +128,19 @@ def test_a_table_this_process_does_not_keep_is_read_whole_without_asking_its_pos
     assert (
         app.extensions["referee.speed"].positions.fresh(table) == 1
     )  # the poll is answered from what the read found
+
+
+@pytest.mark.parametrize("page", ["", "/sheet", "/tv"])
+def test_a_spectators_page_shows_an_entry_another_process_wrote_before_the_sweep(
+    app, client, sweep_due, page
+):
+    """The page a phone loads because its poll (answered by another process that had swept)
+    said the table changed is the new one, not this process's rendered copy of before."""
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
+    ok(post(client, table, "trump", trump="H"))
+    spectator = app.test_client()
+    join(app, spectator, table, "viewer")
+    assert 'data-seq="1"' in spectator.get(f"/t/{table}{page}").text  # rendered and kept
+    with app.app_context():  # another process writes; this one has not swept since
+        append_entry(table, 1, "event", ev.Bid(1, "Ben", 1).to_dict())
+    assert 'data-seq="2"' in spectator.get(f"/t/{table}{page}").text

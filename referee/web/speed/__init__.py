@@ -27,6 +27,7 @@ from referee.store.tables import TableRecord
 from referee.web.sessions import Sessions
 from referee.web.speed.kept import (
     Positions,
+    current_position,
     load,
     load_since,
     recent_seq,
@@ -38,6 +39,7 @@ from referee.web.speed.lru import LRU
 
 __all__ = [
     "Speed",
+    "current_position",
     "init_app",
     "load",
     "load_since",

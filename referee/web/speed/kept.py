@@ -186,6 +186,20 @@ def recent_seq(table_id: str) -> int | None:
     return speed().positions.get(table_id)
 
 
+def current_position(table_id: str) -> int | None:
+    """The table's log position as the database has it now (one indexed read), noted for
+    "has anything changed?"; None for an unknown table.
+
+    For a page rendered once per change (``Speed.pages``): ``recent_seq`` may be a sweep behind
+    an entry another process wrote, while the poll that made the phone load the page was
+    answered by a process that had swept since. Keyed by that, the page would be the one from
+    before the entry, and the phone would wait a whole poll interval for the next try."""
+    seq = current_seq(table_id)
+    if seq is not None:
+        speed().positions.set(table_id, seq)
+    return seq
+
+
 def remember_after(record: TableRecord, entry: LogEntry, state: State) -> tuple[TableRecord, State]:
     """Keep the table as it is after ``entry``, so the page that follows needs no replay; return
     it.

@@ -1,0 +1,553 @@
+#!/usr/bin/env python3
+"""Capacity: how many live tables one server holds while people feel no wait.
+
+A hosted evening is every kind of request at once. Each of N tables (4-player Blackout, played
+through the rounds of ``tests/records/blackout/default-4p.json``) has 5 phones:
+
+- every phone asks "has anything changed?" every 3 s (the page's own poll, with the ETag it last
+  saw; ``static/app.js``);
+- one of them is the scorekeeper's, entering the table's next entry (a trump, a bid or a trick
+  count) every 7–9 s as ``static/app.js`` sends it: one POST answered with the next round screen;
+- the other four load the table page when their poll says the table changed (a 200 with a
+  position their page does not show), as ``static/app.js`` does today (a whole-page reload).
+
+The load is open-loop: every poll and entry has its time on a schedule, sent then whether or not
+the server has answered what came before (a scorekeeper's next tap waits for the screen of the
+one before, as a person does, but keeps its time), and its latency is measured from that
+scheduled time (a page load from the poll answer that asked for it), so a server that falls
+behind shows it in the latency rather than by being sent less. The client (``Client``) is one
+thread on raw sockets; it prints how much processor time it took — on a machine of 2 cores,
+time the server did not have — beside the server's.
+
+N steps up (``--steps``) until an entry's p99 (tap to next screen) passes 100 ms or anything
+fails; each step runs ``--seconds`` after a warm-up of one poll interval (every phone's page open,
+the server up for a while), on the same server (2 sync gunicorn workers, ``bench/server.py``)
+and the same tables, more added for each step. Prints the curve, N → p50/p99 of each kind of
+request, and the largest N that held.
+
+    python -m bench.capacity [--steps 50 100 200 …] [--seconds 12] [--workers 2]
+    DATABASE_URL=postgresql://… python -m bench.capacity   # SQLite, then PostgreSQL
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import errno
+import functools
+import heapq
+import os
+import random
+import resource
+import selectors
+import socket
+import sys
+import time
+import urllib.parse
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.server import (  # noqa: E402
+    Server,
+    exit_on_sigterm,
+    installed,
+    instance,
+    open_app,
+    phones,
+    postgres_instance,
+)
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+GAME = ROOT / "tests" / "records" / "blackout" / "default-4p.json"
+PHONES = 5
+POLL_EVERY = 3.0
+#: A scorekeeper's next entry comes this many seconds after the one before (uniform).
+ENTRY_EVERY = (7.0, 9.0)
+#: The budget of a tap: an entry's p99, tap to next screen (seconds).
+ENTRY_P99 = 0.100
+#: What the issue asks of a poll at the same time (printed, not a stop condition).
+POLL_P99 = 0.050
+#: A request not answered within this many seconds has failed.
+TIMEOUT = 10.0
+STEPS = (50, 100, 200, 400, 700, 1000, 1500, 2000, 2500, 3000)
+KINDS = ("entry", "poll", "page")
+#: The status every answer of each kind must have (a poll: unchanged or changed).
+EXPECT = {"entry": {200}, "poll": {200, 304}, "page": {200}}
+
+
+@dataclass
+class Phone:
+    """One phone at a table: what it sends and what its page shows."""
+
+    table: int
+    poll: bytes  # the poll request without If-None-Match
+    page: bytes  # GET of the table page (its cookie); empty for the scorekeeper's phone
+    etag: str = ""
+    seq: int = 0  # the log position its page shows
+
+
+@dataclass
+class Keeper:
+    """A table's scorekeeper: the entries still to make and how to post them."""
+
+    table: int
+    path: str
+    cookie: str
+    csrf: str
+    entries: list[tuple[int, dict[str, str]]]  # (round, form fields with the action) in order
+    phone: Phone
+    done: int = 0  # entries made
+
+    def next_post(self, host: str) -> bytes | None:
+        """The POST of the next entry, as ``static/app.js`` sends it; None at the game's end."""
+        if self.done >= len(self.entries):
+            return None
+        number, fields = self.entries[self.done]
+        form = {"seq": str(self.done), "round": str(number), **fields, "csrf_token": self.csrf}
+        body = urllib.parse.urlencode(form).encode()
+        head = (
+            f"POST {self.path}/entry HTTP/1.1\r\nHost: {host}\r\nCookie: {self.cookie}\r\n"
+            "X-Next-Screen: 1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        )
+        return head.encode() + body
+
+
+@dataclass
+class Tables:
+    """The tables seeded so far, their phones and scorekeepers."""
+
+    app: Flask
+    host: str
+    keepers: list[Keeper] = field(default_factory=list)
+    phones: list[Phone] = field(default_factory=list)
+
+    def grow(self, count: int) -> None:
+        """Seed tables until there are ``count``."""
+        from flask import url_for
+
+        from referee.rules import replay
+        from referee.store.tables import create_table
+        from referee.web.history.lines import form_values
+        from referee.web.polls import poll_key
+
+        new = count - len(self.keepers)
+        if new <= 0:
+            return
+        setup, events = game_entries()
+        state = replay(setup, [])
+        script = [(e.round, {"action": e.type, **form_values(state, e)}) for e in events]
+        with self.app.app_context():
+            ids = [create_table(setup) for _ in range(new)]
+        keepers = phones(self.app, ids, "keeper", csrf=True)
+        viewers = phones(self.app, ids, "viewer", per_table=PHONES - 1)
+        with self.app.test_request_context():
+            polls = {t: url_for("round.seq", table_id=t, k=poll_key(t)) for t in ids}
+        for number, (table, keeper) in enumerate(zip(ids, keepers, strict=True)):
+            index = len(self.keepers)
+            own = Phone(index, get(polls[table], self.host), b"")
+            self.phones.append(own)
+            path = f"/t/{table}"
+            self.keepers.append(Keeper(index, path, keeper.cookie, keeper.csrf, script, own))
+            for viewer in viewers[number * (PHONES - 1) : (number + 1) * (PHONES - 1)]:
+                page = get(path, self.host, viewer.cookie)
+                self.phones.append(Phone(index, get(polls[table], self.host), page))
+
+
+def game_entries() -> tuple[Any, list[Any]]:
+    """The 4-player Blackout's setup and the entries a scorekeeper taps (trumps, bids, trick
+    counts), in order: the record's dealers are the ones the rounds have anyway."""
+    from referee.records import load_record
+
+    record = load_record(GAME.read_bytes())
+    return record.setup, [e for e in record.events if e.type in ("trump", "bid", "tricks")]
+
+
+def get(path: str, host: str, cookie: str = "") -> bytes:
+    """A GET request's bytes, without its end (an If-None-Match may follow)."""
+    cookie_line = f"Cookie: {cookie}\r\n" if cookie else ""
+    return f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{cookie_line}Connection: close\r\n".encode()
+
+
+class Client:
+    """The load generator: one thread, raw non-blocking sockets on an epoll selector, and a heap
+    of scheduled requests. Each request has a connection of its own (gunicorn's sync workers
+    close every connection after the answer) and is answered with everything read until the
+    server closes it. Cheaper per request than asyncio's streams or protocols, so that on a
+    machine of 2 cores the generator takes as little as it can from the server it loads."""
+
+    def __init__(self, port: int) -> None:
+        self.address = ("127.0.0.1", port)
+        self.selector = selectors.DefaultSelector()
+        self.timers: list[tuple[float, int, Callable[[], None]]] = []
+        self.count = 0
+        self.open: dict[socket.socket, Sending] = {}
+
+    def at(self, due: float, action: Callable[[], None]) -> None:
+        """Do ``action`` at the monotonic time ``due``."""
+        self.count += 1
+        heapq.heappush(self.timers, (due, self.count, action))
+
+    def send(self, request: bytes, answered: Callable[[bytes | None], None]) -> None:
+        """Send ``request`` now; ``answered`` gets the whole answer, or None if it failed."""
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        sending = Sending(request, answered, time.monotonic() + TIMEOUT)
+        self.open[sock] = sending
+        error = sock.connect_ex(self.address)
+        if error not in (0, errno.EINPROGRESS):
+            self.finish(sock, None)
+            return
+        # On the loopback the kernel has mostly connected it already: write the request at once.
+        # A sync worker that accepts the connection waits for the request, doing nothing else.
+        with contextlib.suppress(OSError):
+            self.write(sock, sending)
+        events = selectors.EVENT_WRITE if sending.request else selectors.EVENT_READ
+        self.selector.register(sock, events)
+
+    @staticmethod
+    def write(sock: socket.socket, sending: Sending) -> None:
+        """Write what is left of the request; once it is all written, say so (half-close).
+        gunicorn's sync worker waits after its answer until the client has closed its side
+        (``gunicorn.util.close_graceful``); a client on the same machine that has said so
+        already lets it take the next connection at once, as a proxy in front of it would."""
+        sending.request = sending.request[sock.send(sending.request) :]
+        if not sending.request:
+            sock.shutdown(socket.SHUT_WR)
+
+    def finish(self, sock: socket.socket, answer: bytes | None) -> None:
+        sending = self.open.pop(sock)
+        with contextlib.suppress(KeyError, ValueError):
+            self.selector.unregister(sock)
+        sock.close()
+        sending.answered(answer)
+
+    def run(self, until: float) -> None:
+        """Send and receive until ``until`` and every request sent has been answered."""
+        checked = time.monotonic()
+        while True:
+            now = time.monotonic()
+            while self.timers and self.timers[0][0] <= now:
+                heapq.heappop(self.timers)[2]()
+            if now >= until and not self.open:
+                self.timers.clear()
+                return
+            wait = 0.05 if not self.timers else max(0.0, min(0.05, self.timers[0][0] - now))
+            for key, events in self.selector.select(wait):
+                sock = key.fileobj
+                assert isinstance(sock, socket.socket)
+                sending = self.open[sock]
+                if events & selectors.EVENT_WRITE:
+                    try:
+                        if sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):
+                            raise OSError
+                        self.write(sock, sending)
+                    except OSError:
+                        self.finish(sock, None)
+                        continue
+                    if not sending.request:
+                        self.selector.modify(sock, selectors.EVENT_READ)
+                else:
+                    try:
+                        data = sock.recv(65536)
+                    except OSError:
+                        self.finish(sock, None)
+                        continue
+                    if data:
+                        sending.chunks.append(data)
+                    if not data or sending.complete():
+                        self.finish(sock, b"".join(sending.chunks))
+            if now - checked > 0.5:  # requests that waited too long have failed
+                checked = now
+                for sock in [s for s, o in self.open.items() if o.deadline < now]:
+                    self.finish(sock, None)
+
+
+@dataclass
+class Sending:
+    """A request on its way: what is left to write, what has been read, whom to tell."""
+
+    request: bytes
+    answered: Callable[[bytes | None], None]
+    deadline: float
+    chunks: list[bytes] = field(default_factory=list)
+
+    def complete(self) -> bool:
+        """Whether the whole answer is in (its head and ``Content-Length`` bytes of body): the
+        client closes then, as a browser does. gunicorn's sync worker waits for the client to
+        close the connection after its answer (``gunicorn.util.close_graceful``, up to 2 s)
+        before it takes the next, so a client that waits for the server to close instead
+        holds the worker up."""
+        answer = b"".join(self.chunks)
+        head, found, body = answer.partition(b"\r\n\r\n")
+        if not found:
+            return False
+        self.chunks = [answer]
+        length = header(head, b"content-length")
+        return length != "" and len(body) >= int(length)
+
+
+@dataclass
+class Step:
+    """What one step measured: latencies (seconds) and failures by kind of request."""
+
+    tables: int
+    seconds: float
+    latencies: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
+    failures: dict[str, dict[str, int]] = field(default_factory=lambda: {k: {} for k in KINDS})
+    #: Cores busy on average over the step (warm-up included): this process (the load
+    #: generator), gunicorn's processes, and every process on the machine.
+    client_cores: float = 0.0
+    server_cores: float = 0.0
+    machine_cores: float = 0.0
+
+    def percentile(self, kind: str, share: float) -> float:
+        values = sorted(self.latencies[kind])
+        if not values:
+            return 0.0
+        return values[min(len(values) - 1, int(share * len(values)))]
+
+    @property
+    def failed(self) -> int:
+        return sum(sum(f.values()) for f in self.failures.values())
+
+    @property
+    def holds(self) -> bool:
+        return not self.failed and self.percentile("entry", 0.99) <= ENTRY_P99
+
+    def row(self) -> str:
+        cells = [f"{self.tables:5d} tables"]
+        for kind in KINDS:
+            count = len(self.latencies[kind])
+            cells.append(
+                f"{kind} {1000 * self.percentile(kind, 0.5):5.1f}/"
+                f"{1000 * self.percentile(kind, 0.99):6.1f} ms ({count / self.seconds:5.0f}/s)"
+            )
+        others = max(0.0, self.machine_cores - self.server_cores - self.client_cores)
+        cells.append(
+            f"cores busy: server {self.server_cores:.2f}, "
+            f"load generator {self.client_cores:.2f}, other processes {others:.2f}"
+        )
+        failed = "; ".join(
+            f"{kind} {', '.join(f'{what} × {n}' for what, n in f.items())}"
+            for kind, f in self.failures.items()
+            if f
+        )
+        if failed:
+            cells.append(f"failed: {failed}")
+        return " | ".join(cells)
+
+
+def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.Random) -> Step:
+    """``count`` tables' phones and scorekeepers for a poll interval's warm-up and then
+    ``seconds`` measured."""
+    client = Client(port)
+    step = Step(count, seconds)
+    start = time.monotonic() + 0.2
+    measured = start + POLL_EVERY
+    end = measured + seconds
+
+    def timed(kind: str, request: bytes, due: float, then: Callable[[bytes | None], None]) -> None:
+        """Send ``request``, its latency counted from ``due``; ``then`` gets the answer when it
+        had the expected status, else None (counted as a failure)."""
+
+        def answered(answer: bytes | None) -> None:
+            status = int(answer[9:12]) if answer and answer[:5] == b"HTTP/" else 0
+            good = status in EXPECT[kind]
+            if due >= measured:
+                if good:
+                    step.latencies[kind].append(time.monotonic() - due)
+                else:
+                    problem = str(status or "no answer")
+                    step.failures[kind][problem] = step.failures[kind].get(problem, 0) + 1
+            then(answer if good else None)
+
+        client.send(request, answered)
+
+    def poll(phone: Phone, due: float) -> None:
+        following = due + POLL_EVERY  # on the clock, answered or not (setInterval)
+        if following < end:
+            client.at(following, lambda: poll(phone, following))
+        etag = f"If-None-Match: {phone.etag}\r\n" if phone.etag else ""
+
+        def seen(answer: bytes | None) -> None:
+            if answer is None or answer[9:12] != b"200":
+                return
+            head, _, body = answer.partition(b"\r\n\r\n")
+            phone.etag = header(head, b"etag")
+            seq = int(body.strip() or 0)
+            if phone.page and seq != phone.seq and time.monotonic() < end:
+                timed("page", phone.page + b"\r\n", time.monotonic(), lambda a: shown(a, seq))
+
+        def shown(answer: bytes | None, seq: int) -> None:
+            if answer is not None:
+                phone.seq = seq
+
+        timed("poll", phone.poll + etag.encode() + b"\r\n", due, seen)
+
+    def enter(keeper: Keeper, due: float) -> None:
+        post = keeper.next_post(f"127.0.0.1:{port}")
+        if post is None:
+            return
+
+        def answered(answer: bytes | None) -> None:
+            if answer is not None:
+                keeper.done += 1
+                keeper.phone.seq = keeper.done
+            # The next tap comes after this screen, on the clock from this tap's time.
+            following = due + rng.uniform(*ENTRY_EVERY)
+            if following < end:
+                client.at(following, lambda: enter(keeper, following))
+
+        timed("entry", post, due, answered)
+
+    for phone in tables.phones:
+        if phone.table < count:
+            due = start + rng.uniform(0, POLL_EVERY)
+            client.at(due, functools.partial(poll, phone, due))
+    for keeper in tables.keepers[:count]:
+        due = start + rng.uniform(0, ENTRY_EVERY[1])
+        client.at(due, functools.partial(enter, keeper, due))
+    client.run(end)
+    return step
+
+
+def header(head: bytes, name: bytes) -> str:
+    """A header's value from a response head (``name`` in lower case)."""
+    for line in head.split(b"\r\n")[1:]:
+        key, _, value = line.partition(b":")
+        if key.strip().lower() == name:
+            return value.strip().decode()
+    return ""
+
+
+def process_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def server_cpu(server: Server) -> float:
+    """Processor seconds of gunicorn's master and workers so far."""
+    assert server.process is not None
+    total = 0.0
+    for pid in [server.process.pid, *server.worker_pids()]:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def machine_cpu() -> float:
+    """Processor seconds every process on the machine has spent so far (``/proc/stat``)."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(f) for f in fields[:8])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def sweep(
+    database: str,
+    workers: int,
+    steps: tuple[int, ...],
+    seconds: float,
+    show: Callable[[str], None] = print,
+) -> list[Step]:
+    """Step the number of tables up on ``database`` until a step does not hold; every step."""
+    random.seed(1)
+    rng = random.Random(1)
+    app = open_app(database)
+    done: list[Step] = []
+    with Server(database, workers) as server:
+        tables = Tables(app, f"127.0.0.1:{server.port}")
+        for count in steps:
+            seeding = time.monotonic()
+            tables.grow(count)
+            seeded = time.monotonic() - seeding
+            before, everything, own = server_cpu(server), machine_cpu(), process_cpu()
+            began = time.monotonic()
+            step = run_step(tables, server.port, count, seconds, rng)
+            wall = time.monotonic() - began
+            step.server_cores = (server_cpu(server) - before) / wall
+            step.machine_cores = (machine_cpu() - everything) / wall
+            step.client_cores = (process_cpu() - own) / wall
+            show(f"{step.row()} (seeded in {seeded:.0f} s)")
+            done.append(step)
+            if not step.holds:
+                break
+    return done
+
+
+def summary(steps: list[Step]) -> str:
+    """The largest number of tables that held, in a sentence, with what stopped it."""
+    held = [s for s in steps if s.holds]
+    last = steps[-1]
+    if held:
+        best = held[-1]
+        text = (
+            f"{best.tables} live tables ({best.tables * PHONES} phones) held, "
+            f"entry p99 {1000 * best.percentile('entry', 0.99):.0f} ms (≤ {ENTRY_P99 * 1000:.0f}), "
+            f"poll p99 {1000 * best.percentile('poll', 0.99):.0f} ms (goal ≤ {POLL_P99 * 1000:.0f})"
+        )
+    else:
+        text = f"not even {steps[0].tables} tables held"
+    if not last.holds:
+        why = (
+            f"{last.failed} failed requests"
+            if last.failed
+            else f"entry p99 {1000 * last.percentile('entry', 0.99):.0f} ms"
+        )
+        text += f"; {last.tables} did not ({why})"
+    else:
+        text += f"; the last step ({last.tables}) still held"
+    # What a table costs the server, from the step that loaded it most while holding: on a
+    # machine shared with other work this says more than where the knee happened to fall.
+    costing = held[-1] if held else last
+    per_table = costing.server_cores / costing.tables
+    if per_table:
+        text += (
+            f"; the server spent {1000 * per_table:.2f} ms of processor time per table per "
+            f"second ({costing.tables} tables: {costing.server_cores:.2f} cores): one core given "
+            f"wholly to the server keeps up with about {1 / per_table:.0f} tables"
+        )
+    return text
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--steps", type=int, nargs="+", default=list(STEPS))
+    parser.add_argument("--seconds", type=float, default=12, help="measured per step")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    exit_on_sigterm()
+    if not installed():
+        return 1
+    lines = []
+    places = [("SQLite", None), ("PostgreSQL", os.environ.get("DATABASE_URL"))]
+    for label, url in places:
+        if label == "PostgreSQL" and not url:
+            print("PostgreSQL: not measured (set DATABASE_URL to a server to measure it too)")
+            continue
+        print(
+            f"{label}, {args.workers} sync workers: tables | p50/p99 of each kind (rate) | CPU",
+            flush=True,
+        )
+        place = instance("referee-capacity-") if url is None else postgres_instance(url)
+        with place as (_folder, database):
+            steps = sweep(database, args.workers, tuple(args.steps), args.seconds)
+        lines.append(f"{label}: {summary(steps)}")
+    for line in lines:
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

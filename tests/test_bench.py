@@ -1,0 +1,27 @@
+"""The benchmarks' own machinery (``bench/``), where a mistake would make a figure wrong or a run
+fail for the wrong reason: here, a figure whose every request needs a fresh table never sends
+one twice however fast the server answers, so a fast machine cannot fail the run."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bench.server import BARE, Request, Server, request_file, wrk
+
+pytestmark = pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk is not installed")
+
+
+def test_fresh_lines_are_sent_once_and_the_run_says_it_ran_out(tmp_path: Path):
+    lines = [Request(f"/bare?line={n}") for n in range(200)]
+    requests = request_file(tmp_path / "fresh.txt", lines)
+    with Server(f"sqlite:///{tmp_path / 'unused.sqlite3'}", 2, BARE) as server:
+        load = wrk(server.base, requests, 1, {200}, fresh=True)
+    # The bare route answers thousands a second: the lines are all sent within the second,
+    # each at most once. A thread that stops drops what its connections had in flight, and a
+    # connection may get the answer to the harmless request a thread stops with (one each).
+    assert load.ran_out, load
+    assert len(lines) // 2 <= load.responses <= len(lines) + 8, load
+    assert load.failures == {}, load
