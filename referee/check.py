@@ -25,7 +25,9 @@ def _sort_key(breach: Breach) -> tuple[int, int]:
 
 
 def report(record: Record, state: State, record_rounds: int) -> dict[str, Any]:
-    """The ``--json`` document of record-format.md for a replayed record."""
+    """The ``--json`` document of record-format.md for a replayed record. A round whose last
+    trick is under way (a record of a table in play may stop there) also says which trick it is,
+    how many of its cards are played and who plays next (``trick_in_play``)."""
     game = state.game
     own = record_part(state.setup.game)
     rounds: list[dict[str, Any]] = []
@@ -36,6 +38,12 @@ def report(record: Record, state: State, record_rounds: int) -> dict[str, Any]:
         entry.update(own.report_round(state, rnd))
         scores = game.score_round(state, rnd)
         entry["scores"] = None if scores is None else {p: s.points for p, s in scores.items()}
+        if rnd.plays and not rnd.plays[-1].full:
+            entry["trick_in_play"] = {
+                "trick": len(rnd.plays),
+                "cards_played": len(rnd.plays[-1].cards),
+                "next_player": game.next_to_play(rnd),
+            }
         rounds.append(entry)
     return {
         "game": state.setup.game,
@@ -66,6 +74,16 @@ def _where(item: dict[str, Any]) -> str:
     return ", ".join(parts) or "record"
 
 
+def _in_play(round_number: int, trick: dict[str, Any], seats: int) -> str:
+    """The line saying which trick is under way and who plays next."""
+    line = (
+        f"In play: round {round_number}, trick {trick['trick']}, "
+        f"{trick['cards_played']} of {seats} cards played"
+    )
+    nxt = trick["next_player"]
+    return line + (f"; {shown(nxt)} plays next." if nxt else ".")
+
+
 def render_table(doc: dict[str, Any]) -> str:
     """The report as a plain-text score table with the breaches listed under it."""
     own = record_part(doc["game"])
@@ -94,6 +112,9 @@ def render_table(doc: dict[str, Any]) -> str:
         )
     totals = "  ".join(f"{doc['totals'].get(p, 0):>{width}}" for p in doc["players"])
     lines.append(f"{'Total':>5}  {'':>5}  {'':<{who_width}}  {totals}")
+    for rnd in doc["rounds"]:
+        if "trick_in_play" in rnd:
+            lines.append("\n" + _in_play(rnd["number"], rnd["trick_in_play"], len(players)))
     if doc["winners"]:
         label = "Winner" if len(doc["winners"]) == 1 else "Winners (shared)"
         lines.append(f"\n{label}: {', '.join(shown(w) for w in doc['winners'])}")

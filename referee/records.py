@@ -9,11 +9,13 @@ The top fields and the list of rounds are read here, the same for every game; wh
 rounds hold, and which field names who begins round 1, its record part reads and writes
 (``referee/games/<package>/record.py``, a ``referee.record_parts.RecordGame``).
 
+A record of a table in play may stop in the middle of a trick in its last round
+(record-format.md): that trick's cards are read one by one, as played (``trick_events``).
 Extensions beyond record-format.md (``docs/rulings.md``): a secret Alles oder Nichts bid not yet
-turned up is ``{"open": false}`` without ``bid``; the last trick of the last round may be short (a
-trick under way); ``history`` holds the table's whole log, undos and corrections with their
-times (``referee.record_history``, ``docs/record-history.md``). A record with a history is scored
-by its entries in force, which must give its rounds as the app writes them.
+turned up is ``{"open": false}`` without ``bid``; ``history`` holds the table's whole log, undos
+and corrections with their times (``referee.record_history``, ``docs/record-history.md``). A
+record with a history is scored by its entries in force, which must give its rounds as the app
+writes them.
 
 Reading stops at the first thing no game can hold (``docs/rulings.md``): text that is not valid
 Unicode, more players than any game seats, a round with more tricks or cards than it deals, a map

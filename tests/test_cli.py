@@ -146,3 +146,32 @@ def test_a_round_with_more_tricks_than_it_deals_exits_2_at_once():
         "error": "rounds[0].plays: lists 23500 tricks; round 1 has 1",
         "field": "rounds[0].plays",
     }
+
+
+IN_PLAY = RECORDS / "blackout" / "in-play-mid-trick.json"
+
+
+def test_a_record_stopped_in_a_trick_says_which_trick_and_who_plays_next():
+    done = referee("check", str(IN_PLAY))
+    assert done.returncode == 0, done.stdout
+    assert "In play: round 2, trick 2, 2 of 4 cards played; Dee plays next." in done.stdout.decode()
+    doc = json.loads(referee("check", str(IN_PLAY), "--json").stdout)
+    assert doc["complete"] is False and doc["violations"] == []
+    assert doc["rounds"][-1]["scores"] is None
+    assert doc["rounds"][-1]["trick_in_play"] == {
+        "trick": 2,
+        "cards_played": 2,
+        "next_player": "Dee",
+    }
+    assert all("trick_in_play" not in r for r in doc["rounds"][:-1])
+
+
+def test_a_round_under_way_may_lack_its_trump_a_complete_one_may_not():
+    """record-format.md: `trump` is "no trump in a complete round that must have one"."""
+    record = json.loads(IN_PLAY.read_bytes())
+    del record["rounds"][-1]["trump"]
+    done = referee("check", "-", "--json", stdin=json.dumps(record).encode())
+    assert done.returncode == 0 and json.loads(done.stdout)["violations"] == []
+    record["rounds"][-1]["plays"][-1]["cards"] += ["KS", "QC"]  # the round's last trick is in
+    doc = json.loads(referee("check", "-", "--json", stdin=json.dumps(record).encode()).stdout)
+    assert [(v["rule"], v["round"]) for v in doc["violations"]] == [("trump", 2)]

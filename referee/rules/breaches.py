@@ -68,6 +68,7 @@ MESSAGES: dict[str, str] = {
     "card-turn": "It is {expected}'s turn to play, not {player}'s.",
     "trick-size": "Trick {trick} has {count} cards; with {players} players it needs {players}.",
     "too-many-tricks": "Round {round} has only {tricks} tricks.",
+    "trick-under-way": "Trick {trick} of round {round} is not finished: its cards come first.",
     "starter-round-one": "{player} cannot start round 1: {expected} was chosen as first starter.",
     "starter-chooser": (
         "{chosen_by} could not choose the starter: only {majority} had the most nix cards."

@@ -400,6 +400,7 @@ class Ebbes(Game[EbbesRound]):
                 "trick-total", "won-negative", round=rnd.number, count=event.won, colour=""
             )
         self.strict_order(run, rnd, "won")
+        self.after_last_card(run, rnd)
         if not run.lenient and rnd.won is not None:
             raise OutOfTurn(
                 "turn",

@@ -462,6 +462,13 @@ class Game(Generic[R]):
     def ready_to_play(self, run: Run, rnd: R) -> None:
         """Raise (strict) or flag what must come before the first card or the tricks."""
 
+    def after_last_card(self, run: Run, rnd: R) -> None:
+        """Strict entry: a round's results come after the trick under way, if any, is finished
+        (so a table, and its record, is stopped in the middle of a trick only while its round
+        is under way)."""
+        if not run.lenient and rnd.plays and not rnd.trick_full(-1):
+            raise OutOfTurn("turn", "trick-under-way", round=rnd.number, trick=len(rnd.plays))
+
     def current_trump(self, rnd: R) -> str | None:
         """The trump colour in force now (``UNKNOWN_TRUMP`` when the record does not say)."""
         return rnd.trump_colour
@@ -721,6 +728,7 @@ class Game(Generic[R]):
                 expected=f"round {rnd.number}'s tricks are already in",
             )
         self.ready_to_play(run, rnd)
+        self.after_last_card(run, rnd)
         tricks, total = self.read_counts(run, rnd, event.tricks, "trick-negative")
         if total is not None and total != rnd.tricks_total:
             run.flag(
