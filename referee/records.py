@@ -33,13 +33,14 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.log import LogEntry, effective_events
-from referee.record_history import read_history, write_history
 from referee.record_parts import RecordError, need, record_part, str_list, subfield
 from referee.rules import GAMES, OptionError, Setup, State, replay
 from referee.rules import events as ev
+
+if TYPE_CHECKING:
+    from referee.log import LogEntry
 
 __all__ = [
     "FORMAT",
@@ -54,8 +55,9 @@ __all__ = [
 
 FORMAT = "table-referee/1"
 
-#: The most players a record may name: as many as the game that seats the most.
-LARGEST_TABLE = max(game.max_players for game in GAMES.values())
+#: The most players a record may name: as many as the game that seats the most (a test keeps
+#: it so; a constant, so that reading a record loads only its own game's rules).
+LARGEST_TABLE = 8
 
 #: The longest text an option may hold (a sequence's name, a colour).
 OPTION_TEXT = 40
@@ -78,8 +80,11 @@ class Record:
     def replay(self) -> State:
         """The record replayed leniently: every breach noted, entries scored where they can be;
         with a history, its entries in force, as the table replays its log."""
-        events = effective_events(self.log) if self.log else self.events
-        return replay(self.setup, events, lenient=True)
+        if not self.log:
+            return replay(self.setup, self.events, lenient=True)
+        from referee.log import effective_events  # only a record with a history needs it
+
+        return replay(self.setup, effective_events(self.log), lenient=True)
 
 
 def load_record(text: str | bytes) -> Record:
@@ -234,6 +239,8 @@ def _parse(data: object, check_text: bool) -> Record:
         events += own.round_events(raw, number, field, last, game_rules)
     if "history" not in data:
         return Record(setup, tuple(events), game_rules.round_count)
+    from referee.record_history import read_history  # only a record with a history needs it
+
     log = read_history(data["history"], setup, len(game_rules.deck.colours))
     record = Record(setup, tuple(events), game_rules.round_count, log)
     given = export_record(record.replay())["rounds"]
@@ -271,5 +278,7 @@ def export_record(state: State, log: Sequence[LogEntry] = ()) -> dict[str, Any]:
             ]
         doc["rounds"].append(out)
     if log:
+        from referee.record_history import write_history  # only a table with a log needs it
+
         doc["history"] = write_history(state, log)
     return doc

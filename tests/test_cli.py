@@ -175,3 +175,19 @@ def test_a_round_under_way_may_lack_its_trump_a_complete_one_may_not():
     record["rounds"][-1]["plays"][-1]["cards"] += ["KS", "QC"]  # the round's last trick is in
     doc = json.loads(referee("check", "-", "--json", stdin=json.dumps(record).encode()).stdout)
     assert [(v["rule"], v["round"]) for v in doc["violations"]] == [("trump", 2)]
+
+
+def test_checking_a_record_loads_only_its_own_games_rules_and_no_history_code():
+    """What the referee loads is most of what it costs (bench/check_replay.py): a record of one
+    game loads that game's rules, and one without a history none of the history's code."""
+    code = (
+        "import sys; from referee.__main__ import main; "
+        f"main(['check', {str(VALID)!r}]); "
+        "print(sorted(m for m in sys.modules if m.startswith('referee.rules.')"
+        " or m in ('referee.log', 'referee.record_history', 'argparse', 'datetime')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    loaded = done.stdout.splitlines()[-1]
+    assert "referee.rules.blackout" in loaded
+    for module in ("ebbes", "alles", "record_history", "referee.log", "argparse", "datetime"):
+        assert module not in loaded

@@ -64,6 +64,21 @@ class PlayedTrick:
     loose: bool = False
     misled: bool = False
 
+    def with_card(self, player: str, card: Card) -> PlayedTrick:
+        """This trick with ``player``'s ``card`` added (made directly: ``dataclasses.replace``
+        would cost more than the rest of a card's checks, hundreds of times in a record)."""
+        return PlayedTrick(
+            self.leader,
+            (*self.cards, (player, card)),
+            self.trump_before,
+            self.winner,
+            self.why,
+            self.trump,
+            self.full,
+            self.loose,
+            self.misled,
+        )
+
     @property
     def led(self) -> str | None:
         """The colour led (None before the first card, or when it is a ``BadCard``)."""
