@@ -674,10 +674,10 @@ class Game(Generic[R]):
             or (trump == UNKNOWN_TRUMP and any(card.colour != cards[0].colour for card in cards))
         )
         if unknown:
-            return replace(trick, full=True)
+            return trick.settled(None, None, None)
         trump = None if trump == UNKNOWN_TRUMP else trump
         index, why = trick_winner(cards, trump)
-        return replace(trick, winner=trick.cards[index][0], why=why, trump=trump, full=True)
+        return trick.settled(trick.cards[index][0], why, trump)
 
     # --- entering the tricks won ------------------------------------------------------------
 

@@ -79,6 +79,21 @@ class PlayedTrick:
             self.misled,
         )
 
+    def settled(self, winner: str | None, why: str | None, trump: str | None) -> PlayedTrick:
+        """This trick with all its cards in, and its winner if its cards can tell it (made
+        directly too: once a trick)."""
+        return PlayedTrick(
+            self.leader,
+            self.cards,
+            self.trump_before,
+            winner,
+            why,
+            trump,
+            True,
+            self.loose,
+            self.misled,
+        )
+
     @property
     def led(self) -> str | None:
         """The colour led (None before the first card, or when it is a ``BadCard``)."""
