@@ -31,13 +31,14 @@ made, and what a message quotes of the record is its start (``names.quote``).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from referee.record_parts import RecordError, need, record_part, str_list, subfield
-from referee.rules import GAMES, OptionError, Setup, State, replay
+from referee.rules import GAMES, IllegalEntry, OptionError, Setup, State, replay
 from referee.rules import events as ev
+from referee.rules.engine import check_players
 
 if TYPE_CHECKING:
     from referee.log import LogEntry
@@ -79,12 +80,112 @@ class Record:
 
     def replay(self) -> State:
         """The record replayed leniently: every breach noted, entries scored where they can be;
-        with a history, its entries in force, as the table replays its log."""
+        with a history, its entries in force, as the table replays its log; with a player
+        renamed in one place (``renamed_player``), the entries read under the table's name."""
         if not self.log:
-            return replay(self.setup, self.events, lenient=True)
+            renamed = renamed_player(self.setup, self.events)
+            if renamed is None:
+                return replay(self.setup, self.events, lenient=True)
+            return renamed.replay(self.setup, self.events)
         from referee.log import effective_events  # only a record with a history needs it
 
         return replay(self.setup, effective_events(self.log), lenient=True)
+
+
+#: The fields of an entry that name a player (``Tricks`` and ``Won`` are keyed by players too).
+_NAMING_FIELDS = ("player", "chosen_by", "leader")
+
+
+def _counts(event: ev.Event) -> tuple[str, Mapping[str, Any]] | None:
+    """The field of an entry keyed by players, and its map (None: it has none)."""
+    if isinstance(event, ev.Tricks) and isinstance(event.tricks, Mapping):
+        return "tricks", event.tricks
+    if isinstance(event, ev.Won) and isinstance(event.won, Mapping):
+        return "won", event.won
+    return None
+
+
+def _named(event: ev.Event) -> list[str]:
+    """The names an entry uses."""
+    names = [getattr(event, f) for f in _NAMING_FIELDS if isinstance(getattr(event, f, None), str)]
+    counts = _counts(event)
+    return names if counts is None else names + list(counts[1])
+
+
+@dataclass(frozen=True)
+class Renamed:
+    """A name the entries use for a player the table names otherwise (``renamed_player``), and
+    where it is first used (``round`` None: ``first_dealer`` or ``first_starter``)."""
+
+    name: str
+    player: str
+    round: int | None
+    trick: int | None
+
+    def replay(self, setup: Setup, events: Sequence[ev.Event]) -> State:
+        """The record replayed with the entries under ``name`` read as ``player``'s, and one
+        ``players`` breach where the name is first used."""
+        first = self.player if setup.first == self.name else setup.first
+        state = replay(replace(setup, first=first), [self.read(e) for e in events], lenient=True)
+        state.violations.append(
+            IllegalEntry(
+                "players",
+                "renamed-player",
+                round=self.round,
+                trick=self.trick,
+                name=self.name,
+                seat=setup.players.index(self.player) + 1,
+            )
+        )
+        return state
+
+    def read(self, event: ev.Event) -> ev.Event:
+        """``event`` with ``name`` read as ``player``."""
+        changes: dict[str, Any] = {
+            f: self.player for f in _NAMING_FIELDS if getattr(event, f, None) == self.name
+        }
+        counts = _counts(event)
+        if counts is not None and self.name in counts[1]:
+            field, values = counts
+            changes[field] = {
+                (self.player if key == self.name else key): value for key, value in values.items()
+            }
+        return replace(event, **changes) if changes else event
+
+
+#: The entries made under a player's name: bids, declarations, discards, counts won.
+_KEYED = (ev.Bid, ev.Declare, ev.Reveal, ev.Discard, ev.Tricks, ev.Won)
+
+
+def renamed_player(setup: Setup, events: Sequence[ev.Event]) -> Renamed | None:
+    """The entries' name for a player the table names otherwise: when the entries use exactly
+    one name that is no player's, some of a player's own entries are made under it (a bid, a
+    count …), and they name every player but one, that name is that player's
+    (``docs/rulings.md``, "One bad entry, one breach"). None when they do not, or when the
+    players themselves break a rule (too many, a name empty or twice …)."""
+    used: dict[str, tuple[int | None, int | None]] = {}  # name → where it is first used
+    keyed: set[str] = set()  # the names a player's own entries are made under
+    if setup.first is not None:
+        used[setup.first] = (None, None)
+    trick = 0
+    for event in events:
+        if isinstance(event, ev.BeginRound):
+            trick = 0
+        elif isinstance(event, ev.Trick) or (isinstance(event, ev.Play) and event.player):
+            trick += 1
+        where = trick if isinstance(event, ev.Trick | ev.Play) else None
+        for name in _named(event):
+            used.setdefault(name, (event.round, where))
+        if isinstance(event, _KEYED):
+            keyed.update(_named(event))
+    unknown = [name for name in used if name not in setup.players]
+    unnamed = [name for name in setup.players if name not in used]
+    if len(unknown) != 1 or len(unnamed) != 1 or unknown[0] not in keyed:
+        return None
+    named = replace(setup, first=None if setup.first == unknown[0] else setup.first)
+    if check_players(named, GAMES[setup.game]):
+        return None  # the players themselves break a rule: nothing is read into their names
+    return Renamed(unknown[0], unnamed[0], *used[unknown[0]])
 
 
 def load_record(text: str | bytes) -> Record:

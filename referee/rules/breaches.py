@@ -45,6 +45,10 @@ RULE_IDS = frozenset(
 MESSAGES: dict[str, str] = {
     # players
     "unknown-player": "{name!r} is not a player at this table.",
+    "renamed-player": (
+        "{name!r} is not a player at this table; player {seat} is named by no entry, so "
+        "{name!r} is read as player {seat}."
+    ),
     "player-count": "{game} is played by {low} to {high} players, not {count}.",
     "empty-name": "Player {seat} has no name.",
     "long-name": "The name {name!r} is longer than 40 characters.",

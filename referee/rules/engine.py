@@ -514,9 +514,12 @@ class Game(Generic[R]):
         return BadCard.of(text) if card is None else card
 
     def check_leader(self, run: Run, rnd: R, leader: object) -> tuple[str, bool, bool]:
-        """A new trick's leader: who its cards are counted from, and whether the trick is loose
-        (the leader is not a player: the cards are counted from the one who had to lead) or
-        misled (led by someone other than the one who had to lead). Both are flagged."""
+        """A new trick's leader: who its cards are counted from, whether the trick is loose
+        (whose card is whose is not known) and whether it is misled (led by someone other than
+        the one who had to lead: its cards are counted from that leader, as recorded). Both are
+        flagged. A leader who is not a player makes the trick loose, the cards counted from
+        the one who had to lead; so does a wrong one, since the record cannot tell a wrong
+        name from a lead out of turn (``docs/rulings.md``)."""
         number = len(rnd.plays) + 1
         expected = rnd.plays[-1].winner if rnd.plays else rnd.leader
         if not isinstance(leader, str) or leader not in self.players:
@@ -537,7 +540,7 @@ class Game(Generic[R]):
                     expected=expected,
                 )
             )
-            return leader, False, True
+            return leader, True, True
         return leader, False, False
 
     def on_play(self, run: Run, rnd: R, event: ev.Play) -> None:

@@ -50,8 +50,9 @@ class PlayedTrick:
     in the middle of a trick); ``winner`` and ``why`` are set once the trick is settled. ``full``:
     all its cards are in (a trick recorded with the wrong number of cards is full too). ``loose``:
     whose card is whose is not known (its leader is not a player, or it has the wrong number of
-    cards), so it shows nothing about following suit. ``misled``: it was led by someone other
-    than the one who had to lead, so its cards are counted from that leader but do not settle it.
+    cards, or was led by someone other than the one who had to lead), so it shows nothing about
+    following suit. ``misled``: it was led by someone other than the one who had to lead, so its
+    cards are counted from that leader but do not settle it.
     """
 
     leader: str

@@ -184,6 +184,28 @@ def leaders(doc: dict[str, Any]) -> Iterator[Bad]:
 
 
 @maker
+def real_leaders(doc: dict[str, Any]) -> Iterator[Bad]:
+    """Every trick's leader changed to another player at the table (the next one round), where
+    the record says who had to lead it: not an ebbes round's first trick without ``starter``,
+    whose leader is the starter."""
+    for number, rnd in rounds(doc):
+        for t, trick in enumerate(rnd.get("plays", []), start=1):
+            if t == 1 and doc["game"] == "ebbes" and "starter" not in rnd:
+                continue
+            other = seat(doc, trick["leader"], 1)
+
+            def put(r: dict[str, Any], t: int = t, other: str = other) -> None:
+                r["plays"][t - 1]["leader"] = other
+
+            yield Bad(
+                f"round {number} trick {t} leader → {other}",
+                changed(doc, number - 1, put),
+                ("turn", number, t, other),
+                card_scores(doc, number, t),
+            )
+
+
+@maker
 def short_tricks(doc: dict[str, Any]) -> Iterator[Bad]:
     """Every whole trick with its last card left out (not the record's last trick, which would
     then be a trick under way)."""
@@ -418,6 +440,47 @@ def names(doc: dict[str, Any]) -> Iterator[Bad]:
                 )
 
 
+def first_use(doc: dict[str, Any], name: str) -> tuple[int | None, int | None]:
+    """Where a record first names a player (round and trick; round None: who begins round 1),
+    in the order a round's fields are entered: who deals or starts, bids and discards, then the
+    tricks, then the counts."""
+    first = doc.get("first_dealer", doc.get("first_starter"))
+    if isinstance(first, str) and first.strip() == name:
+        return None, None
+    for number, rnd in rounds(doc):
+        before = [rnd.get(k) for k in ("dealer", "starter", "chosen_by")]
+        before += [*rnd.get("bids", {}), *rnd.get("discards", {})]
+        if name in [n.strip() for n in before if isinstance(n, str)]:
+            return number, None
+        for t, trick in enumerate(rnd.get("plays", []), start=1):
+            if trick["leader"].strip() == name:
+                return number, t
+        if name in [n.strip() for n in (*rnd.get("tricks", {}), *rnd.get("won", {}))]:
+            return number, None
+    raise AssertionError(f"{name} is named nowhere")
+
+
+@maker
+def renamed_players(doc: dict[str, Any]) -> Iterator[Bad]:
+    """Every player renamed in ``players`` alone (the rounds still name them as before), who has
+    entries of their own (a bid, a count): one breach where the old name is first used, and the
+    rounds read as before."""
+    for i, name in enumerate(name.strip() for name in doc["players"]):
+        own = [rnd.get(key, {}) for _, rnd in rounds(doc) for key in ("bids", "tricks", "won")]
+        if not any(name in [key.strip() for key in entries] for entries in own):
+            continue  # no entry of their own: their name in the rounds is only a leader's
+        renamed = copy.deepcopy(doc)
+        renamed["players"][i] = name + "x"
+        where = first_use(doc, name)
+        yield Bad(f"players[{i}] {name} → {name}x", renamed, ("players", *where, None), "keep")
+
+
+def seated(report: dict[str, Any], rnd: dict[str, Any]) -> list[int] | None:
+    """A reported round's scores in seat order (a renamed player keeps their seat's)."""
+    scores = rnd["scores"]
+    return None if scores is None else [scores[name] for name in report["players"]]
+
+
 def judged(before: dict[str, Any], bad: Bad) -> list[str]:
     """What is wrong with the report on ``bad`` (see the module docstring), given the report on
     the record before: nothing when it is right."""
@@ -428,14 +491,15 @@ def judged(before: dict[str, Any], bad: Bad) -> list[str]:
     if status != 1 or found != [bad.breach]:
         problems.append(f"violations {found}, not [{bad.breach}]")
     number = bad.breach[1]
-    for old, new in zip(before["rounds"], report["rounds"], strict=True):
-        if old["number"] != number and old["scores"] != new["scores"]:
-            problems.append(f"round {old['number']} scored {new['scores']}")
-        elif old["number"] == number and (
-            (bad.scores == "keep" and new["scores"] != old["scores"])
-            or (bad.scores == "keep-or-none" and new["scores"] not in (old["scores"], None))
+    for old_round, new_round in zip(before["rounds"], report["rounds"], strict=True):
+        old, new = seated(before, old_round), seated(report, new_round)
+        if old_round["number"] != number and old != new:
+            problems.append(f"round {old_round['number']} scored {new}")
+        elif old_round["number"] == number and (
+            (bad.scores == "keep" and new != old)
+            or (bad.scores == "keep-or-none" and new not in (old, None))
         ):
-            problems.append(f"its round scored {new['scores']}, not {old['scores']}")
+            problems.append(f"its round scored {new}, not {old}")
     if report["complete"] != before["complete"]:
         problems.append(f"complete is {report['complete']}")
     return [f"{bad.what}: " + "; ".join(problems)] if problems else []
