@@ -53,6 +53,14 @@ def unaccounted(lacking: list[str], strays: int) -> list[str]:
     return [] if len(lacking) <= strays else lacking
 
 
+class PlayedTwice(Exception):
+    """A lenient replay found ``card`` played a second time in the round (``Game.retake``)."""
+
+    def __init__(self, card: Card) -> None:
+        self.card = card
+        super().__init__(str(card))
+
+
 class OptionError(ValueError):
     """A game option that does not exist or has a value the game does not allow."""
 
@@ -105,6 +113,12 @@ class RoundState:
     flagged: set[str] = field(default_factory=set)
     #: Bids (declarations) entered under a name that is no player's.
     strays: int = 0
+    #: The round's entries so far, and how many breaches and warnings the table had noted when
+    #: it began: what a lenient replay needs to take the round again (``Game.retake``).
+    entries: list[ev.Event] = field(default_factory=list)
+    noted: tuple[int, int] = (0, 0)
+    #: Cards played twice this round (a lenient replay): neither copy is known to be the card.
+    doubtful: frozenset[Card] = frozenset()
 
     def copy(self) -> RoundState:
         """A copy whose containers can change without touching this one."""
@@ -402,6 +416,7 @@ class Game(Generic[R]):
                     "turn", "round-ahead", entry_round=event.round, current=current.number
                 )
             current = self.new_round(state, len(state.rounds) + 1)
+            current.noted = (len(state.violations), len(state.warnings))
             state.rounds.append(current)
         if isinstance(event, ev.BeginRound):
             return
@@ -412,7 +427,35 @@ class Game(Generic[R]):
             raise OutOfTurn(
                 "turn", "round-over", entry_round=event.round, current=current.number + 1
             )
-        self.dispatch(run, current, event)
+        current.entries.append(event)
+        try:
+            self.dispatch(run, current, event)
+        except PlayedTwice as twice:
+            self.retake(run, current, twice.card)
+
+    def retake(self, run: Run, rnd: R, card: Card) -> None:
+        """Take round ``rnd`` again from its first entry, with ``card`` (played twice) and any
+        other card it then finds played twice in doubt: neither copy of such a card is known
+        to be the card (``docs/rulings.md``), so nothing that hangs on the first one — a show-out,
+        a trick's winner, a role — may accuse anyone; the second is the one breach."""
+        state = run.state
+        doubtful = rnd.doubtful | {card}
+        while True:
+            del state.violations[rnd.noted[0] :]
+            del state.warnings[rnd.noted[1] :]
+            again = self.new_round(state, rnd.number)
+            again.noted, again.doubtful = rnd.noted, doubtful
+            state.rounds[-1] = again
+            try:
+                for event in rnd.entries:
+                    again.entries.append(event)
+                    try:
+                        self.dispatch(run, again, event)
+                    except Breach as breach:  # as a lenient replay notes it
+                        state.violations.append(breach)
+                return
+            except PlayedTwice as twice:
+                doubtful |= {twice.card}
 
     def dispatch(self, run: Run, rnd: R, event: ev.Event) -> None:
         """Hand ``event`` to its handler: trick play here; each game matches its own entries
@@ -632,7 +675,12 @@ class Game(Generic[R]):
         """
         number = len(rnd.plays)
         why = self.unavailable(rnd, card)
-        if why is not None:
+        if why == "card-twice" and run.lenient and card not in rnd.doubtful:
+            raise PlayedTwice(card)  # the round is taken again with the card in doubt
+        if why is None and card in rnd.doubtful:
+            rnd.seen[card] = number  # its first copy, which may be the one written wrong
+            card = BadCard.of(str(card))
+        elif why is not None:
             run.flag(
                 IllegalEntry(
                     "card", why, round=rnd.number, trick=number, player=player, card=str(card)

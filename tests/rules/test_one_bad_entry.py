@@ -34,6 +34,7 @@ import copy
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -180,6 +181,31 @@ def leaders(doc: dict[str, Any]) -> Iterator[Bad]:
                 changed(doc, number - 1, put),
                 ("players", number, t, None),
                 card_scores(doc, number, t),
+            )
+
+
+@maker
+def cards_played_again_later(doc: dict[str, Any]) -> Iterator[Bad]:
+    """Every card of every trick but the round's last card replaced by the card played after it
+    (a duplicate written backwards: the later copy is the card, the earlier the typo). Which
+    copy is wrong the record cannot tell: one breach, where the card shows up again."""
+    for number, rnd in rounds(doc):
+        played = [
+            (t, i, trick)
+            for t, trick in enumerate(rnd.get("plays", []), start=1)
+            for i in range(len(trick["cards"]))
+        ]
+        for (t, i, _), (u, j, later) in pairwise(played):
+            text = later["cards"][j]
+
+            def put(r: dict[str, Any], t: int = t, i: int = i, text: str = text) -> None:
+                r["plays"][t - 1]["cards"][i] = text
+
+            yield Bad(
+                f"round {number} trick {t} card {i} → {text} (played next)",
+                changed(doc, number - 1, put),
+                ("card", number, u, seat(doc, later["leader"], j)),
+                card_scores(doc, number, u),
             )
 
 
