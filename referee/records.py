@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from referee.record_parts import RecordError, need, record_part, str_list, subfield
 from referee.rules import GAMES, IllegalEntry, OptionError, Setup, State, replay
@@ -112,8 +112,7 @@ def _named(event: ev.Event) -> list[str]:
     return names if counts is None else names + list(counts[1])
 
 
-@dataclass(frozen=True)
-class Renamed:
+class Renamed(NamedTuple):
     """A name the entries use for a player the table names otherwise (``renamed_player``), and
     where it is first used (``round`` None: ``first_dealer`` or ``first_starter``)."""
 
