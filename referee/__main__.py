@@ -4,37 +4,53 @@ Reads a ``table-referee/1`` record (``-`` for standard input), prints a score ta
 ``--json``) and every breach; exit 0 = keeps the rules, 1 = breaks a rule, 2 = cannot be read.
 The table speaks the language the usual locale variables name (``LANG=de_DE.UTF-8``) when
 ``translations/`` has its catalog; ``--json`` is the same in every language.
+
+The arguments are read here rather than with ``argparse``: one command with one option does not
+need it, and importing it is a tenth of what the whole check of a long game costs.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 from referee.check import TRANSLATIONS, catalog, check_text
 
+USAGE = "usage: python -m referee check RECORD.json [--json]"
+
+HELP = f"""{USAGE}
+
+Check and score a table-referee/1 game record.
+
+  RECORD.json  the record file, or - for standard input
+  --json       print the report as JSON
+"""
+
 
 def main(argv: list[str] | None = None, translations: Path = TRANSLATIONS) -> int:
     """Run the command line ``argv``, said in the locale's language from the catalogs in
     ``translations``; the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m referee", description=__doc__.split("\n")[0])
-    commands = parser.add_subparsers(dest="command", required=True)
-    check = commands.add_parser("check", help="check and score a game record")
-    check.add_argument("record", help="the record file, or - for standard input")
-    check.add_argument("--json", action="store_true", help="print the report as JSON")
-    args = parser.parse_args(argv)
+    args = sys.argv[1:] if argv is None else argv
+    if not set(args).isdisjoint({"-h", "--help"}):
+        print(HELP, end="")
+        return 0
+    as_json = "--json" in args
+    rest = [arg for arg in args if arg != "--json"]
+    if len(rest) != 2 or rest[0] != "check" or (rest[1].startswith("-") and rest[1] != "-"):
+        print(f"{USAGE}\npython -m referee: give the command check and one record", file=sys.stderr)
+        return 2
+    record = rest[1]
     try:
-        if args.record == "-":
+        if record == "-":
             text: bytes = sys.stdin.buffer.read()
         else:
-            with open(args.record, "rb") as handle:
+            with open(record, "rb") as handle:
                 text = handle.read()
     except OSError as exc:
-        print(f"Cannot read {args.record}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"Cannot read {record}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    status, output = check_text(text, as_json=args.json, translations=catalog(translations))
-    stream = sys.stdout if status != 2 or args.json else sys.stderr
+    status, output = check_text(text, as_json=as_json, translations=catalog(translations))
+    stream = sys.stdout if status != 2 or as_json else sys.stderr
     stream.write(output)
     return status
 

@@ -43,7 +43,9 @@ def _sort_key(breach: Breach) -> tuple[int, int]:
 
 
 def report(record: Record, state: State, record_rounds: int) -> dict[str, Any]:
-    """The ``--json`` document of record-format.md for a replayed record."""
+    """The ``--json`` document of record-format.md for a replayed record. A round whose last
+    trick is under way (a record of a table in play may stop there) also says which trick it is,
+    how many of its cards are played and who plays next (``trick_in_play``)."""
     game = state.game
     own = record_part(state.setup.game)
     rounds: list[dict[str, Any]] = []
@@ -54,6 +56,12 @@ def report(record: Record, state: State, record_rounds: int) -> dict[str, Any]:
         entry.update(own.report_round(state, rnd))
         scores = game.score_round(state, rnd)
         entry["scores"] = None if scores is None else {p: s.points for p, s in scores.items()}
+        if rnd.plays and not rnd.plays[-1].full:
+            entry["trick_in_play"] = {
+                "trick": len(rnd.plays),
+                "cards_played": len(rnd.plays[-1].cards),
+                "next_player": game.next_to_play(rnd),
+            }
         rounds.append(entry)
     return {
         "game": state.setup.game,
@@ -87,6 +95,13 @@ WORDS: dict[str, str] = {
     "winners": N_("Winners (shared): %(players)s"),
     "keeps": N_("The record keeps the rules."),
     "unreadable": N_("This record cannot be read: %(text)s"),
+    "in play": N_(
+        "In play: round %(round)s, trick %(trick)s, %(played)s of %(seats)s cards played."
+    ),
+    "in play, next": N_(
+        "In play: round %(round)s, trick %(trick)s, %(played)s of %(seats)s cards played; "
+        "%(player)s plays next."
+    ),
 }
 #: The headings of the breach lists, and the verdict on a record that breaks the rules.
 COUNTED: dict[str, Plural] = {
@@ -109,6 +124,20 @@ def _where(breach: Breach, t: Translations) -> str:
     if breach.player is not None:
         parts.append(shown(str(breach.player)))
     return ", ".join(parts) or t.gettext(WORDS["record"])
+
+
+def _in_play(round_number: int, trick: dict[str, Any], seats: int, t: Translations) -> str:
+    """The line saying which trick is under way and who plays next."""
+    values = {
+        "round": round_number,
+        "trick": trick["trick"],
+        "played": trick["cards_played"],
+        "seats": seats,
+    }
+    nxt = trick["next_player"]
+    if nxt:
+        return t.gettext(WORDS["in play, next"]) % (values | {"player": shown(nxt)})
+    return t.gettext(WORDS["in play"]) % values
 
 
 def _last_column(text: str, t: Translations) -> str:
@@ -143,6 +172,9 @@ def render_table(doc: dict[str, Any], state: State, t: Translations = ENGLISH) -
         )
     totals = "  ".join(f"{doc['totals'].get(p, 0):>{width}}" for p in doc["players"])
     lines.append(f"{t.gettext(WORDS['Total']):>5}  {'':>5}  {'':<{who_width}}  {totals}")
+    for rnd in doc["rounds"]:
+        if "trick_in_play" in rnd:
+            lines.append("\n" + _in_play(rnd["number"], rnd["trick_in_play"], len(players), t))
     if doc["winners"]:
         label = WORDS["winner" if len(doc["winners"]) == 1 else "winners"]
         winners = ", ".join(shown(w) for w in doc["winners"])

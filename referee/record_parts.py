@@ -184,7 +184,8 @@ def trick_events(
     raw: dict[str, Any], number: int, field: str, last: bool, rules: Game[Any]
 ) -> list[ev.Event]:
     """The round's tricks; ``RecordError`` as soon as they hold more tricks or cards than the
-    round deals."""
+    round deals. The last trick of the record's ``last`` round may be under way (fewer cards
+    than players, at least one) while the round's results are not in."""
     if "plays" not in raw:
         return []
     plays = raw["plays"]
@@ -213,8 +214,10 @@ def trick_events(
         str_list(cards, f"{field}.plays[{t}].cards")
         out.append(ev.Trick(number, leader.strip(), tuple(cards)))
     final = out[-1] if out else None
-    if last and isinstance(final, ev.Trick) and 0 < len(final.cards) < seats:
-        # A trick under way: its cards one by one, the first by the leader.
+    under_way = last and not ({"tricks", "won"} & raw.keys())
+    if under_way and isinstance(final, ev.Trick) and 0 < len(final.cards) < seats:
+        # A trick under way (record-format.md): its cards one by one, the first by the leader.
+        # Only in a round under way: beside the round's results it is a trick short of cards.
         out[-1:] = [ev.Play(number, final.cards[0], final.leader)]
         out += [ev.Play(number, card) for card in final.cards[1:]]
     return out

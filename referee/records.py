@@ -9,11 +9,13 @@ The top fields and the list of rounds are read here, the same for every game; wh
 rounds hold, and which field names who begins round 1, its record part reads and writes
 (``referee/games/<package>/record.py``, a ``referee.record_parts.RecordGame``).
 
+A record of a table in play may stop in the middle of a trick in its last round
+(record-format.md): that trick's cards are read one by one, as played (``trick_events``).
 Extensions beyond record-format.md (``docs/rulings.md``): a secret Alles oder Nichts bid not yet
-turned up is ``{"open": false}`` without ``bid``; the last trick of the last round may be short (a
-trick under way); ``history`` holds the table's whole log, undos and corrections with their
-times (``referee.record_history``, ``docs/record-history.md``). A record with a history is scored
-by its entries in force, which must give its rounds as the app writes them.
+turned up is ``{"open": false}`` without ``bid``; ``history`` holds the table's whole log, undos
+and corrections with their times (``referee.record_history``, ``docs/record-history.md``). A
+record with a history is scored by its entries in force, which must give its rounds as the app
+writes them.
 
 Reading stops at the first thing no game can hold (``docs/rulings.md``): text that is not valid
 Unicode, more players than any game seats, a round with more tricks or cards than it deals, a map
@@ -29,15 +31,17 @@ made, and what a message quotes of the record is its start (``names.quote``).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from referee.log import LogEntry, effective_events
-from referee.record_history import read_history, write_history
 from referee.record_parts import RecordError, need, record_part, str_list, subfield
-from referee.rules import GAMES, OptionError, Setup, State, replay
+from referee.rules import GAMES, IllegalEntry, OptionError, Setup, State, replay
 from referee.rules import events as ev
+from referee.rules.engine import check_players
+
+if TYPE_CHECKING:
+    from referee.log import LogEntry
 
 __all__ = [
     "FORMAT",
@@ -52,8 +56,9 @@ __all__ = [
 
 FORMAT = "table-referee/1"
 
-#: The most players a record may name: as many as the game that seats the most.
-LARGEST_TABLE = max(game.max_players for game in GAMES.values())
+#: The most players a record may name: as many as the game that seats the most (a test keeps
+#: it so; a constant, so that reading a record loads only its own game's rules).
+LARGEST_TABLE = 8
 
 #: The longest text an option may hold (a sequence's name, a colour).
 OPTION_TEXT = 40
@@ -75,9 +80,111 @@ class Record:
 
     def replay(self) -> State:
         """The record replayed leniently: every breach noted, entries scored where they can be;
-        with a history, its entries in force, as the table replays its log."""
-        events = effective_events(self.log) if self.log else self.events
-        return replay(self.setup, events, lenient=True)
+        with a history, its entries in force, as the table replays its log; with a player
+        renamed in one place (``renamed_player``), the entries read under the table's name."""
+        if not self.log:
+            renamed = renamed_player(self.setup, self.events)
+            if renamed is None:
+                return replay(self.setup, self.events, lenient=True)
+            return renamed.replay(self.setup, self.events)
+        from referee.log import effective_events  # only a record with a history needs it
+
+        return replay(self.setup, effective_events(self.log), lenient=True)
+
+
+#: The fields of an entry that name a player (``Tricks`` and ``Won`` are keyed by players too).
+_NAMING_FIELDS = ("player", "chosen_by", "leader")
+
+
+def _counts(event: ev.Event) -> tuple[str, Mapping[str, Any]] | None:
+    """The field of an entry keyed by players, and its map (None: it has none)."""
+    if isinstance(event, ev.Tricks) and isinstance(event.tricks, Mapping):
+        return "tricks", event.tricks
+    if isinstance(event, ev.Won) and isinstance(event.won, Mapping):
+        return "won", event.won
+    return None
+
+
+def _named(event: ev.Event) -> list[str]:
+    """The names an entry uses."""
+    names = [getattr(event, f) for f in _NAMING_FIELDS if isinstance(getattr(event, f, None), str)]
+    counts = _counts(event)
+    return names if counts is None else names + list(counts[1])
+
+
+class Renamed(NamedTuple):
+    """A name the entries use for a player the table names otherwise (``renamed_player``), and
+    where it is first used (``round`` None: ``first_dealer`` or ``first_starter``)."""
+
+    name: str
+    player: str
+    round: int | None
+    trick: int | None
+
+    def replay(self, setup: Setup, events: Sequence[ev.Event]) -> State:
+        """The record replayed with the entries under ``name`` read as ``player``'s, and one
+        ``players`` breach where the name is first used."""
+        first = self.player if setup.first == self.name else setup.first
+        state = replay(replace(setup, first=first), [self.read(e) for e in events], lenient=True)
+        state.violations.append(
+            IllegalEntry(
+                "players",
+                "renamed-player",
+                round=self.round,
+                trick=self.trick,
+                name=self.name,
+                seat=setup.players.index(self.player) + 1,
+            )
+        )
+        return state
+
+    def read(self, event: ev.Event) -> ev.Event:
+        """``event`` with ``name`` read as ``player``."""
+        changes: dict[str, Any] = {
+            f: self.player for f in _NAMING_FIELDS if getattr(event, f, None) == self.name
+        }
+        counts = _counts(event)
+        if counts is not None and self.name in counts[1]:
+            field, values = counts
+            changes[field] = {
+                (self.player if key == self.name else key): value for key, value in values.items()
+            }
+        return replace(event, **changes) if changes else event
+
+
+#: The entries made under a player's name: bids, declarations, discards, counts won.
+_KEYED = (ev.Bid, ev.Declare, ev.Reveal, ev.Discard, ev.Tricks, ev.Won)
+
+
+def renamed_player(setup: Setup, events: Sequence[ev.Event]) -> Renamed | None:
+    """The entries' name for a player the table names otherwise: when the entries use exactly
+    one name that is no player's, some of a player's own entries are made under it (a bid, a
+    count …), and they name every player but one, that name is that player's
+    (``docs/rulings.md``, "One bad entry, one breach"). None when they do not, or when the
+    players themselves break a rule (too many, a name empty or twice …)."""
+    used: dict[str, tuple[int | None, int | None]] = {}  # name → where it is first used
+    keyed: set[str] = set()  # the names a player's own entries are made under
+    if setup.first is not None:
+        used[setup.first] = (None, None)
+    trick = 0
+    for event in events:
+        if isinstance(event, ev.BeginRound):
+            trick = 0
+        elif isinstance(event, ev.Trick) or (isinstance(event, ev.Play) and event.player):
+            trick += 1
+        where = trick if isinstance(event, ev.Trick | ev.Play) else None
+        for name in _named(event):
+            used.setdefault(name, (event.round, where))
+        if isinstance(event, _KEYED):
+            keyed.update(_named(event))
+    unknown = [name for name in used if name not in setup.players]
+    unnamed = [name for name in setup.players if name not in used]
+    if len(unknown) != 1 or len(unnamed) != 1 or unknown[0] not in keyed:
+        return None
+    named = replace(setup, first=None if setup.first == unknown[0] else setup.first)
+    if check_players(named, GAMES[setup.game]):
+        return None  # the players themselves break a rule: nothing is read into their names
+    return Renamed(unknown[0], unnamed[0], *used[unknown[0]])
 
 
 def load_record(text: str | bytes) -> Record:
@@ -232,6 +339,8 @@ def _parse(data: object, check_text: bool) -> Record:
         events += own.round_events(raw, number, field, last, game_rules)
     if "history" not in data:
         return Record(setup, tuple(events), game_rules.round_count)
+    from referee.record_history import read_history  # only a record with a history needs it
+
     log = read_history(data["history"], setup, len(game_rules.deck.colours))
     record = Record(setup, tuple(events), game_rules.round_count, log)
     given = export_record(record.replay())["rounds"]
@@ -269,5 +378,7 @@ def export_record(state: State, log: Sequence[LogEntry] = ()) -> dict[str, Any]:
             ]
         doc["rounds"].append(out)
     if log:
+        from referee.record_history import write_history  # only a table with a log needs it
+
         doc["history"] = write_history(state, log)
     return doc

@@ -222,3 +222,48 @@ def test_without_a_catalog_for_the_locale_english_comes_out(tmp_path, capsys, ge
     out = capsys.readouterr().out
     assert "The record breaks the rules (1 breach)." in out
     assert "round 3, Dee: Dee (the dealer) cannot bid 1" in out
+
+
+IN_PLAY = RECORDS / "blackout" / "in-play-mid-trick.json"
+
+
+def test_a_record_stopped_in_a_trick_says_which_trick_and_who_plays_next():
+    done = referee("check", str(IN_PLAY))
+    assert done.returncode == 0, done.stdout
+    assert "In play: round 2, trick 2, 2 of 4 cards played; Dee plays next." in done.stdout.decode()
+    doc = json.loads(referee("check", str(IN_PLAY), "--json").stdout)
+    assert doc["complete"] is False and doc["violations"] == []
+    assert doc["rounds"][-1]["scores"] is None
+    assert doc["rounds"][-1]["trick_in_play"] == {
+        "trick": 2,
+        "cards_played": 2,
+        "next_player": "Dee",
+    }
+    assert all("trick_in_play" not in r for r in doc["rounds"][:-1])
+
+
+def test_a_round_under_way_may_lack_its_trump_a_complete_one_may_not():
+    """record-format.md: `trump` is "no trump in a complete round that must have one"."""
+    record = json.loads(IN_PLAY.read_bytes())
+    del record["rounds"][-1]["trump"]
+    done = referee("check", "-", "--json", stdin=json.dumps(record).encode())
+    assert done.returncode == 0 and json.loads(done.stdout)["violations"] == []
+    record["rounds"][-1]["plays"][-1]["cards"] += ["KS", "QC"]  # the round's last trick is in
+    doc = json.loads(referee("check", "-", "--json", stdin=json.dumps(record).encode()).stdout)
+    assert [(v["rule"], v["round"]) for v in doc["violations"]] == [("trump", 2)]
+
+
+def test_checking_a_record_loads_only_its_own_games_rules_and_no_history_code():
+    """What the referee loads is most of what it costs (bench/check_replay.py): a record of one
+    game loads that game's rules, and one without a history none of the history's code."""
+    code = (
+        "import sys; from referee.__main__ import main; "
+        f"main(['check', {str(VALID)!r}]); "
+        "print(sorted(m for m in sys.modules if m.startswith('referee.rules.')"
+        " or m in ('referee.log', 'referee.record_history', 'argparse', 'datetime')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    loaded = done.stdout.splitlines()[-1]
+    assert "referee.rules.blackout" in loaded
+    for module in ("ebbes", "alles", "record_history", "referee.log", "argparse", "datetime"):
+        assert module not in loaded

@@ -6,7 +6,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from referee.records import RecordError, export_record, load_record, parse_record
+from referee.parts import ORDER
+from referee.records import LARGEST_TABLE, RecordError, export_record, load_record, parse_record
+from referee.rules import GAMES
 
 RECORDS = Path(__file__).parent / "records"
 SCHEMA = json.loads((Path(__file__).parents[1] / "referee" / "record.schema.json").read_text())
@@ -243,3 +245,12 @@ def test_rounds_after_the_first_too_many_are_not_read():
     record = parse_record(blackout(rounds))
     assert [b.rule for b in record.replay().violations].count("round-count") == 1
     assert sum(1 for e in record.events if e.type == "begin-round") == 26
+
+
+def test_the_largest_table_a_record_may_name_is_the_largest_any_game_seats():
+    assert max(game.max_players for game in GAMES.values()) == LARGEST_TABLE
+
+
+def test_the_rules_know_every_game_the_app_offers_in_its_order():
+    assert tuple(GAMES) == ORDER
+    assert [GAMES[name].name for name in GAMES] == list(ORDER)

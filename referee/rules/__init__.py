@@ -3,6 +3,8 @@
 A table is a ``Setup`` plus a list of events (``referee.rules.events``). ``start`` gives a new
 table's state, ``apply`` one strict step (a new state, or a ``Breach`` saying why not), ``replay``
 a whole list (``lenient=True`` notes every breach and goes on, for records and corrected tables).
+``GAMES`` knows every game; a game's rules module (``Blackout`` …) is imported when it is first
+asked for, so the command-line referee loads only its record's game.
 
 >>> from referee.rules import Setup, apply, start, events as ev
 >>> state = start(Setup("blackout", ("Ann", "Ben", "Cho", "Dee")))
@@ -19,9 +21,9 @@ a whole list (``lenient=True`` notes every breach and goes on, for records and c
 'bid 1, took 1: a 1 written in front of the bid → 11'
 """
 
+from typing import Any
+
 from referee.rules import events
-from referee.rules.alles import AllesOderNichts
-from referee.rules.blackout import Blackout
 from referee.rules.breaches import (
     Breach,
     Caution,
@@ -32,7 +34,6 @@ from referee.rules.breaches import (
     Revoke,
 )
 from referee.rules.cards import Card, Deck
-from referee.rules.ebbes import Ebbes
 from referee.rules.engine import (
     GAMES,
     Game,
@@ -80,3 +81,14 @@ __all__ = [
     "start",
     "trick_winner",
 ]
+
+
+#: The game classes this package offers by name, and the game each one is.
+_GAME_CLASSES = {"AllesOderNichts": "alles-oder-nichts", "Blackout": "blackout", "Ebbes": "ebbes"}
+
+
+def __getattr__(name: str) -> Any:
+    """``Blackout``, ``AllesOderNichts`` and ``Ebbes``, imported on first use (``GAMES``)."""
+    if name in _GAME_CLASSES:
+        return GAMES[_GAME_CLASSES[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -181,7 +181,7 @@ class AllesOderNichts(DealtGame[AllesRound]):
     # --- questions ---------------------------------------------------------------------------
 
     def missing(self, state: State, rnd: AllesRound, results: bool) -> list[Breach]:
-        found: list[Breach] = []
+        found: list[Breach] = self.trump_lacking(rnd)
         lacking = unaccounted(
             [p for p in self.declaring_order(rnd) if p not in rnd.open], rnd.strays
         )

@@ -189,7 +189,7 @@ class Blackout(DealtGame[BlackoutRound]):
         return [(bid, self.bid_breach(rnd, player, bid)) for bid in range(rnd.hand_size + 1)]
 
     def missing(self, state: State, rnd: BlackoutRound, results: bool) -> list[Breach]:
-        found: list[Breach] = [
+        found: list[Breach] = self.trump_lacking(rnd) + [
             Missing("missing", "missing-bid", round=rnd.number, player=p)
             for p in unaccounted(
                 [p for p in self.bidding_order(rnd) if p not in rnd.bids], rnd.strays

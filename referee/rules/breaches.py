@@ -51,6 +51,10 @@ RULE_IDS = frozenset(
 MESSAGES: dict[str, str | Plural] = {
     # players
     "unknown-player": N_("%(name)s is not a player at this table."),
+    "renamed-player": N_(
+        "%(name)s is not a player at this table; player %(seat)s is named by no entry, so "
+        "%(name)s is read as player %(seat)s."
+    ),
     "player-count": N_("%(game)s is played by %(low)s to %(high)s players, not %(count)s."),
     "empty-name": N_("Player %(seat)s has no name."),
     "long-name": N_("The name %(name)s is longer than 40 characters."),
@@ -110,6 +114,9 @@ MESSAGES: dict[str, str | Plural] = {
         "Round %(round)s has only %(tricks)s trick.",
         "Round %(round)s has only %(tricks)s tricks.",
         "tricks",
+    ),
+    "trick-under-way": N_(
+        "Trick %(trick)s of round %(round)s is not finished: its cards come first."
     ),
     "starter-round-one": N_(
         "%(player)s cannot start round 1: %(expected)s was chosen as first starter."

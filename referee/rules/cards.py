@@ -113,8 +113,17 @@ class Deck:
         """
         return self._colour_keys.get(text.strip().casefold())
 
+    @cached_property
+    def _spellings(self) -> dict[str, Card]:
+        """Each card of the deck by its own spelling (``"QH"``, ``"red-7"``), as records write
+        it: a card is looked up, not read letter by letter."""
+        return {str(card): card for card in self.cards}
+
     def parse_card(self, text: str) -> Card | None:
         """The card spelled by ``text`` (in this deck or not), or None if it spells no card."""
+        known = self._spellings.get(text)
+        if known is not None:
+            return known
         word = text.strip()
         if self.french:
             word = word.upper()

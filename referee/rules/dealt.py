@@ -18,7 +18,7 @@ from collections.abc import Collection
 from typing import TypeVar
 
 from referee.rules import events as ev
-from referee.rules.breaches import IllegalEntry, Missing, OutOfTurn
+from referee.rules.breaches import Breach, IllegalEntry, Missing, OutOfTurn
 from referee.rules.engine import Game, RoundState, Run, State
 from referee.rules.tricks import UNKNOWN_TRUMP
 
@@ -57,6 +57,15 @@ class DealtGame(Game[D]):
         """Round ``number`` deals the whole deck, so it has no trump."""
         return False
 
+    def trump_lacking(self, rnd: D) -> list[Breach]:
+        """A complete round that needs a trump and has none: one ``trump`` breach (none more
+        for a bad trump, already flagged). A round under way may lack it (record-format.md:
+        "no trump in a complete round that must have one")."""
+        lacking = rnd.trump_colour is None and not self.whole_deck(rnd.number)
+        if lacking and self.results_in(rnd) and "trump-missing" not in rnd.flagged:
+            return [IllegalEntry("trump", "trump-missing", round=rnd.number)]
+        return []
+
     def trump_too_late(self, run: Run, rnd: D) -> bool:
         """The round is too far on for its trump to be entered (a game that says so)."""
         return False
@@ -92,6 +101,12 @@ class DealtGame(Game[D]):
             raise OutOfTurn("turn", "trump-twice", round=rnd.number, trump=rnd.trump_colour)
         if self.trump_too_late(run, rnd):
             raise OutOfTurn("turn", "trump-after-bids")
+        late = rnd.plays or rnd.tricks is not None
+        if late and rnd.trump_colour is None and "trump-missing" not in rnd.flagged:
+            # Cards or tricks came first (a game that takes its trump late): they were entered
+            # while the round had no trump, one breach.
+            rnd.flagged.add("trump-missing")
+            run.flag(IllegalEntry("trump", "trump-missing", round=rnd.number))
         rnd.trump_card, rnd.trump_colour = card, colour
 
     def current_trump(self, rnd: D) -> str | None:
@@ -101,12 +116,11 @@ class DealtGame(Game[D]):
         return rnd.trump_colour
 
     def ready_to_play(self, run: Run, rnd: D) -> None:
-        """A missing trump is flagged once; strict entry wants every bid in first."""
-        missing = rnd.trump_colour is None and not self.whole_deck(rnd.number)
-        if missing and "trump-missing" not in rnd.flagged:
-            rnd.flagged.add("trump-missing")
-            run.flag(IllegalEntry("trump", "trump-missing", round=rnd.number))
+        """Strict entry wants the trump and every bid in first. (A lenient replay notes a
+        missing trump once the round is complete: ``trump_lacking``.)"""
         if not run.lenient:
+            if rnd.trump_colour is None and not self.whole_deck(rnd.number):
+                raise IllegalEntry("trump", "trump-missing", round=rnd.number)
             bidders = self.bidders(rnd)
             if any(player not in bidders for player in self.players):
                 raise Missing("missing", "missing-bids-first", round=rnd.number)

@@ -393,6 +393,7 @@ class Ebbes(Game[EbbesRound]):
         if not isinstance(event.won, Mapping):
             raise IllegalEntry("trick-total", "won-shape", round=rnd.number)
         self.strict_order(run, rnd, "won")
+        self.after_last_card(run, rnd)
         if not run.lenient and rnd.won is not None:
             raise OutOfTurn("turn", "won-twice", round=rnd.number)
         won: dict[str, dict[str, int]] = {}

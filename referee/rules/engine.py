@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
@@ -52,6 +52,14 @@ def unaccounted(lacking: list[str], strays: int) -> list[str]:
     ([], ['Ben', 'Cho'])
     """
     return [] if len(lacking) <= strays else lacking
+
+
+class PlayedTwice(Exception):
+    """A lenient replay found ``card`` played a second time in the round (``Game.retake``)."""
+
+    def __init__(self, card: Card) -> None:
+        self.card = card
+        super().__init__(str(card))
 
 
 class OptionError(ValueError):
@@ -106,6 +114,12 @@ class RoundState:
     flagged: set[str] = field(default_factory=set)
     #: Bids (declarations) entered under a name that is no player's.
     strays: int = 0
+    #: The round's entries so far, and how many breaches and warnings the table had noted when
+    #: it began: what a lenient replay needs to take the round again (``Game.retake``).
+    entries: list[ev.Event] = field(default_factory=list)
+    noted: tuple[int, int] = (0, 0)
+    #: Cards played twice this round (a lenient replay): neither copy is known to be the card.
+    doubtful: frozenset[Card] = frozenset()
 
     def copy(self) -> RoundState:
         """A copy whose containers can change without touching this one."""
@@ -403,6 +417,7 @@ class Game(Generic[R]):
                     "turn", "round-ahead", entry_round=event.round, current=current.number
                 )
             current = self.new_round(state, len(state.rounds) + 1)
+            current.noted = (len(state.violations), len(state.warnings))
             state.rounds.append(current)
         if isinstance(event, ev.BeginRound):
             return
@@ -413,7 +428,35 @@ class Game(Generic[R]):
             raise OutOfTurn(
                 "turn", "round-over", entry_round=event.round, current=current.number + 1
             )
-        self.dispatch(run, current, event)
+        current.entries.append(event)
+        try:
+            self.dispatch(run, current, event)
+        except PlayedTwice as twice:
+            self.retake(run, current, twice.card)
+
+    def retake(self, run: Run, rnd: R, card: Card) -> None:
+        """Take round ``rnd`` again from its first entry, with ``card`` (played twice) and any
+        other card it then finds played twice in doubt: neither copy of such a card is known
+        to be the card (``docs/rulings.md``), so nothing that hangs on the first one — a show-out,
+        a trick's winner, a role — may accuse anyone; the second is the one breach."""
+        state = run.state
+        doubtful = rnd.doubtful | {card}
+        while True:
+            del state.violations[rnd.noted[0] :]
+            del state.warnings[rnd.noted[1] :]
+            again = self.new_round(state, rnd.number)
+            again.noted, again.doubtful = rnd.noted, doubtful
+            state.rounds[-1] = again
+            try:
+                for event in rnd.entries:
+                    again.entries.append(event)
+                    try:
+                        self.dispatch(run, again, event)
+                    except Breach as breach:  # as a lenient replay notes it
+                        state.violations.append(breach)
+                return
+            except PlayedTwice as twice:
+                doubtful |= {twice.card}
 
     def dispatch(self, run: Run, rnd: R, event: ev.Event) -> None:
         """Hand ``event`` to its handler: trick play here; each game matches its own entries
@@ -461,6 +504,13 @@ class Game(Generic[R]):
     def ready_to_play(self, run: Run, rnd: R) -> None:
         """Raise (strict) or flag what must come before the first card or the tricks."""
 
+    def after_last_card(self, run: Run, rnd: R) -> None:
+        """Strict entry: a round's results come after the trick under way, if any, is finished
+        (so a table, and its record, is stopped in the middle of a trick only while its round
+        is under way)."""
+        if not run.lenient and rnd.plays and not rnd.trick_full(-1):
+            raise OutOfTurn("turn", "trick-under-way", round=rnd.number, trick=len(rnd.plays))
+
     def current_trump(self, rnd: R) -> str | None:
         """The trump colour in force now (``UNKNOWN_TRUMP`` when the record does not say)."""
         return rnd.trump_colour
@@ -506,9 +556,12 @@ class Game(Generic[R]):
         return BadCard.of(text) if card is None else card
 
     def check_leader(self, run: Run, rnd: R, leader: object) -> tuple[str, bool, bool]:
-        """A new trick's leader: who its cards are counted from, and whether the trick is loose
-        (the leader is not a player: the cards are counted from the one who had to lead) or
-        misled (led by someone other than the one who had to lead). Both are flagged."""
+        """A new trick's leader: who its cards are counted from, whether the trick is loose
+        (whose card is whose is not known) and whether it is misled (led by someone other than
+        the one who had to lead: its cards are counted from that leader, as recorded). Both are
+        flagged. A leader who is not a player makes the trick loose, the cards counted from
+        the one who had to lead; so does a wrong one, since the record cannot tell a wrong
+        name from a lead out of turn (``docs/rulings.md``)."""
         number = len(rnd.plays) + 1
         expected = rnd.plays[-1].winner if rnd.plays else rnd.leader
         if not isinstance(leader, str) or leader not in self.players:
@@ -529,7 +582,7 @@ class Game(Generic[R]):
                     expected=expected,
                 )
             )
-            return leader, False, True
+            return leader, True, True
         return leader, False, False
 
     def on_play(self, run: Run, rnd: R, event: ev.Play) -> None:
@@ -616,7 +669,12 @@ class Game(Generic[R]):
         """
         number = len(rnd.plays)
         why = self.unavailable(rnd, card)
-        if why is not None:
+        if why == "card-twice" and run.lenient and card not in rnd.doubtful:
+            raise PlayedTwice(card)  # the round is taken again with the card in doubt
+        if why is None and card in rnd.doubtful:
+            rnd.seen[card] = number  # its first copy, which may be the one written wrong
+            card = BadCard.of(str(card))
+        elif why is not None:
             run.flag(
                 IllegalEntry(
                     "card", why, round=rnd.number, trick=number, player=player, **card_param(card)
@@ -624,7 +682,7 @@ class Game(Generic[R]):
             )
             card = card if isinstance(card, BadCard) else BadCard.of(str(card))
         trick = rnd.plays[-1]
-        rnd.plays[-1] = replace(trick, cards=(*trick.cards, (player, card)))
+        rnd.plays[-1] = trick.with_card(player, card)
         if isinstance(card, BadCard):
             self.lose_track(rnd)
             return
@@ -661,10 +719,10 @@ class Game(Generic[R]):
             or (trump == UNKNOWN_TRUMP and any(card.colour != cards[0].colour for card in cards))
         )
         if unknown:
-            return replace(trick, full=True)
+            return trick.settled(None, None, None)
         trump = None if trump == UNKNOWN_TRUMP else trump
         index, why = trick_winner(cards, trump)
-        return replace(trick, winner=trick.cards[index][0], why=why, trump=trump, full=True)
+        return trick.settled(trick.cards[index][0], why, trump)
 
     # --- entering the tricks won ------------------------------------------------------------
 
@@ -710,6 +768,7 @@ class Game(Generic[R]):
         if rnd.tricks is not None and not run.lenient:
             raise OutOfTurn("turn", "tricks-twice", round=rnd.number)
         self.ready_to_play(run, rnd)
+        self.after_last_card(run, rnd)
         tricks, total = self.read_counts(run, rnd, event.tricks, "trick-negative")
         if total is not None and total != rnd.tricks_total:
             run.flag(
@@ -743,14 +802,55 @@ class Game(Generic[R]):
         rnd.tricks = tricks
 
 
-GAMES: dict[str, type[Game[Any]]] = {}
+#: Every game's name, in the order the app offers them (their rules: ``load_rules``).
+GAME_NAMES = ("blackout", "alles-oder-nichts", "ebbes")
+
+
+def load_rules(name: str) -> None:
+    """Import the rules module of the game ``name``, which registers the game (``register``);
+    ``KeyError`` for a game there is none of."""
+    match name:
+        case "blackout":
+            from referee.rules import blackout  # noqa: F401
+        case "alles-oder-nichts":
+            from referee.rules import alles  # noqa: F401
+        case "ebbes":
+            from referee.rules import ebbes  # noqa: F401
+        case _:
+            raise KeyError(name)
+
+
+class Games(Mapping[str, "type[Game[Any]]"]):
+    """Every game by its name (``GAME_NAMES``). A game's rules module is imported the first
+    time the game is asked for, so reading a record of one game loads that game's rules only."""
+
+    def __init__(self) -> None:
+        self.registered: dict[str, type[Game[Any]]] = {}
+
+    def __getitem__(self, name: str) -> type[Game[Any]]:
+        if name not in self.registered:
+            load_rules(name)
+        return self.registered[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in GAME_NAMES
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(GAME_NAMES)
+
+    def __len__(self) -> int:
+        return len(GAME_NAMES)
+
+
+GAMES = Games()
 
 G = TypeVar("G", bound=Game[Any])
 
 
 def register(cls: type[G]) -> type[G]:
-    """Class decorator: make a game known by its ``name``."""
-    GAMES[cls.name] = cls
+    """Class decorator: make a game known by its ``name`` (one of ``GAME_NAMES``)."""
+    assert cls.name in GAME_NAMES, cls.name
+    GAMES.registered[cls.name] = cls
     return cls
 
 

@@ -18,12 +18,32 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Event:
     """Something the table recorded in round ``round``."""
 
     type: ClassVar[str] = ""
     round: int
+
+    # One __repr__, __eq__ and __hash__ for every kind of event, from its fields (each event
+    # class says repr=False, eq=False): sixteen generated ones would each be compiled whenever
+    # the engine is imported, a fifth of what the command-line referee's start costs.
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, f.name) for f in fields(self))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
+        return f"{type(self).__name__}({shown})"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Event)
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._values()))
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -33,14 +53,14 @@ class Event:
         return {"type": self.type, **data}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class BeginRound(Event):
     """A record's round begins (a no-op when the round is already the current one)."""
 
     type: ClassVar[str] = "begin-round"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Dealer(Event):
     """The record says who dealt: it must be the dealer the rotation gives."""
 
@@ -48,7 +68,7 @@ class Dealer(Event):
     player: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Trump(Event):
     """Blackout and Alles oder Nichts: the turned card (``"QH"``) or just its colour."""
 
@@ -56,7 +76,7 @@ class Trump(Event):
     card: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Bid(Event):
     """Blackout: a player's bid, in bidding order."""
 
@@ -65,7 +85,7 @@ class Bid(Event):
     bid: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Declare(Event):
     """Alles oder Nichts: open (bid shown) or secret; a secret bid may come sealed with it."""
 
@@ -75,7 +95,7 @@ class Declare(Event):
     bid: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Reveal(Event):
     """Alles oder Nichts: a secret bid turned up at the end of the round."""
 
@@ -84,7 +104,7 @@ class Reveal(Event):
     bid: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Starter(Event):
     """ebbes: who leads the round's first trick, and optionally who chose them."""
 
@@ -93,7 +113,7 @@ class Starter(Event):
     chosen_by: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Number(Event):
     """ebbes: the number-designation card revealed (1–5)."""
 
@@ -101,7 +121,7 @@ class Number(Event):
     number: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Designators(Event):
     """ebbes ``placed-designators``: the five designator cards, one per colour."""
 
@@ -109,7 +129,7 @@ class Designators(Event):
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Discard(Event):
     """ebbes ``discard``: the card a player laid aside face down."""
 
@@ -118,7 +138,7 @@ class Discard(Event):
     card: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Designate(Event):
     """ebbes: the next role (trump, plus, ebbes, minus) went to this colour."""
 
@@ -126,7 +146,7 @@ class Designate(Event):
     colour: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Play(Event):
     """One card played; ``player`` (optional) guards against a stale page."""
 
@@ -135,7 +155,7 @@ class Play(Event):
     player: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Trick(Event):
     """A whole trick from a record: its leader and its cards in the order played."""
 
@@ -144,7 +164,7 @@ class Trick(Event):
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Tricks(Event):
     """Blackout and Alles oder Nichts: tricks won per player at the end of the round."""
 
@@ -152,7 +172,7 @@ class Tricks(Event):
     tricks: Mapping[str, int]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Won(Event):
     """ebbes: cards won per colour per player at the end of the round."""
 

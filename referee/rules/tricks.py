@@ -50,8 +50,9 @@ class PlayedTrick:
     in the middle of a trick); ``winner`` and ``why`` are set once the trick is settled. ``full``:
     all its cards are in (a trick recorded with the wrong number of cards is full too). ``loose``:
     whose card is whose is not known (its leader is not a player, or it has the wrong number of
-    cards), so it shows nothing about following suit. ``misled``: it was led by someone other
-    than the one who had to lead, so its cards are counted from that leader but do not settle it.
+    cards, or was led by someone other than the one who had to lead), so it shows nothing about
+    following suit. ``misled``: it was led by someone other than the one who had to lead, so its
+    cards are counted from that leader but do not settle it.
     """
 
     leader: str
@@ -63,6 +64,36 @@ class PlayedTrick:
     full: bool = False
     loose: bool = False
     misled: bool = False
+
+    def with_card(self, player: str, card: Card) -> PlayedTrick:
+        """This trick with ``player``'s ``card`` added (made directly: ``dataclasses.replace``
+        would cost more than the rest of a card's checks, hundreds of times in a record)."""
+        return PlayedTrick(
+            self.leader,
+            (*self.cards, (player, card)),
+            self.trump_before,
+            self.winner,
+            self.why,
+            self.trump,
+            self.full,
+            self.loose,
+            self.misled,
+        )
+
+    def settled(self, winner: str | None, why: str | None, trump: str | None) -> PlayedTrick:
+        """This trick with all its cards in, and its winner if its cards can tell it (made
+        directly too: once a trick)."""
+        return PlayedTrick(
+            self.leader,
+            self.cards,
+            self.trump_before,
+            winner,
+            why,
+            trump,
+            True,
+            self.loose,
+            self.misled,
+        )
 
     @property
     def led(self) -> str | None:

@@ -7,7 +7,8 @@ legal games of every game and option (``tests/simulate.py``), spelled every way 
 allows. Only values the referee can tell
 are bad without knowing what really happened are used: a card that spells no card, is not in
 the deck or was already played; a name that is no player's; a trump, number card or designator
-that is garbled or left out; a count below zero; a bid or number card out of range; a trick
+that is garbled, or left out of a round that is not the record's last one under way (which may
+still lack entries); a count below zero; a bid or number card out of range; a trick
 with a card left out. (A plausible wrong value — another real card, another player as leader —
 is a different game the record tells, and what it implies is not a false accusation.)
 
@@ -33,6 +34,7 @@ import copy
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +105,13 @@ def card_scores(doc: dict[str, Any], number: int, trick: int) -> str:
     if doc["game"] == "ebbes":
         return "keep" if "won" in rnd and "designations" in rnd else "keep-or-none"
     return "keep" if "tricks" in rnd or not is_last_trick(doc, number, trick) else "keep-or-none"
+
+
+def under_way(doc: dict[str, Any], number: int) -> bool:
+    """Round ``number`` is the record's last and is not complete: it may still lack an entry
+    (record-format.md), so leaving one out of it is not a bad entry."""
+    state = parse_record(doc).replay()
+    return number == len(state.rounds) and not state.game.round_complete(state.rounds[-1])
 
 
 def deck_of(doc: dict[str, Any]) -> Deck:
@@ -176,6 +185,53 @@ def leaders(doc: dict[str, Any]) -> Iterator[Bad]:
 
 
 @maker
+def cards_played_again_later(doc: dict[str, Any]) -> Iterator[Bad]:
+    """Every card of every trick but the round's last card replaced by the card played after it
+    (a duplicate written backwards: the later copy is the card, the earlier the typo). Which
+    copy is wrong the record cannot tell: one breach, where the card shows up again."""
+    for number, rnd in rounds(doc):
+        played = [
+            (t, i, trick)
+            for t, trick in enumerate(rnd.get("plays", []), start=1)
+            for i in range(len(trick["cards"]))
+        ]
+        for (t, i, _), (u, j, later) in pairwise(played):
+            text = later["cards"][j]
+
+            def put(r: dict[str, Any], t: int = t, i: int = i, text: str = text) -> None:
+                r["plays"][t - 1]["cards"][i] = text
+
+            yield Bad(
+                f"round {number} trick {t} card {i} → {text} (played next)",
+                changed(doc, number - 1, put),
+                ("card", number, u, seat(doc, later["leader"], j)),
+                card_scores(doc, number, u),
+            )
+
+
+@maker
+def real_leaders(doc: dict[str, Any]) -> Iterator[Bad]:
+    """Every trick's leader changed to another player at the table (the next one round), where
+    the record says who had to lead it: not an ebbes round's first trick without ``starter``,
+    whose leader is the starter."""
+    for number, rnd in rounds(doc):
+        for t, trick in enumerate(rnd.get("plays", []), start=1):
+            if t == 1 and doc["game"] == "ebbes" and "starter" not in rnd:
+                continue
+            other = seat(doc, trick["leader"], 1)
+
+            def put(r: dict[str, Any], t: int = t, other: str = other) -> None:
+                r["plays"][t - 1]["leader"] = other
+
+            yield Bad(
+                f"round {number} trick {t} leader → {other}",
+                changed(doc, number - 1, put),
+                ("turn", number, t, other),
+                card_scores(doc, number, t),
+            )
+
+
+@maker
 def short_tricks(doc: dict[str, Any]) -> Iterator[Bad]:
     """Every whole trick with its last card left out (not the record's last trick, which would
     then be a trick under way)."""
@@ -203,7 +259,7 @@ def trumps(doc: dict[str, Any]) -> Iterator[Bad]:
         if not rnd.get("trump"):
             continue
         scores = "keep" if "tricks" in rnd or "plays" not in rnd else "keep-or-none"
-        for text in ("XX", None):
+        for text in ("XX", *([] if under_way(doc, number) else [None])):
 
             def put(r: dict[str, Any], text: str | None = text) -> None:
                 if text is None:
@@ -232,7 +288,7 @@ def number_cards(doc: dict[str, Any]) -> Iterator[Bad]:
     for number, rnd in rounds(doc):
         if "number" not in rnd:
             continue
-        for value in (None, 0, 6):
+        for value in (*([] if under_way(doc, number) else [None]), 0, 6):
 
             def put(r: dict[str, Any], value: int | None = value) -> None:
                 if value is None:
@@ -260,12 +316,13 @@ def designators(doc: dict[str, Any]) -> Iterator[Bad]:
         def drop(r: dict[str, Any]) -> None:
             del r["designators"]
 
-        yield Bad(
-            f"round {number} designators left out",
-            changed(doc, number - 1, drop),
-            ("missing", number, None, None),
-            ebbes_scores(rnd),
-        )
+        if not under_way(doc, number):
+            yield Bad(
+                f"round {number} designators left out",
+                changed(doc, number - 1, drop),
+                ("missing", number, None, None),
+                ebbes_scores(rnd),
+            )
         for i, card in enumerate(rnd["designators"]):
             for text in (bad_spelling(deck, card), outside_deck(deck, card)):
 
@@ -409,6 +466,47 @@ def names(doc: dict[str, Any]) -> Iterator[Bad]:
                 )
 
 
+def first_use(doc: dict[str, Any], name: str) -> tuple[int | None, int | None]:
+    """Where a record first names a player (round and trick; round None: who begins round 1),
+    in the order a round's fields are entered: who deals or starts, bids and discards, then the
+    tricks, then the counts."""
+    first = doc.get("first_dealer", doc.get("first_starter"))
+    if isinstance(first, str) and first.strip() == name:
+        return None, None
+    for number, rnd in rounds(doc):
+        before = [rnd.get(k) for k in ("dealer", "starter", "chosen_by")]
+        before += [*rnd.get("bids", {}), *rnd.get("discards", {})]
+        if name in [n.strip() for n in before if isinstance(n, str)]:
+            return number, None
+        for t, trick in enumerate(rnd.get("plays", []), start=1):
+            if trick["leader"].strip() == name:
+                return number, t
+        if name in [n.strip() for n in (*rnd.get("tricks", {}), *rnd.get("won", {}))]:
+            return number, None
+    raise AssertionError(f"{name} is named nowhere")
+
+
+@maker
+def renamed_players(doc: dict[str, Any]) -> Iterator[Bad]:
+    """Every player renamed in ``players`` alone (the rounds still name them as before), who has
+    entries of their own (a bid, a count): one breach where the old name is first used, and the
+    rounds read as before."""
+    for i, name in enumerate(name.strip() for name in doc["players"]):
+        own = [rnd.get(key, {}) for _, rnd in rounds(doc) for key in ("bids", "tricks", "won")]
+        if not any(name in [key.strip() for key in entries] for entries in own):
+            continue  # no entry of their own: their name in the rounds is only a leader's
+        renamed = copy.deepcopy(doc)
+        renamed["players"][i] = name + "x"
+        where = first_use(doc, name)
+        yield Bad(f"players[{i}] {name} → {name}x", renamed, ("players", *where, None), "keep")
+
+
+def seated(report: dict[str, Any], rnd: dict[str, Any]) -> list[int] | None:
+    """A reported round's scores in seat order (a renamed player keeps their seat's)."""
+    scores = rnd["scores"]
+    return None if scores is None else [scores[name] for name in report["players"]]
+
+
 def judged(before: dict[str, Any], bad: Bad) -> list[str]:
     """What is wrong with the report on ``bad`` (see the module docstring), given the report on
     the record before: nothing when it is right."""
@@ -419,14 +517,15 @@ def judged(before: dict[str, Any], bad: Bad) -> list[str]:
     if status != 1 or found != [bad.breach]:
         problems.append(f"violations {found}, not [{bad.breach}]")
     number = bad.breach[1]
-    for old, new in zip(before["rounds"], report["rounds"], strict=True):
-        if old["number"] != number and old["scores"] != new["scores"]:
-            problems.append(f"round {old['number']} scored {new['scores']}")
-        elif old["number"] == number and (
-            (bad.scores == "keep" and new["scores"] != old["scores"])
-            or (bad.scores == "keep-or-none" and new["scores"] not in (old["scores"], None))
+    for old_round, new_round in zip(before["rounds"], report["rounds"], strict=True):
+        old, new = seated(before, old_round), seated(report, new_round)
+        if old_round["number"] != number and old != new:
+            problems.append(f"round {old_round['number']} scored {new}")
+        elif old_round["number"] == number and (
+            (bad.scores == "keep" and new != old)
+            or (bad.scores == "keep-or-none" and new not in (old, None))
         ):
-            problems.append(f"its round scored {new['scores']}, not {old['scores']}")
+            problems.append(f"its round scored {new}, not {old}")
     if report["complete"] != before["complete"]:
         problems.append(f"complete is {report['complete']}")
     return [f"{bad.what}: " + "; ".join(problems)] if problems else []

@@ -189,3 +189,26 @@ def test_cards_left_leave_out_played_turned_and_discarded_cards():
     ebbes = start(Setup("ebbes", ("Ann", "Ben", "Cho"), {"discard": True}))
     ebbes = run(ebbes, ev.Number(1, 1), ev.Discard(1, "Ann", "red-6"))
     assert "red-6" not in [str(c) for c in ebbes.game.cards_left(ebbes.current)]
+
+
+def test_the_results_wait_for_the_trick_under_way():
+    """A table stops in the middle of a trick only while its round is under way (record-format.md),
+    so the tricks (ebbes: the cards won) are refused until that trick is finished."""
+    state = run(blackout_round_two(), *plays(2, "QS", "AS"))
+    tricks = ev.Tricks(2, {"Ann": 0, "Ben": 1, "Cho": 0, "Dee": 1})
+    breach = refused(state, tricks)
+    assert (breach.rule, breach.code, breach.round, breach.trick) == (
+        "turn",
+        "trick-under-way",
+        2,
+        1,
+    )
+    assert breach.message == "Trick 1 of round 2 is not finished: its cards come first."
+    state = run(state, *plays(2, "KS", "QD"))
+    assert run(state, tricks).current.tricks == tricks.tricks
+    ebbes = run(ebbes_first_trick("now"), *plays(1, "red-1"))
+    won = {
+        p: dict.fromkeys(("red", "yellow", "green", "blue", "purple"), 2)
+        for p in ("Ann", "Ben", "Cho")
+    }
+    assert refused(ebbes, ev.Won(1, won)).code == "trick-under-way"
