@@ -11,8 +11,8 @@ need it, and importing it is a tenth of what the whole check of a long game cost
 
 from __future__ import annotations
 
+import os
 import sys
-from pathlib import Path
 
 from referee.check import TRANSLATIONS, catalog, check_text
 
@@ -27,7 +27,7 @@ Check and score a table-referee/1 game record.
 """
 
 
-def main(argv: list[str] | None = None, translations: Path = TRANSLATIONS) -> int:
+def main(argv: list[str] | None = None, translations: str | os.PathLike[str] = TRANSLATIONS) -> int:
     """Run the command line ``argv``, said in the locale's language from the catalogs in
     ``translations``; the exit status."""
     args = sys.argv[1:] if argv is None else argv

@@ -16,9 +16,8 @@ recolour it (the referee refuses such names, but an older record may still hold 
 
 from __future__ import annotations
 
-import gettext
 import json
-from pathlib import Path
+import os
 from typing import Any
 
 from referee.record_parts import NO_TRUMP, record_part
@@ -28,13 +27,26 @@ from referee.rules.marks import N_, Nn_, Plural
 from referee.rules.names import printable, quote
 from referee.rules.wording import ENGLISH, Translations, say, trump_name
 
-#: Where the compiled catalogs are: ``translations/<lang>/LC_MESSAGES/messages.mo``.
-TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
+#: Where the compiled catalogs are: ``translations/<lang>/LC_MESSAGES/messages.mo`` (a path of
+#: ``os.path``: importing pathlib would cost a tenth of a check).
+TRANSLATIONS = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "translations"
+)
 
 
-def catalog(folder: Path = TRANSLATIONS) -> Translations:
+#: The variables that name the locale, in the order ``gettext`` reads them.
+LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def catalog(folder: str | os.PathLike[str] = TRANSLATIONS) -> Translations:
     """The catalog for the locale the usual variables name (``LANG=de_DE.UTF-8``: ``de``), or
-    the English source when ``folder`` holds none for it."""
+    the English source when ``folder`` holds none for it. A locale that names English first (or
+    none, or ``C``) is the source itself: the ``gettext`` module is not even imported."""
+    named = next((os.environ[v] for v in LOCALE_VARIABLES if os.environ.get(v)), "C")
+    if named.split(":")[0].split(".")[0].split("_")[0] in ("C", "POSIX", "en"):
+        return ENGLISH
+    import gettext
+
     return gettext.translation("messages", folder, fallback=True)
 
 
