@@ -20,7 +20,7 @@ from flask.testing import FlaskClient
 from referee.rules import events as ev
 from referee.store.tables import append_entry, get_table, table_state
 from tests.links import join
-from tests.web.helpers import error_of, hidden, new_table, ok, post
+from tests.web.helpers import checked, chips, error_of, hidden, new_table, ok, post
 
 
 def blackout_round(app: Flask, client: FlaskClient, bids: tuple[int, int, int]) -> str:
@@ -206,6 +206,18 @@ def test_bids_declarations_and_trumps_are_corrected_on_the_chips_of_a_live_entry
     page = client.get(f"/t/{alles}/amend/2").text
     assert 'name="choice" value="open-2" checked' in page
     assert 'name="choice" value="secret"' in page
+
+
+def test_trick_counts_are_corrected_on_the_chips_of_a_live_entry(app, client):
+    table = blackout_round(app, client, (1, 1, 0))
+    page = client.get(f"/t/{table}/amend/5").text  # the tricks: Ann 0, Ben 1, Cho 0
+    assert 'type="number"' not in page
+    assert checked(page, "tricks-1") == "0" and checked(page, "tricks-2") == "1"
+    assert chips(page, "tricks-3") == ["0", "1"]  # a one-card round: 0 or 1 trick
+    response = correction(
+        client, table, 5, action="tricks", **{"tricks-1": "1", "tricks-2": "0", "tricks-3": "0"}
+    )
+    assert response.status_code in (302, 303), response.text[-800:]
 
 
 def test_a_card_played_is_offered_undo_not_a_correction_form_without_fields(app, client):

@@ -28,6 +28,7 @@ from referee.web.history.lines import (
     target_event,
 )
 from referee.web.round.entries import EntryError, EntryForm, build_event
+from referee.web.round.screen import count_fields
 from referee.web.screens import screens
 from referee.web.sealed import rounds_over, shown_early, shown_notes
 from referee.web.sharing.access import require, write
@@ -223,6 +224,7 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
         title=state.game.title,
         colours=state.game.deck.colours,  # ebbes: designators, a designation, the cards won
         tricks=state.game.tricks_in(old.round),  # what the tricks entered add up to
+        trick_rows=count_fields(state, "tricks"),  # the chips of a tricks correction
         trumps=trump_choices(state, old),
         bids=range(state.game.tricks_in(old.round) + 1),  # the bids a correction may tap
     ), (422 if error else 200)
