@@ -148,7 +148,7 @@ def test_a_bid_corrected_from_the_sheet_is_checked_like_a_live_one(server, phone
     expect(page.get_by_role("heading", name="Round 1: its entries")).to_be_visible()
     line = page.locator("ol.history li", has_text="Cho bid 1")
     answered(page, lambda: line.get_by_role("link", name="Correct").tap())
-    page.get_by_text("0", exact=True).tap()  # the chip: Cho bid 0
+    page.get_by_role("radio", name="0", exact=True).tap()  # the chip: Cho bid 0
     answered(page, lambda: page.get_by_role("button", name="Save the correction").tap())
     hook = "Ann (the dealer) cannot bid 0: the bids would add up to 1, the number of tricks."
     expect(page.get_by_role("alert")).to_contain_text(hook)
