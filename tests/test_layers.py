@@ -82,7 +82,7 @@ LAYERS = [
             "referee.parts",
         ),
         frozenset(
-            SMALL_STDLIB | {"argparse", "bisect", "datetime", "gettext", "json", "pathlib", "sys"}
+            SMALL_STDLIB | {"bisect", "datetime", "gettext", "json", "os", "pathlib", "sys"}
         ),
         frozenset(WEB_AND_DATABASE | {"reportlab"}),
         "record",
