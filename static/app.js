@@ -143,12 +143,21 @@ function showScreen(html, entered = true) {
       const same = main.querySelectorAll("details")[index];
       if (same && details.open) same.open = true;
     });
+    // … and so do the score explanations opened on the sheet (rows marked "shown", by id).
+    old.querySelectorAll("tr.shown[id]").forEach((row) => {
+      const same = main.querySelector(`#${CSS.escape(row.id)}`);
+      if (!same) return;
+      same.classList.add("shown");
+      const link = main.querySelector(`a.score[aria-controls="${row.id}"]`);
+      if (link) link.setAttribute("aria-expanded", "true");
+    });
   }
   old.replaceWith(main);
   for (const { name, value } of next.body.attributes) document.body.setAttribute(name, value);
   document.title = next.title;
   main.querySelectorAll("form").forEach(updateSums);
   setUpAwake();
+  localTimes();
   typed = main.querySelector(".error-box") !== null;
   told = false;
   changedAt = Date.now();
@@ -303,12 +312,16 @@ document.addEventListener("click", (event) => {
   if (!open && row.matches(":target")) location.hash = link.closest("tr").id;
 });
 // Times of the history in the phone's own time zone (the page says them in UTC without this).
-document.querySelectorAll("time[data-local]").forEach((time) => {
-  const when = new Date(time.getAttribute("datetime"));
-  if (Number.isNaN(when.getTime())) return;
-  time.textContent = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-  time.title = when.toLocaleString();
-});
+function localTimes() {
+  document.querySelectorAll("time[data-local]").forEach((time) => {
+    const when = new Date(time.getAttribute("datetime"));
+    if (Number.isNaN(when.getTime())) return;
+    const clock = { hour: "2-digit", minute: "2-digit", second: "2-digit" };
+    time.textContent = when.toLocaleTimeString([], clock);
+    time.title = when.toLocaleString();
+  });
+}
+localTimes();
 // --- end of the score sheet and history ---
 
 // Offline (issue 19): the service worker (static/sw.js, served as /sw.js) keeps every page this

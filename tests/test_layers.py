@@ -81,9 +81,7 @@ LAYERS = [
             "referee.check",
             "referee.parts",
         ),
-        frozenset(
-            SMALL_STDLIB | {"bisect", "datetime", "gettext", "json", "os", "pathlib", "sys"}
-        ),
+        frozenset(SMALL_STDLIB | {"bisect", "datetime", "gettext", "json", "os", "pathlib", "sys"}),
         frozenset(WEB_AND_DATABASE | {"reportlab"}),
         "record",
     ),

@@ -110,13 +110,15 @@ def test_a_watching_phone_swaps_in_a_change_keeping_its_place(live_server, phone
     requests: list[str] = []
     watcher.on("request", lambda request: requests.append(request.url))
     watcher.evaluate("window.sameDocument = true")  # gone if the page were loaded again
-    opened = watcher.locator("table.sheet details").nth(2)
-    opened.locator("summary").tap()
-    opened.scroll_into_view_if_needed()
+    score = watcher.locator("table.sheet a.score").nth(2)
+    why = score.get_attribute("aria-controls")
+    score.tap()
+    expect(watcher.locator(f"#{why}")).to_have_class(re.compile(r"\bshown\b"))
+    score.scroll_into_view_if_needed()
     watcher.evaluate("window.scrollBy(0, 40)")
     scrolled = watcher.evaluate("window.scrollY")
     assert scrolled > 0
-    rows = watcher.locator("table.sheet tbody tr")
+    rows = watcher.locator("table.sheet tbody tr.round-row")
     before = rows.count()
     requests.clear()
 
@@ -124,7 +126,7 @@ def test_a_watching_phone_swaps_in_a_change_keeping_its_place(live_server, phone
     expect(rows).to_have_count(before + 1, timeout=FOLLOW_MS)  # round 9 begun: a new row
     assert watcher.evaluate("window.sameDocument") is True  # swapped in, not reloaded
     assert watcher.evaluate("window.scrollY") == scrolled
-    expect(watcher.locator("table.sheet details").nth(2)).to_have_attribute("open", "")
+    expect(watcher.locator(f"#{why}")).to_have_class(re.compile(r"\bshown\b"))  # still open
     pages = [u for u in requests if "/seq" not in u]
     assert pages == [url + "/sheet"], requests  # one fetch of the page, nothing else
     shoot(watcher, "swapped")
@@ -135,7 +137,7 @@ def test_tv_mode_shows_the_totals_and_the_round_on_its_first_screen(live_server,
     tv.set_viewport_size({"width": 1280, "height": 720})
     url = open_link(tv, live_server, game_after(live_server, 24))
     tv.goto(url + "/tv")
-    expect(tv.locator("table.sheet tbody tr")).to_have_count(24)
+    expect(tv.locator("table.sheet tbody tr.round-row")).to_have_count(24)
     expect(tv.locator(".tv-now h2")).to_have_text("Round 25 of 25")
     for part in (".tv-ranks li", ".tv-now h2", ".tv-now .tv-next"):
         for box in (e.bounding_box() for e in tv.locator(part).all()):

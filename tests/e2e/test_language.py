@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import PHONE, TIMEOUT_MS
-from tests.e2e.helpers import answered
+from tests.e2e.helpers import answered, chip
 
 pytestmark = pytest.mark.e2e
 
@@ -51,7 +51,7 @@ def test_a_german_phone_plays_in_german_and_can_switch(live_server, german_phone
     for bid in ("0", "0", "0"):
         answered(page, panel.get_by_role("button", name=bid, exact=True).tap)
     expect(page.locator("#next-title")).to_contain_text("gewonnenen Stiche eingeben")
-    panel.get_by_label("Zoë", exact=True).fill("1")
+    chip(panel, "Zoë", 1).tap()
     expect(panel.locator("output.sum")).to_have_text("1 von 1")  # the script's words, German
     page.get_by_role("link", name="English").tap()
     expect(page.locator("html")).to_have_attribute("lang", "en")
