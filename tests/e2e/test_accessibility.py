@@ -200,7 +200,8 @@ def amend_tricks(page: Any, server: LiveServer) -> None:
 
 def amend_refused(page: Any, server: LiveServer) -> None:
     amend_tricks(page, server)
-    page.locator("input[type=number]").first.fill("6")  # six tricks in all, not nine
+    first = page.locator("fieldset.chip-row").first  # another count for the first player:
+    first.locator(".chip:not(:has(input:checked))").first.click()  # the tricks no longer add up
     page.get_by_role("button", name="Save the correction").click()
     expect(page.get_by_role("alert")).to_be_visible()
 
