@@ -97,3 +97,25 @@ def test_a_static_file_is_answered_in_front_of_flask(app, client, flask_calls):
     assert client.get("/static/nope.js").status_code == 404  # Flask's error page
     assert flask_calls == ["/static/nope.js"]
     assert client.post(address).status_code == 405
+
+
+def test_style_sheet_and_script_go_out_without_their_comments(client):
+    from pathlib import Path
+
+    from referee.web.speed.front import compact
+
+    assert compact(b"a { x: 1; } /* why */\n\n  b {\n    y: 2;\n  }\n", "s.css") == (
+        b"a { x: 1; }\nb {\ny: 2;\n}\n"
+    )
+    assert compact(b"// why\nconst a = 1; // kept\n  // why\n  go(a);\n", "s.js") == (
+        b"const a = 1; // kept\ngo(a);\n"
+    )
+    assert compact(b"  // not code\n", "s.json") == b"  // not code\n"
+    static = Path(__file__).resolve().parents[2] / "static"
+    page = client.get("/").text
+    for name in ("style.css", "app.js"):
+        address = re.search(rf'"(/static/{re.escape(name)}\?v=[0-9a-f]+)"', page).group(1)
+        sent = client.get(address).data
+        kept = (static / name).read_bytes()
+        assert len(sent) < len(kept), name
+        assert b"/*" not in sent and not re.search(rb"^\s*//", sent, re.M), name

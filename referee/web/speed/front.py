@@ -16,6 +16,7 @@ import functools
 import hashlib
 import mimetypes
 import os
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -50,14 +51,34 @@ def conditional(
     return "200 OK", headers, body
 
 
+#: What ``compact`` leaves out of a style sheet (comments) and a script (whole-line comments).
+CSS_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+JS_COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.M)
+INDENT = re.compile(r"^[ \t]+|[ \t]+$|\n(?=\n)", re.M)
+
+
+def compact(body: bytes, filename: str) -> bytes:
+    """A style sheet or script without its comments and indentation: what a phone downloads (the
+    comments are for the people who read ``static/``, a third of the gzipped first view). The
+    scripts keep every line of code as written (no multi-line strings, so indentation is safe to
+    drop); other files are left as they are."""
+    if filename.endswith(".css"):
+        text = CSS_COMMENT.sub("", body.decode())
+    elif filename.endswith(".js"):
+        text = JS_COMMENT_LINE.sub("", body.decode())
+    else:
+        return body
+    return INDENT.sub("", text).lstrip("\n").encode()
+
+
 @functools.lru_cache(maxsize=64)
 def static_file(folder: str, filename: str) -> tuple[bytes, str, str] | None:
-    """A file of the static folder (body, mimetype, content hash), read once; None when there is
-    no such file in that folder."""
+    """A file of the static folder (body, mimetype, content hash), read once and ``compact``;
+    None when there is no such file in that folder."""
     path = safe_join(folder, filename)
     if path is None or not os.path.isfile(path):
         return None
-    body = Path(path).read_bytes()
+    body = compact(Path(path).read_bytes(), filename)
     mimetype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
     return body, mimetype, hashlib.sha256(body).hexdigest()[:12]
 
