@@ -38,10 +38,7 @@ def in_force(entries: Sequence[LogEntry]) -> dict[int, Mapping[str, Any]]:
     ``event`` entry it targets, in that event's place; the latest one in force wins. An entry
     whose target is not of the kind it expects changes nothing.
     """
-    cancelled: set[int] = set()
-    for entry in reversed(entries):  # an entry can only be undone by a later one
-        if entry.kind == "undo" and entry.seq not in cancelled:
-            cancelled.add(entry.payload["target"])
+    cancelled = undone_by(entries)
     events: dict[int, Mapping[str, Any]] = {}
     for entry in entries:
         if entry.seq in cancelled:
@@ -51,6 +48,16 @@ def in_force(entries: Sequence[LogEntry]) -> dict[int, Mapping[str, Any]]:
         elif entry.kind == "amend" and entry.payload["target"] in events:
             events[entry.payload["target"]] = entry.payload["event"]
     return events
+
+
+def undone_by(entries: Sequence[LogEntry]) -> dict[int, int]:
+    """Each entry an undo in force cancels, with that undo's seq. An entry can only be undone by
+    a later one, so the log is read backwards: an undo that is itself undone cancels nothing."""
+    undone: dict[int, int] = {}
+    for entry in reversed(entries):
+        if entry.kind == "undo" and entry.seq not in undone:
+            undone[entry.payload["target"]] = entry.seq
+    return undone
 
 
 def effective_events(entries: Sequence[LogEntry]) -> list[Event]:

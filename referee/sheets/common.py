@@ -9,10 +9,11 @@ from typing import Any
 from reportlab.platypus import Flowable, Spacer
 
 from referee.rules.cards import SUIT_NAMES
+from referee.rules.marks import N_
 from referee.sheets import fonts
 from referee.sheets.grid import BODY_SIZE, Grid
 from referee.sheets.layout import Page, frame_height, frame_width, option_text, para, render
-from referee.sheets.words import N_, _
+from referee.sheets.words import _
 
 #: The words for the suits and colours, marked for the catalog (the engine's are codes).
 COLOUR_WORDS = {

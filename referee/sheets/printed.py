@@ -16,9 +16,10 @@ from reportlab.platypus import Flowable
 
 from referee.parts import part
 from referee.rules import Game, RoundState, State
+from referee.rules.marks import N_
 from referee.sheets import common
 from referee.sheets.grid import Cell, Column, Row
-from referee.sheets.words import N_, _, ngettext
+from referee.sheets.words import _, ngettext
 
 if TYPE_CHECKING:
     from referee.sheets.card import BlankCard

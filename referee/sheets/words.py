@@ -5,7 +5,8 @@ The sheets know no web: whoever asks for a document hands in the translations to
 Flask-Babel's for the request), and every sentence the sheets print goes through ``_`` or
 ``ngettext`` while the document is made. Without translations they print the catalog's own
 language, English. Words fixed before any document (column labels, a game's legend) are marked
-with ``N_`` where they are written and translated with ``_`` where they are printed.
+with ``N_`` (``referee.rules.marks``) where they are written and translated with ``_`` where
+they are printed.
 """
 
 from __future__ import annotations
@@ -49,8 +50,3 @@ def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     """The form of ``singular``/``plural`` for ``num`` in the document's language; ``%(num)s``
     is ``num``."""
     return (current.get() or OWN).ngettext(singular, plural, num) % {"num": num, **variables}
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for the catalog; it is translated where it is printed (``_``)."""
-    return message

@@ -21,7 +21,7 @@ try:
 except ImportError:  # the browser fixture skips these tests (fails them with REQUIRE_BROWSER=1)
     expect = None
 
-#: Long enough for a page to notice a change (it asks every 3 s) and load again.
+#: Long enough for a page to notice a change (it asks every 1 to 6 s) and swap it in.
 FOLLOW_MS = 10_000
 
 

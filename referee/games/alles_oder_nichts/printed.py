@@ -9,11 +9,12 @@ from reportlab.platypus import Flowable, Spacer
 
 from referee.rules import RoundState, State
 from referee.rules.alles import AllesRound
+from referee.rules.marks import N_
 from referee.sheets.common import COLOUR_WORDS
 from referee.sheets.grid import Cell, Column
 from referee.sheets.layout import own
 from referee.sheets.printed import PrintedGame, tricks_taken
-from referee.sheets.words import N_, _
+from referee.sheets.words import _
 
 #: What a blank bid box offers to circle: open or secret.
 OPEN_OR_SECRET = N_("o   s")

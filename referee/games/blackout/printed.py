@@ -10,10 +10,11 @@ from reportlab.platypus import Flowable, Spacer
 
 from referee.rules import Game, RoundState, State
 from referee.rules.blackout import Blackout, BlackoutRound
+from referee.rules.marks import N_
 from referee.sheets.grid import Cell, Column, Mark, key
 from referee.sheets.layout import own
 from referee.sheets.printed import PrintedGame, tricks_taken
-from referee.sheets.words import N_, _
+from referee.sheets.words import _
 
 #: What a blacked-out (missed) bid prints as, white on black.
 BLACKED = "×0"

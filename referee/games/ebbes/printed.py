@@ -11,11 +11,12 @@ from reportlab.platypus import Flowable, Spacer
 
 from referee.rules import Game, RoundState, State
 from referee.rules.ebbes import Ebbes, EbbesRound
+from referee.rules.marks import N_
 from referee.sheets import common
 from referee.sheets.grid import Cell, Column, Row
 from referee.sheets.layout import own
 from referee.sheets.printed import PrintedGame
-from referee.sheets.words import N_, _
+from referee.sheets.words import _
 
 if TYPE_CHECKING:
     from referee.sheets.card import BlankCard

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from referee.log import LogEntry
+from referee.log import LogEntry, undone_by
 from referee.rules import State
 from referee.rules import events as ev
 
@@ -42,10 +42,7 @@ class Fate:
 
 def fates(entries: Sequence[LogEntry]) -> dict[int, Fate]:
     """Each entry's fate, read as ``referee.log.in_force`` reads the log."""
-    undone: dict[int, int] = {}
-    for entry in reversed(entries):  # an undo undone does not count
-        if entry.kind == "undo" and entry.seq not in undone:
-            undone[entry.payload["target"]] = entry.seq
+    undone = undone_by(entries)
     out = {seq: Fate(undone_by=by) for seq, by in undone.items()}
     version: dict[int, int] = {}  # an event in force: the seq of the entry saying it now
     for entry in entries:
