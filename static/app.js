@@ -96,9 +96,14 @@ if (document.body.dataset.poll) {
     note.textContent = say("stopped");
     document.querySelector("main").prepend(note);
   };
-  // The page as it is now, swapped in; a whole reload when it cannot be.
-  const follow = async () => {
-    const answer = await fetch(location.pathname + location.search, { credentials: "same-origin" });
+  // The page as it is now, swapped in; a whole reload when it cannot be. It says which log
+  // position its poll answered (X-Table-Seq), so a server process that has not heard of that
+  // entry yet asks the database instead of sending the page from before it.
+  const follow = async (seen) => {
+    const answer = await fetch(location.pathname + location.search, {
+      credentials: "same-origin",
+      headers: { "X-Table-Seq": seen },
+    });
     if (sending) return;
     if (!answer.ok || !showScreen(await answer.text(), false)) location.replace(location.href);
   };
@@ -110,10 +115,11 @@ if (document.body.dataset.poll) {
       const answer = await fetch(document.body.dataset.poll, { cache: "no-cache", credentials: "omit" });
       if (answer.status === 403 && !lost) lose();
       if (!answer.ok || sending) return;
-      if ((await answer.text()).trim() === document.body.dataset.seq) return;
+      const seen = (await answer.text()).trim();
+      if (seen === document.body.dataset.seq) return;
       changedAt = Date.now();
       if (typed) tell();
-      else await follow();
+      else await follow(seen);
     } catch (error) {
       // Offline for a moment: ask again at the next tick.
     } finally {

@@ -19,11 +19,14 @@ or a proxy keeps each language's page apart; the app's own caches key by ``langu
 
 from __future__ import annotations
 
+import functools
 from urllib.parse import urlsplit
 
 from babel import Locale
 from flask import Blueprint, Flask, abort, current_app, has_request_context, redirect, request
 from flask_babel import get_locale
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 from werkzeug.wrappers import Response
 
 bp = Blueprint("language", __name__)
@@ -65,7 +68,15 @@ def chosen() -> str:
     for asked in (named, request.cookies.get(COOKIE)):
         if asked in offered:
             return asked
-    return request.accept_languages.best_match(offered) or offered[0]
+    return best_match(request.headers.get("Accept-Language", ""), tuple(offered)) or offered[0]
+
+
+@functools.lru_cache(maxsize=256)
+def best_match(accept_language: str, offered: tuple[str, ...]) -> str | None:
+    """The best of ``offered`` for an ``Accept-Language`` header, worked out once per header:
+    a phone sends the same one all evening, and parsing it was a tenth of a page served from
+    memory."""
+    return parse_accept_header(accept_language, LanguageAccept).best_match(offered)
 
 
 def language() -> str:
@@ -89,8 +100,7 @@ def switcher() -> tuple[str, list[tuple[str, str]]]:
 
 def vary_by_language(response: Response) -> Response:
     """Tell browsers and proxies that the response depends on the language chosen."""
-    response.vary.add("Accept-Language")
-    response.vary.add("Cookie")
+    response.vary.update(("Accept-Language", "Cookie"))
     return response
 
 

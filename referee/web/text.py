@@ -18,6 +18,9 @@ from flask_babel import gettext
 
 bp = Blueprint("text", __name__)
 
+#: The bodies Werkzeug reads as a form (``request.form``).
+FORMS = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+
 
 def is_unicode(text: str) -> bool:
     """Whether ``text`` can be written as UTF-8 (it holds no lone surrogate)."""
@@ -33,6 +36,8 @@ def readable_text() -> ResponseReturnValue | None:
     """Refuse a request whose query or form is not valid Unicode (None: let it through)."""
     if request.endpoint == "records.upload":
         return None
+    if not request.query_string and request.mimetype not in FORMS:
+        return None  # nothing to read: most requests (pages, polls through Flask)
     try:
         values = list(request.args.items(multi=True))
         if request.mimetype == "application/x-www-form-urlencoded":

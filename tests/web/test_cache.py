@@ -135,7 +135,8 @@ def test_a_spectators_page_shows_an_entry_another_process_wrote_before_the_sweep
     app, client, sweep_due, page
 ):
     """The page a phone loads because its poll (answered by another process that had swept)
-    said the table changed is the new one, not this process's rendered copy of before."""
+    said the table changed is the new one, not this process's rendered copy of before: the
+    page's script says which position the poll answered (``X-Table-Seq``)."""
     table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="H"))
     spectator = app.test_client()
@@ -143,4 +144,21 @@ def test_a_spectators_page_shows_an_entry_another_process_wrote_before_the_sweep
     assert 'data-seq="1"' in spectator.get(f"/t/{table}{page}").text  # rendered and kept
     with app.app_context():  # another process writes; this one has not swept since
         append_entry(table, 1, "event", ev.Bid(1, "Ben", 1).to_dict())
-    assert 'data-seq="2"' in spectator.get(f"/t/{table}{page}").text
+    followed = spectator.get(f"/t/{table}{page}", headers={"X-Table-Seq": "2"})
+    assert 'data-seq="2"' in followed.text
+
+
+@pytest.mark.parametrize("page", ["", "/sheet", "/tv"])
+def test_a_spectators_repeat_view_asks_the_database_nothing(app, client, sweep_due, page):
+    """A page every spectator sees alike, viewed again, comes from memory at the position this
+    process knows (at most a sweep old), even when its phone says it saw that position."""
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
+    ok(post(client, table, "trump", trump="H"))
+    spectator = app.test_client()
+    join(app, spectator, table, "viewer")
+    assert 'data-seq="1"' in spectator.get(f"/t/{table}{page}").text  # rendered and kept
+    for headers in ({}, {"X-Table-Seq": "1"}, {"X-Table-Seq": "junk"}):
+        with statements(app) as ran:
+            again = spectator.get(f"/t/{table}{page}", headers=headers)
+        assert 'data-seq="1"' in again.text
+        assert ran == [], ran

@@ -39,11 +39,11 @@ from referee.web.sealed import public, sealed_bid, shown_notes
 from referee.web.sharing.access import held, require, write
 from referee.web.sheet.exports import bgstats_link
 from referee.web.speed import (
-    current_position,
     load,
     load_since,
     recent_seq,
     remember_after,
+    shown_position,
     speed,
 )
 from referee.web.speed.front import position_text
@@ -159,7 +159,7 @@ def show(table_id: str) -> tuple[str, int]:
     if holder.kind == "viewer" and "_flashes" not in session:
         # Every spectator sees the same page: rendered once per change of the table.
         mode = "cards" if request.args.get("mode") == "cards" else ""
-        key = ("show", table_id, current_position(table_id), mode, language())
+        key = ("show", table_id, shown_position(table_id), mode, language())
         html = speed().pages.get_or_make(key, lambda: render_table(*load(table_id), cached=True)[0])
         return html, 200
     at = request.args.get("at", type=int)  # where this phone's own entry took the log

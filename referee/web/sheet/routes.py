@@ -28,7 +28,7 @@ from referee.web.sharing.access import keeps_score, require
 from referee.web.sheet.exports import bgstats_link, sheet_csv
 from referee.web.sheet.footnotes import sheet_info
 from referee.web.sheet.rows import sheet as sheet_rows
-from referee.web.speed import current_position, load, speed
+from referee.web.speed import load, shown_position, speed
 from referee.web.standings import leaders
 from referee.web.words import breach_text, notes
 
@@ -84,14 +84,14 @@ def cached_sheet(table_id: str, last: int, template: str) -> Response:
 def page(table_id: str) -> Response:
     """The score sheet."""
     require(table_id)
-    return cached_sheet(table_id, current_position(table_id) or 0, "page")
+    return cached_sheet(table_id, shown_position(table_id) or 0, "page")
 
 
 @bp.get("/<table_id>/tv")
 def tv(table_id: str) -> Response:
     """TV mode: the score sheet in large print for a shared screen, dark, without controls."""
     require(table_id)
-    return cached_sheet(table_id, current_position(table_id) or 0, "tv")
+    return cached_sheet(table_id, shown_position(table_id) or 0, "tv")
 
 
 @bp.get("/<table_id>/sheet.pdf")

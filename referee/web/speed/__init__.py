@@ -27,11 +27,11 @@ from referee.store.tables import TableRecord
 from referee.web.sessions import Sessions
 from referee.web.speed.kept import (
     Positions,
-    current_position,
     load,
     load_since,
     recent_seq,
     remember_after,
+    shown_position,
     speed,
     table,
 )
@@ -39,12 +39,12 @@ from referee.web.speed.lru import LRU
 
 __all__ = [
     "Speed",
-    "current_position",
     "init_app",
     "load",
     "load_since",
     "recent_seq",
     "remember_after",
+    "shown_position",
     "speed",
     "table",
 ]

@@ -19,7 +19,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from flask import abort, current_app
+from flask import abort, current_app, request
 
 from referee.rules import State, extend, replay
 from referee.rules.events import event_from_dict
@@ -186,14 +186,25 @@ def recent_seq(table_id: str) -> int | None:
     return speed().positions.get(table_id)
 
 
-def current_position(table_id: str) -> int | None:
-    """The table's log position as the database has it now (one indexed read), noted for
-    "has anything changed?"; None for an unknown table.
+#: The header a watching phone's page fetch carries (``static/app.js``): the log position its
+#: poll answered, which the page it fetches must show.
+SEEN_HEADER = "X-Table-Seq"
 
-    For a page rendered once per change (``Speed.pages``): ``recent_seq`` may be a sweep behind
-    an entry another process wrote, while the poll that made the phone load the page was
-    answered by a process that had swept since. Keyed by that, the page would be the one from
-    before the entry, and the phone would wait a whole poll interval for the next try."""
+
+def shown_position(table_id: str) -> int | None:
+    """The log position to render a page every spectator sees alike at (``Speed.pages``); None
+    for an unknown table.
+
+    The one this process knows (``recent_seq``: at most a sweep old, no read for a repeat view),
+    unless the phone says its poll answered a newer one (``SEEN_HEADER``): a process that had
+    swept since answered it, while this one may still be a sweep behind an entry another
+    process wrote. Keyed by ``recent_seq`` then, the page would be the one from before the
+    entry, and the phone would wait a whole poll interval for the next try; so the database is
+    asked (one indexed read) and the position noted for "has anything changed?"."""
+    known = recent_seq(table_id)
+    seen = request.headers.get(SEEN_HEADER, type=int)
+    if known is None or seen is None or seen <= known:
+        return known
     seq = current_seq(table_id)
     if seq is not None:
         speed().positions.set(table_id, seq)
