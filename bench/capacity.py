@@ -8,8 +8,9 @@ through the rounds of ``tests/records/blackout/default-4p.json``) has 5 phones:
   saw; ``static/app.js``);
 - one of them is the scorekeeper's, entering the table's next entry (a trump, a bid or a trick
   count) every 7–9 s as ``static/app.js`` sends it: one POST answered with the next round screen;
-- the other four load the table page when their poll says the table changed (a 200 with a
-  position their page does not show), as ``static/app.js`` does today (a whole-page reload).
+- the other four fetch the table page when their poll says the table changed (a 200 with a
+  position their page does not show), saying which position that was (``X-Table-Seq``), as
+  ``static/app.js`` does to swap the new page in.
 
 The load is open-loop: every poll and entry has its time on a schedule, sent then whether or not
 the server has answered what came before (a scorekeeper's next tap waits for the screen of the
@@ -385,7 +386,8 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
             phone.etag = header(head, b"etag")
             seq = int(body.strip() or 0)
             if phone.page and seq != phone.seq and time.monotonic() < end:
-                timed("page", phone.page + b"\r\n", time.monotonic(), lambda a: shown(a, seq))
+                request = phone.page + f"X-Table-Seq: {seq}\r\n\r\n".encode()
+                timed("page", request, time.monotonic(), lambda a: shown(a, seq))
 
         def shown(answer: bytes | None, seq: int) -> None:
             if answer is not None:

@@ -36,6 +36,7 @@ def register_blueprints(app: Flask) -> None:
         text,
     )
     from referee.web.evening import routes as evening
+    from referee.web.fragments import once
     from referee.web.headers import security_headers
     from referee.web.history import routes as history
     from referee.web.nav import table_nav
@@ -49,6 +50,7 @@ def register_blueprints(app: Flask) -> None:
     app.after_request(security_headers)
     app.add_template_global(game_titles)
     app.add_template_global(table_nav)
+    app.add_template_global(once)
     app.add_template_filter(name_of, "named")  # a suit, colour or role code as its name
     app.context_processor(links_in_templates)
     speed.init_app(app)

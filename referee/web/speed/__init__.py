@@ -6,7 +6,7 @@ little. Every trick of it is here, installed by ``init_app`` and held by the app
 - ``kept``: tables replayed once and caught up entry by entry, every table's log position, the
   links this process looked up;
 - ``Speed.pages``, ``.navs``, ``.pdfs``: pages, navigation bars and PDF sheets rendered once per
-  change of their table;
+  change of their table; ``.fragments``: the parts of every page rendered once per language;
 - ``sessions``: session cookies verified once per process;
 - ``translations``: the templates' translation functions bound once per page.
 
@@ -70,6 +70,8 @@ class Speed:
         self.pages: LRU[str] = LRU(size(256))
         #: Each table's navigation bar by table, kind of link, language and address prefix.
         self.navs: LRU[Markup] = LRU(size(1024))
+        #: The parts of every page that depend on the language only (``referee.web.fragments``).
+        self.fragments: LRU[Markup] = LRU(size(64))
         #: PDF score sheets by table, log position, paper and language.
         self.pdfs: LRU[bytes] = LRU(size(32))
         #: The links this process looked up, per table: token → what it opens (None: nothing).
