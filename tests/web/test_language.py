@@ -108,6 +108,12 @@ def test_pages_vary_by_language_and_their_etags_differ(app, client) -> None:
     for response in (english, german, client.get(f"/t/{table}"), client.get("/")):
         assert {"Accept-Language", "Cookie"} <= set(response.vary)
     assert english.headers["ETag"] != german.headers["ETag"]
+    standings = [
+        client.get(f"/t/{table}/standings", headers={"Accept-Language": lang})
+        for lang in ["de", "en"]
+    ]
+    assert page_language(standings[1].text) == "en"
+    assert standings[0].headers["ETag"] != standings[1].headers["ETag"]
     again = client.get(
         f"/t/{table}/sheet",
         headers={"Accept-Language": "de", "If-None-Match": english.headers["ETag"]},
@@ -123,13 +129,13 @@ def test_a_german_and_an_english_spectator_each_get_their_own_cached_page(app) -
     join(app, english, table, "viewer")
     pages = app.extensions["referee.speed"].pages
     for _ in range(2):
-        for path in (f"/t/{table}", f"/t/{table}/sheet", f"/t/{table}/tv"):
+        for path in (f"/t/{table}", f"/t/{table}/sheet", f"/t/{table}/tv", f"/t/{table}/standings"):
             de = german.get(path, headers={"Accept-Language": "de-DE"}).text
             en = english.get(path, headers={"Accept-Language": "en-US"}).text
             assert page_language(de) == "de" and page_language(en) == "en", path
-            assert TABLE_DE in de or path.endswith("/tv"), path
+            assert TABLE_DE in de or path.endswith(("/tv", "/standings")), path
     kept = [key for key in pages.items if table in key]
-    assert len(kept) == 6  # three pages, each in both languages, rendered once
+    assert len(kept) == 8  # four pages, each in both languages, rendered once
     assert {key[-1] for key in kept} == {"de", "en"}
 
 

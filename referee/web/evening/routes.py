@@ -6,13 +6,14 @@ ETag, as the score sheet is.
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, render_template
 from werkzeug.wrappers import Response
 
 from referee.web.evening.chart import chart
 from referee.web.evening.story import evening
 from referee.web.sharing.access import keeps_score, require
-from referee.web.speed import load, recent_seq, speed
+from referee.web.speed import load
+from referee.web.speed.pages import shared_page
 
 bp = Blueprint("evening", __name__, url_prefix="/t")
 
@@ -21,11 +22,6 @@ bp = Blueprint("evening", __name__, url_prefix="/t")
 def standings(table_id: str) -> Response:
     """The standings and the score chart."""
     require(table_id)
-    last = recent_seq(table_id) or 0
-    keeper = bool(keeps_score(table_id))
-    etag = f"standings-{last}-{'k' if keeper else 'v'}"
-    if etag in request.if_none_match:
-        return Response(status=304, headers={"ETag": f'"{etag}"'})
 
     def render() -> str:
         record, state = load(table_id)
@@ -39,7 +35,4 @@ def standings(table_id: str) -> Response:
             cached=True,
         )
 
-    html = speed().pages.get_or_make(("standings", table_id, last, keeper), render)
-    return Response(
-        html, mimetype="text/html", headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
-    )
+    return shared_page("standings", table_id, render, "k" if keeps_score(table_id) else "v")

@@ -21,7 +21,6 @@ from referee.rules import events as ev
 from referee.rules.events import event_from_dict
 from referee.store.tables import StaleTable, TableRecord, in_force
 from referee.web.evening.story import last_summary
-from referee.web.language import language
 from referee.web.polls import valid_poll_key
 from referee.web.recent import remember
 from referee.web.round.entries import EntryError, EntryForm, SeqForm, build_event
@@ -43,10 +42,9 @@ from referee.web.speed import (
     load_since,
     recent_seq,
     remember_after,
-    shown_position,
-    speed,
 )
 from referee.web.speed.front import position_text
+from referee.web.speed.pages import shared_page
 from referee.web.standings import leaders
 from referee.web.words import breach_text, describe_event, notes
 
@@ -153,15 +151,17 @@ def seal(table_id: str, seat: int) -> tuple[str, int]:
 
 
 @bp.get("/<table_id>")
-def show(table_id: str) -> tuple[str, int]:
+def show(table_id: str) -> Response | tuple[str, int]:
     holder = require(table_id)
     remember(table_id)
     if holder.kind == "viewer" and "_flashes" not in session:
         # Every spectator sees the same page: rendered once per change of the table.
         mode = "cards" if request.args.get("mode") == "cards" else ""
-        key = ("show", table_id, shown_position(table_id), mode, language())
-        html = speed().pages.get_or_make(key, lambda: render_table(*load(table_id), cached=True)[0])
-        return html, 200
+
+        def render() -> str:
+            return render_table(*load(table_id), cached=True)[0]
+
+        return shared_page("show", table_id, render, mode)
     at = request.args.get("at", type=int)  # where this phone's own entry took the log
     record, state = load(table_id) if at is None else load_since(table_id, at)
     return render_table(record, state)

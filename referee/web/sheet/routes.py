@@ -28,22 +28,17 @@ from referee.web.sharing.access import keeps_score, require
 from referee.web.sheet.exports import bgstats_link, sheet_csv
 from referee.web.sheet.footnotes import sheet_info
 from referee.web.sheet.rows import sheet as sheet_rows
-from referee.web.speed import load, shown_position, speed
+from referee.web.speed import load, speed
+from referee.web.speed.pages import shared_page
 from referee.web.standings import leaders
 from referee.web.words import breach_text, notes
 
 bp = Blueprint("sheet", __name__, url_prefix="/t")
 
 
-def cached_sheet(table_id: str, last: int, template: str) -> Response:
+def cached_sheet(table_id: str, template: str) -> Response:
     """The score sheet (``template``: the page or TV mode), rendered once per change of the
-    table, kind of viewer (a scorekeeper's page has more links) and language, then served from
-    memory with an ETag."""
-    keeper = bool(keeps_score(table_id))
-    lang = language()
-    etag = f"{template}-{last}-{'k' if keeper else 'v'}-{lang}"
-    if etag in request.if_none_match:
-        return Response(status=304, headers={"ETag": f'"{etag}"'})
+    table, kind of viewer (a scorekeeper's page has more links) and language (``shared_page``)."""
 
     def render() -> str:
         record, state = load(table_id)
@@ -74,24 +69,21 @@ def cached_sheet(table_id: str, last: int, template: str) -> Response:
             cached=True,
         )
 
-    html = speed().pages.get_or_make((template, table_id, last, keeper, lang), render)
-    return Response(
-        html, mimetype="text/html", headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
-    )
+    return shared_page(template, table_id, render, "k" if keeps_score(table_id) else "v")
 
 
 @bp.get("/<table_id>/sheet")
 def page(table_id: str) -> Response:
     """The score sheet."""
     require(table_id)
-    return cached_sheet(table_id, shown_position(table_id) or 0, "page")
+    return cached_sheet(table_id, "page")
 
 
 @bp.get("/<table_id>/tv")
 def tv(table_id: str) -> Response:
     """TV mode: the score sheet in large print for a shared screen, dark, without controls."""
     require(table_id)
-    return cached_sheet(table_id, shown_position(table_id) or 0, "tv")
+    return cached_sheet(table_id, "tv")
 
 
 @bp.get("/<table_id>/sheet.pdf")

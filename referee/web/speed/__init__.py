@@ -65,9 +65,9 @@ class Speed:
 
         #: Replayed tables by id (``kept.table``).
         self.tables: LRU[tuple[TableRecord, State]] = LRU(size(256))
-        #: Rendered pages every spectator of a table sees alike, by page, table, position and
-        #: language.
-        self.pages: LRU[str] = LRU(size(256))
+        #: Rendered pages every spectator of a table sees alike, encoded, by page, table,
+        #: position, variant and language (``referee.web.speed.pages``).
+        self.pages: LRU[bytes] = LRU(size(256))
         #: Each table's navigation bar by table, kind of link, language and address prefix.
         self.navs: LRU[Markup] = LRU(size(1024))
         #: The parts of every page that depend on the language only (``referee.web.fragments``).
