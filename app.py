@@ -46,6 +46,7 @@ DEFAULTS: dict[str, Any] = {
     "TRUSTED_HOSTS": None,  # the host names the app answers to (a comma-separated list)
     "PROXY_FIX": 0,  # how many proxies in front set X-Forwarded-For, -Proto and -Host
     "SPEED": True,  # the speed layer (referee.web.speed); false: nothing kept in memory
+    "SPEED_TABLES": 2048,  # live tables each server process keeps in memory (speed layer)
     "MAX_CONTENT_LENGTH": 64 * 1024,  # the largest request body (a record upload sets its own)
 }
 

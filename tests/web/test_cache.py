@@ -162,3 +162,19 @@ def test_a_spectators_repeat_view_asks_the_database_nothing(app, client, sweep_d
             again = spectator.get(f"/t/{table}{page}", headers=headers)
         assert 'data-seq="1"' in again.text
         assert ran == [], ran
+
+
+def test_the_number_of_tables_kept_is_a_setting(tmp_path) -> None:
+    """``SPEED_TABLES``: a server that follows more live tables than it keeps replays them
+    again and again (``bench/capacity.py``), so the host sizes it."""
+    from app import create_app
+
+    app = create_app(
+        {
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/kept.sqlite3",
+            "SPEED_TABLES": 5,
+        }
+    )
+    kept = app.extensions["referee.speed"]
+    assert (kept.tables.size, kept.pages.size, kept.navs.size) == (5, 10, 20)

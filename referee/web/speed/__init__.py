@@ -53,8 +53,12 @@ __all__ = [
 class Speed:
     """Everything the speed layer keeps for one app; with ``on`` false, nothing."""
 
-    def __init__(self, on: bool, sweep_every: float = 0.25) -> None:
-        """``sweep_every``: how often each process asks the database which tables changed. A
+    def __init__(self, on: bool, tables: int = 2048, sweep_every: float = 0.25) -> None:
+        """``tables``: how many live tables each process keeps (``SPEED_TABLES``): a table
+        that falls out is read and replayed whole at its next request, so a server that follows
+        more live tables than this does that work again and again (``bench/capacity.py``).
+
+        ``sweep_every``: how often each process asks the database which tables changed. A
         watching phone sees a change made through another process up to this much later, on top
         of its own poll interval (``bench/see_change.py``); the sweep is one indexed read per
         process, whatever the number of phones."""
@@ -63,13 +67,16 @@ class Speed:
         def size(n: int) -> int:
             return n if on else 0
 
-        #: Replayed tables by id (``kept.table``).
-        self.tables: LRU[tuple[TableRecord, State]] = LRU(size(256))
+        #: Replayed tables by id (``kept.table``): up to about 180 KB each (a complete
+        #: 25-round game), most of a process's memory at the default size.
+        self.tables: LRU[tuple[TableRecord, State]] = LRU(size(tables))
         #: Rendered pages every spectator of a table sees alike, encoded, by page, table,
-        #: position, variant and language (``referee.web.speed.pages``).
-        self.pages: LRU[bytes] = LRU(size(256))
-        #: Each table's navigation bar by table, kind of link, language and address prefix.
-        self.navs: LRU[Markup] = LRU(size(1024))
+        #: position, variant and language (``referee.web.speed.pages``): a live table's page
+        #: is asked for by its watching phones within a poll interval of each change.
+        self.pages: LRU[bytes] = LRU(size(2 * tables))
+        #: Each table's navigation bar by table, kind of link, language, address prefix and
+        #: page.
+        self.navs: LRU[Markup] = LRU(size(4 * tables))
         #: The parts of every page that depend on the language only (``referee.web.fragments``).
         self.fragments: LRU[Markup] = LRU(size(64))
         #: PDF score sheets by table, log position, paper and language.
@@ -88,7 +95,7 @@ def init_app(app: Flask) -> None:
     from referee.web.speed import front, sessions, translations
 
     on = bool(app.config.get("SPEED", True))
-    app.extensions["referee.speed"] = Speed(on)
+    app.extensions["referee.speed"] = Speed(on, int(app.config["SPEED_TABLES"]))
     front.version_static_urls(app)
     app.session_interface = sessions.CheckedOnce() if on else Sessions()
     if on:
