@@ -3,12 +3,13 @@
 The page and TV mode are rendered once per change of the table and kind of viewer, then served
 from memory with an ETag; the PDF is made by ``referee.sheets`` from the replayed state, with the
 corrections of the log as footnotes, and kept per change and paper. The spreadsheet
-(``exports.py``) is made on each download. A finished game's page links to BG Stats.
+(``exports.py``) is made on each download. A finished game's pages link to BG Stats through
+``/t/<id>/bgstats``, which sends the browser on to the play's own (long) BG Stats link.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, abort, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import get_translations
 from werkzeug.wrappers import Response
@@ -25,7 +26,7 @@ from referee.web.round.screen import (
 from referee.web.screens import screens
 from referee.web.sealed import shown_early
 from referee.web.sharing.access import keeps_score, require
-from referee.web.sheet.exports import bgstats_link, sheet_csv
+from referee.web.sheet.exports import bgstats_link, finished_play, sheet_csv
 from referee.web.sheet.footnotes import sheet_info
 from referee.web.sheet.rows import sheet as sheet_rows
 from referee.web.speed import current_position, load, speed
@@ -70,7 +71,7 @@ def cached_sheet(table_id: str, last: int, template: str) -> Response:
             breach_text=breach_text,
             notes=notes(state),
             shown_early=shown_early(record.setup, record.entries),
-            bgstats=bgstats_link(record, state),
+            bgstats=finished_play(record, state),
             cached=True,
         )
 
@@ -121,3 +122,15 @@ def spreadsheet(table_id: str) -> ResponseReturnValue:
         "text/csv",
         safe_file_name(state.setup.game, day, table_id[:8], "sheet.csv"),
     )
+
+
+@bp.get("/<table_id>/bgstats")
+def bgstats(table_id: str) -> ResponseReturnValue:
+    """A finished game's play, sent on to BG Stats (its ``createPlay`` link); 404 while the game
+    goes on."""
+    require(table_id)
+    record, state = load(table_id)
+    link = bgstats_link(record, state)
+    if link is None:
+        abort(404)
+    return redirect(link, 303)
