@@ -90,13 +90,14 @@ def test_every_player_is_in_view_at_the_largest_table(game, server, phone, shoot
     expect(head.locator(".name")).to_have_text(list(players))
     inside_the_screen(page, head.locator(".name"))
     inside_the_screen(page, head.locator(".total"))
-    inside_the_screen(page, sheet.locator("tbody .running"))
+    inside_the_screen(page, sheet.locator("tbody td > small"))  # the running totals
     # The last player's score in round 2: its explanation opens below the round, whole.
-    score = sheet.locator("#round-2 a.score").last
+    score = sheet.locator("#round-2 td > a").last
+    expect(score).to_have_attribute("aria-controls", f"why-2-{len(players)}")  # set by app.js
     score.tap()
     why = sheet.locator(f"#why-2-{len(players)}")
     expect(why).to_be_visible()
-    expect(why).to_contain_text(f"{players[-1]}, round 2: ")
+    expect(why).to_contain_text(f"{players[-1]}: ")
     inside_the_screen(page, why)
     clipped = "td => td.scrollWidth > td.clientWidth || td.scrollHeight > td.clientHeight"
     assert not why.locator("td").evaluate(clipped)
@@ -124,7 +125,7 @@ def test_an_explanation_opens_without_javascript(server, phone):
     page.goto(url + "/sheet")
     why = page.locator("#why-1-8")
     expect(why).to_be_hidden()
-    page.locator("#round-1 a.score").last.tap()
+    page.locator("#round-1 td > a").last.tap()
     expect(why).to_be_visible()
     inside_the_screen(page, why)
 
@@ -159,7 +160,8 @@ def test_a_bid_corrected_from_the_sheet_is_checked_like_a_live_one(server, phone
     expect(page.get_by_text("Corrected, kept as a breach: Round 1: Cho bid 0")).to_be_visible()
     page.goto(url + "/sheet")
     cho = page.locator("#round-1 td").nth(2)
-    expect(cho.locator(".entry")).to_have_text("0 · 0")
+    expect(cho.locator("a")).to_have_text("10")
+    assert cho.evaluate("td => td.firstChild.textContent") == "0 · 0"  # bid · took, then score
     expect(page.locator(".breaches")).to_contain_text(hook)
     page.goto(url + "/history")
     expect(page.locator("ol.history li").first).to_contain_text("Correction of entry 3")

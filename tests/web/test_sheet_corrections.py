@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import re
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -21,6 +22,11 @@ from referee.rules import events as ev
 from referee.store.tables import append_entry, get_table, table_state
 from tests.links import join
 from tests.web.helpers import checked, chips, error_of, hidden, new_table, ok, post
+from tests.web.test_sheets_web import GOLDEN, upload
+
+#: The most the score sheet's page of a whole 4-player Blackout (25 rounds) may weigh, as a
+#: spectator gets it (issue 16: about 22 KB, so that its first view keeps within 60 KB).
+SHEET_BUDGET = 22 * 1024
 
 
 def blackout_round(app: Flask, client: FlaskClient, bids: tuple[int, int, int]) -> str:
@@ -100,6 +106,18 @@ def test_ebbes_roles_are_a_row_and_secret_bids_are_marked(app, client):
     sheet = client.get(f"/t/{alles}/sheet").text
     assert '2<abbr class=mark title="open">o</abbr> · ·' in sheet
     assert '·<abbr class=mark title="secret">s</abbr> · ·' in sheet
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_sheet_of_a_long_game_stays_within_its_budget(app, client, language):
+    table = upload(client, GOLDEN.read_bytes())
+    viewer = app.test_client()
+    join(app, viewer, table, "viewer")
+    sheet = viewer.get(f"/t/{table}/sheet?lang={language}")
+    assert sheet.status_code == 200
+    assert len(sheet.data) <= SHEET_BUDGET, len(sheet.data)
+    assert sheet.text.count("<tr id=why-") == 100  # still every score of 25 rounds explained
+    assert ("Ansage" in sheet.text) == (language == "de")
 
 
 def test_only_the_scorekeeper_gets_the_round_number_as_a_link_to_correct_it(app, client):
