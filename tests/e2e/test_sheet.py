@@ -4,7 +4,8 @@ For each game at its largest table every player's name and running total lies in
 screen (bounding boxes, nothing scrolls sideways), and a tapped score's explanation opens below
 its round in full, with JavaScript and without. A bid corrected from the sheet gets the live
 entry's hook check: refused with its sentence and the chip kept, recorded only when the
-scorekeeper ticks that it is to be kept as a breach.
+scorekeeper ticks that it is to be kept as a breach. A finished game's "Log this play in BG
+Stats" is a short link of ours that takes the phone on to BG Stats with the play.
 
 The tables are set up through the store; the taps are the test.
 """
@@ -167,3 +168,17 @@ def test_a_bid_corrected_from_the_sheet_is_checked_like_a_live_one(server, phone
     expect(page.locator("ol.history li").first).to_contain_text("Correction of entry 3")
     expect(page.locator("#entry-3")).to_contain_text("Replaced by entry 6")
     shoot(page, "history")
+
+
+def test_a_finished_game_is_logged_in_bg_stats_through_the_sheets_short_link(server, phone):
+    page = phone()
+    url = open_table(page, server, played(server, "blackout", NAMES[:3], rounds=99))
+    bgstats = "https://app.bgstatsapp.com/createPlay.html"
+    page.route(
+        f"{bgstats}*", lambda route: route.fulfill(body="BG Stats", content_type="text/plain")
+    )
+    page.goto(url + "/sheet")
+    link = page.get_by_role("link", name="Log this play in BG Stats")
+    expect(link).to_have_attribute("href", re.compile(r"^/t/[\w-]+/bgstats$"))
+    link.tap()
+    expect(page).to_have_url(re.compile(rf"^{re.escape(bgstats)}\?data="))
