@@ -304,8 +304,8 @@ setUpAwake();
 // leaves out each link's aria-controls, the row it opens: they are set here, from the anchor,
 // when the page loads and when a new one is swapped in.
 function scoreLinks(root) {
-  root.querySelectorAll("table.sheet td > a[href^='#']").forEach((link) => {
-    link.setAttribute("aria-controls", link.getAttribute("href").slice(1));
+  root.querySelectorAll("table.sheet td > a").forEach((link) => {
+    link.setAttribute("aria-controls", link.hash.slice(1));
   });
 }
 scoreLinks(document);
