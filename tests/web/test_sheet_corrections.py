@@ -3,7 +3,7 @@
 The sheet: names and running totals head the columns, each cell has the round's score and the
 running total, a score's explanation is a full-width row below its round (an anchor), ebbes'
 roles a row of their own, open and secret marked; the round number leads the scorekeeper to
-the round's entries. A correction gets the checks of a live entry: refused with the sentence
+the round's entries; the sheet of a whole 25-round game stays within its byte budget. A correction gets the checks of a live entry: refused with the sentence
 and the input kept, recorded with a breach only when the box naming it is ticked, never when
 the entry cannot be used at all. The history: newest first, each time as an ISO ``<time>`` said
 in UTC, each replaced or undone entry marked with the entry that did it.
