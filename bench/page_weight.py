@@ -12,7 +12,10 @@ budgets); exit 1 when a budget is broken.
 
     python bench/page_weight.py
 
-Budgets: at most 5 requests, 60 KB uncompressed, 15 KB gzipped, and no third-party request.
+Budgets of the whole first view (issue 19, with the manifest and the service worker): at most 5
+requests, 60 KB uncompressed, 15 KB gzipped, and no third-party request. Budget of the table
+page itself (issue 16): the page, its style sheets and its scripts (``SHOWN``: what it needs to
+show itself, without the manifest and the service worker) at most 3 requests and 12 KB gzipped.
 """
 
 from __future__ import annotations
@@ -34,12 +37,20 @@ sys.path.insert(0, str(ROOT))
 
 GAME = ROOT / "tests" / "records" / "blackout" / "default-4p.json"
 BUDGETS = {"requests": 5, "bytes": 60 * 1024, "gzip": 15 * 1024, "third-party": 0}
+#: Issue 16's budget of the table page: the page, its style sheets and scripts (``SHOWN``).
+PAGE_BUDGETS = {"requests": 3, "gzip": 12 * 1024}
 #: The languages measured: English, and German (the longest words of the catalogs).
 LANGUAGES = ("en", "de")
 
 #: Attributes that make a browser fetch something when the page loads.
 FETCHED = re.compile(
     r"<(?:link|script|img|source|iframe|video|audio)\b[^>]*?\s(?:href|src|srcset)=\"([^\"]+)\"",
+    re.IGNORECASE,
+)
+
+#: What a page needs to show itself: its style sheets and scripts.
+SHOWN = re.compile(
+    r"<(?:link\b[^>]*?\srel=\"stylesheet\"[^>]*?\shref|script\b[^>]*?\ssrc)=\"([^\"]+)\"",
     re.IGNORECASE,
 )
 
@@ -113,24 +124,45 @@ def measure(language: str = "en") -> list[tuple[str, str, list[tuple[str, bytes]
     return result
 
 
+def shown_of(fetched: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    """The page (first) and the style sheets and scripts it names (``SHOWN``) of a first view."""
+    (page, body), *rest = fetched
+    shown = {html.unescape(a) for a in SHOWN.findall(body.decode())}
+    return [(page, body), *((a, b) for a, b in rest if a in shown)]
+
+
+def verdict(figures: dict[str, int], budgets: dict[str, int]) -> tuple[list[str], str]:
+    """The budgets broken, and a line saying so (or ok)."""
+    over = [name for name, value in figures.items() if name in budgets and value > budgets[name]]
+    return over, "BROKEN: " + ", ".join(over) if over else "ok"
+
+
 def main() -> int:
     broken = False
     for language, (page, who, fetched) in (
         (lang, view) for lang in LANGUAGES for view in measure(lang)
     ):
         figures = figures_of(fetched)
-        over = [name for name, value in figures.items() if value > BUDGETS[name]]
+        over, said = verdict(figures, BUDGETS)
         broken |= bool(over)
         print(
             f"first view of a complete 4-player Blackout's {page} ({who}, {language}): "
             f"{figures['requests']} requests (budget ≤ {BUDGETS['requests']}), "
             f"{figures['bytes'] / 1024:.1f} KB (≤ {BUDGETS['bytes'] // 1024}), "
             f"{figures['gzip'] / 1024:.1f} KB gzipped (≤ {BUDGETS['gzip'] // 1024}), "
-            f"{figures['third-party']} third-party (≤ 0) "
-            f"{'BROKEN: ' + ', '.join(over) if over else 'ok'}"
+            f"{figures['third-party']} third-party (≤ 0) {said}"
         )
         for address, body in fetched:
             print(f"    {len(body):6d} B  {address}")
+        if page == "table page":
+            own = figures_of(shown_of(fetched))
+            over, said = verdict(own, PAGE_BUDGETS)
+            broken |= bool(over)
+            print(
+                f"  its page, style sheet and script: {own['requests']} requests "
+                f"(≤ {PAGE_BUDGETS['requests']}), {own['gzip'] / 1024:.1f} KB gzipped "
+                f"(≤ {PAGE_BUDGETS['gzip'] // 1024}) {said}"
+            )
     return 1 if broken else 0
 
 

@@ -143,6 +143,7 @@ function showScreen(html, entered = true) {
   const main = next.querySelector("main");
   if (!main) return false;
   const old = document.querySelector("main");
+  scoreLinks(main);
   if (!entered) {
     // Followed, not entered: the explanations this reader opened stay open (by their place).
     old.querySelectorAll("details").forEach((details, index) => {
@@ -154,7 +155,7 @@ function showScreen(html, entered = true) {
       const same = main.querySelector(`#${CSS.escape(row.id)}`);
       if (!same) return;
       same.classList.add("shown");
-      const link = main.querySelector(`a.score[aria-controls="${row.id}"]`);
+      const link = main.querySelector(`table.sheet td > a[aria-controls="${row.id}"]`);
       if (link) link.setAttribute("aria-expanded", "true");
     });
   }
@@ -304,10 +305,18 @@ document.addEventListener("visibilitychange", () => { if (!document.hidden) hold
 setUpAwake();
 
 // --- Score sheet and history (templates/sheet/_table.html, templates/history/page.html) ---
-// A tapped score opens its explanation row below the round in place (without JavaScript the
-// link's anchor opens it, by :target); a second tap closes it.
+// A tapped score (a round's cell's link) opens its explanation row below the round in place
+// (without JavaScript the link's anchor opens it, by :target); a second tap closes it. The page
+// leaves out each link's aria-controls, the row it opens: they are set here, from the anchor,
+// when the page loads and when a new one is swapped in.
+function scoreLinks(root) {
+  root.querySelectorAll("table.sheet td > a").forEach((link) => {
+    link.setAttribute("aria-controls", link.hash.slice(1));
+  });
+}
+scoreLinks(document);
 document.addEventListener("click", (event) => {
-  const link = event.target.closest("table.sheet a.score");
+  const link = event.target.closest("table.sheet td > a[aria-controls]");
   if (!link) return;
   const row = document.getElementById(link.getAttribute("aria-controls"));
   if (!row) return;

@@ -110,7 +110,7 @@ def test_a_watching_phone_swaps_in_a_change_keeping_its_place(live_server, phone
     requests: list[str] = []
     watcher.on("request", lambda request: requests.append(request.url))
     watcher.evaluate("window.sameDocument = true")  # gone if the page were loaded again
-    score = watcher.locator("table.sheet a.score").nth(2)
+    score = watcher.locator("table.sheet td > a").nth(2)
     why = score.get_attribute("aria-controls")
     score.tap()
     expect(watcher.locator(f"#{why}")).to_have_class(re.compile(r"\bshown\b"))
@@ -127,6 +127,10 @@ def test_a_watching_phone_swaps_in_a_change_keeping_its_place(live_server, phone
     assert watcher.evaluate("window.sameDocument") is True  # swapped in, not reloaded
     assert watcher.evaluate("window.scrollY") == scrolled
     expect(watcher.locator(f"#{why}")).to_have_class(re.compile(r"\bshown\b"))  # still open
+    # The page sends no aria-controls: app.js gives them to the score links it swapped in too.
+    expect(score).to_have_attribute("aria-expanded", "true")
+    given = "a => a.getAttribute('aria-controls') === a.hash.slice(1)"
+    assert watcher.evaluate(f"[...document.querySelectorAll('table.sheet td > a')].every({given})")
     pages = [u for u in requests if "/seq" not in u]
     assert pages == [url + "/sheet"], requests  # one fetch of the page, nothing else
     shoot(watcher, "swapped")

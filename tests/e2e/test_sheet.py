@@ -4,7 +4,8 @@ For each game at its largest table every player's name and running total lies in
 screen (bounding boxes, nothing scrolls sideways), and a tapped score's explanation opens below
 its round in full, with JavaScript and without. A bid corrected from the sheet gets the live
 entry's hook check: refused with its sentence and the chip kept, recorded only when the
-scorekeeper ticks that it is to be kept as a breach.
+scorekeeper ticks that it is to be kept as a breach. A finished game's "Log this play in BG
+Stats" is a short link of ours that takes the phone on to BG Stats with the play.
 
 The tables are set up through the store; the taps are the test.
 """
@@ -90,13 +91,14 @@ def test_every_player_is_in_view_at_the_largest_table(game, server, phone, shoot
     expect(head.locator(".name")).to_have_text(list(players))
     inside_the_screen(page, head.locator(".name"))
     inside_the_screen(page, head.locator(".total"))
-    inside_the_screen(page, sheet.locator("tbody .running"))
+    inside_the_screen(page, sheet.locator("tbody td > small"))  # the running totals
     # The last player's score in round 2: its explanation opens below the round, whole.
-    score = sheet.locator("#round-2 a.score").last
+    score = sheet.locator("#round-2 td > a").last
+    expect(score).to_have_attribute("aria-controls", f"why-2-{len(players)}")  # set by app.js
     score.tap()
     why = sheet.locator(f"#why-2-{len(players)}")
     expect(why).to_be_visible()
-    expect(why).to_contain_text(f"{players[-1]}, round 2: ")
+    expect(why).to_contain_text(f"{players[-1]}: ")
     inside_the_screen(page, why)
     clipped = "td => td.scrollWidth > td.clientWidth || td.scrollHeight > td.clientHeight"
     assert not why.locator("td").evaluate(clipped)
@@ -124,7 +126,7 @@ def test_an_explanation_opens_without_javascript(server, phone):
     page.goto(url + "/sheet")
     why = page.locator("#why-1-8")
     expect(why).to_be_hidden()
-    page.locator("#round-1 a.score").last.tap()
+    page.locator("#round-1 td > a").last.tap()
     expect(why).to_be_visible()
     inside_the_screen(page, why)
 
@@ -159,9 +161,24 @@ def test_a_bid_corrected_from_the_sheet_is_checked_like_a_live_one(server, phone
     expect(page.get_by_text("Corrected, kept as a breach: Round 1: Cho bid 0")).to_be_visible()
     page.goto(url + "/sheet")
     cho = page.locator("#round-1 td").nth(2)
-    expect(cho.locator(".entry")).to_have_text("0 · 0")
+    expect(cho.locator("a")).to_have_text("10")
+    assert cho.evaluate("td => td.firstChild.textContent") == "0 · 0"  # bid · took, then score
     expect(page.locator(".breaches")).to_contain_text(hook)
     page.goto(url + "/history")
     expect(page.locator("ol.history li").first).to_contain_text("Correction of entry 3")
     expect(page.locator("#entry-3")).to_contain_text("Replaced by entry 6")
     shoot(page, "history")
+
+
+def test_a_finished_game_is_logged_in_bg_stats_through_the_sheets_short_link(server, phone):
+    page = phone()
+    url = open_table(page, server, played(server, "blackout", NAMES[:3], rounds=99))
+    bgstats = "https://app.bgstatsapp.com/createPlay.html"
+    page.route(
+        f"{bgstats}*", lambda route: route.fulfill(body="BG Stats", content_type="text/plain")
+    )
+    page.goto(url + "/sheet")
+    link = page.get_by_role("link", name="Log this play in BG Stats")
+    expect(link).to_have_attribute("href", re.compile(r"^/t/[\w-]+/bgstats$"))
+    link.tap()
+    expect(page).to_have_url(re.compile(rf"^{re.escape(bgstats)}\?data="))

@@ -308,7 +308,8 @@ PLAYER = {
     "startPlayer": (bool, True),
     "role": (str, True),
 }
-LINK = re.compile(r'href="(https://app\.bgstatsapp\.com/createPlay\.html\?data=[^"]+)"')
+#: The pages' short link to the play (``/t/<id>/bgstats``), which sends the browser on to BG Stats.
+LINK = re.compile(r'href="(/t/[\w-]+/bgstats)"')
 
 
 def of_format(value: dict[str, Any], fields: dict[str, tuple[Any, bool]]) -> None:
@@ -342,13 +343,21 @@ def decoded(link: str) -> dict[str, Any]:
 
 
 def links_on(client: FlaskClient, table: str) -> list[str]:
-    """The BG Stats links on the table's round screen and its sheet page."""
+    """The BG Stats links on the table's round screen and its sheet page, each as the address
+    the page's short link sends the browser on to; with no link on a page, the short link's
+    address is not found."""
     found = []
     for path in (f"/t/{table}", f"/t/{table}/sheet"):
         page = client.get(path).text
         links = LINK.findall(page)
         assert len(links) == ("Log this play in BG Stats" in page), path
-        found += [html.unescape(link) for link in links]
+        if not links:
+            assert client.get(f"/t/{table}/bgstats").status_code == 404
+        for link in links:
+            assert html.unescape(link) == f"/t/{table}/bgstats"
+            sent = client.get(link)
+            assert sent.status_code == 303, sent.status_code
+            found.append(sent.headers["Location"])
     return found
 
 

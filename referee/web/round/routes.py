@@ -36,7 +36,7 @@ from referee.web.round.screen import (
 from referee.web.screens import screens
 from referee.web.sealed import public, sealed_bid, shown_notes
 from referee.web.sharing.access import held, require, write
-from referee.web.sheet.exports import bgstats_link
+from referee.web.sheet.exports import finished_play
 from referee.web.speed import (
     load,
     load_since,
@@ -87,7 +87,7 @@ def render_table(
         rnd=rnd,
         seats=seats(state),
         winners=state.winners(),
-        bgstats=bgstats_link(record, state),
+        bgstats=finished_play(record, state),
         bids=None if rnd is None else part.bids(state, rnd),
         header=None if rnd is None else round_header(state, rnd),
         what_next=describe_step(step, state.setup.game),

@@ -13,7 +13,9 @@ formula starts with ``'``.
 The play for BG Stats is the link BG Stats documents on its support page "Push plays to BG Stats
 from other apps or websites",
 https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/ :
-``https://app.bgstatsapp.com/createPlay.html?data=`` and the play as URL-encoded JSON.
+``https://app.bgstatsapp.com/createPlay.html?data=`` and the play as URL-encoded JSON. That
+link is 1-2 KB long, so the pages link to ``/t/<id>/bgstats`` instead (``finished_play``), which
+sends the browser on to it.
 """
 
 from __future__ import annotations
@@ -79,6 +81,11 @@ def sheet_csv(state: State) -> bytes:
     return out.getvalue().encode("utf-8-sig")
 
 
+def finished_play(record: TableRecord, state: State) -> bool:
+    """Whether the table is a play to log in BG Stats: a game finished, with its entries."""
+    return state.complete and bool(record.entries)
+
+
 def bgstats_link(record: TableRecord, state: State) -> str | None:
     """The finished game as a play to log in BG Stats: its ``createPlay`` link (None while the
     game goes on).
@@ -91,7 +98,7 @@ def bgstats_link(record: TableRecord, state: State) -> str | None:
     BoardGameGeek id (none is known), the board, a comment, and the location, which BG Stats sets
     to the app itself.
     """
-    if not state.complete or not record.entries:
+    if not finished_play(record, state):
         return None
     totals = state.totals()
     winners = state.winners()

@@ -3,16 +3,20 @@
 The page and TV mode are rendered once per change of the table and kind of viewer, then served
 from memory with an ETag; the PDF is made by ``referee.sheets`` from the replayed state, with the
 corrections of the log as footnotes, and kept per change and paper. The spreadsheet
-(``exports.py``) is made on each download. A finished game's page links to BG Stats.
+(``exports.py``) is made on each download. A finished game's pages link to BG Stats through
+``/t/<id>/bgstats``, which sends the browser on to the play's own (long) BG Stats link.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import get_translations
 from werkzeug.wrappers import Response
 
+from referee.rules import State
 from referee.sheets import table_sheet
 from referee.web.downloads import attachment, page_from, safe_file_name
 from referee.web.evening.chart import chart
@@ -22,11 +26,12 @@ from referee.web.round.screen import (
     describe_step,
     round_header,
 )
-from referee.web.screens import screens
+from referee.web.screens import ScreensGame, screens
 from referee.web.sealed import shown_early
 from referee.web.sharing.access import keeps_score, require
-from referee.web.sheet.exports import bgstats_link, sheet_csv
+from referee.web.sheet.exports import bgstats_link, finished_play, sheet_csv
 from referee.web.sheet.footnotes import sheet_info
+from referee.web.sheet.rows import SheetRow
 from referee.web.sheet.rows import sheet as sheet_rows
 from referee.web.speed import load, speed
 from referee.web.speed.pages import shared_page
@@ -36,6 +41,21 @@ from referee.web.words import breach_text, notes
 bp = Blueprint("sheet", __name__, url_prefix="/t")
 
 
+def tv_board(state: State, rows: list[SheetRow], part: ScreensGame) -> dict[str, Any]:
+    """What TV mode shows above its sheet (the page has none of it): the standings, the round
+    being played (its header, the bids so far, what comes next) or the last round's summary, and
+    the score chart."""
+    upcoming = state.game.upcoming(state)
+    story = evening(state, rows)
+    return {
+        "story": story,
+        "chart": chart(story.rows, state.setup.players) if story.rows else None,
+        "bids": None if upcoming is None else part.bids(state, upcoming),
+        "header": None if upcoming is None else round_header(state, upcoming),
+        "what_next": describe_step(state.next_step(), state.setup.game),
+    }
+
+
 def cached_sheet(table_id: str, template: str) -> Response:
     """The score sheet (``template``: the page or TV mode), rendered once per change of the
     table, kind of viewer (a scorekeeper's page has more links) and language (``shared_page``)."""
@@ -43,30 +63,24 @@ def cached_sheet(table_id: str, template: str) -> Response:
     def render() -> str:
         record, state = load(table_id)
         totals = state.totals()
-        upcoming = state.game.upcoming(state)
         rows = sheet_rows(state)
         part = screens(state.setup.game)
-        story = evening(state, rows)
         return render_template(
             f"sheet/{template}.html",
             record=record,
             state=state,
             part=part,
             rows=rows,
-            story=story,
-            chart=chart(story.rows, state.setup.players) if story.rows else None,
-            bids=None if upcoming is None else part.bids(state, upcoming),
             totals=totals,
             leaders=leaders(totals),
             winners=state.winners(),
-            header=None if upcoming is None else round_header(state, upcoming),
-            what_next=describe_step(state.next_step(), state.setup.game),
             title=state.game.title,
             breach_text=breach_text,
             notes=notes(state),
             shown_early=shown_early(record.setup, record.entries),
-            bgstats=bgstats_link(record, state),
+            bgstats=finished_play(record, state),
             cached=True,
+            **(tv_board(state, rows, part) if template == "tv" else {}),
         )
 
     return shared_page(template, table_id, render, "k" if keeps_score(table_id) else "v")
@@ -113,3 +127,15 @@ def spreadsheet(table_id: str) -> ResponseReturnValue:
         "text/csv",
         safe_file_name(state.setup.game, day, table_id[:8], "sheet.csv"),
     )
+
+
+@bp.get("/<table_id>/bgstats")
+def bgstats(table_id: str) -> ResponseReturnValue:
+    """A finished game's play, sent on to BG Stats (its ``createPlay`` link); 404 while the game
+    goes on."""
+    require(table_id)
+    record, state = load(table_id)
+    link = bgstats_link(record, state)
+    if link is None:
+        abort(404)
+    return redirect(link, 303)
