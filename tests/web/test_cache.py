@@ -177,4 +177,17 @@ def test_the_number_of_tables_kept_is_a_setting(tmp_path) -> None:
         }
     )
     kept = app.extensions["referee.speed"]
-    assert (kept.tables.size, kept.pages.size, kept.navs.size) == (5, 10, 20)
+    assert (kept.tables.size, kept.pages.size) == (5, 10)
+
+
+def test_one_navigation_bar_serves_every_table_of_a_game(app, client) -> None:
+    """The bar is rendered once for every table alike, and each table's page links its own."""
+    first = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
+    second = new_table(app, client, "blackout", ("Dee", "Eve", "Fay"))
+    pages = {table: client.get(f"/t/{table}").text for table in (first, second)}
+    for table, page in pages.items():
+        other = second if table == first else first
+        assert f'href="/t/{table}/sheet"' in page and f'href="/t/{table}/sheet.pdf"' in page
+        assert other not in page and "~table~" not in page
+    bars = [key for key in app.extensions["referee.speed"].navs.items if key[0] == "blackout"]
+    assert len(bars) == 1, bars

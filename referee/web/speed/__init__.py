@@ -74,9 +74,9 @@ class Speed:
         #: position, variant and language (``referee.web.speed.pages``): a live table's page
         #: is asked for by its watching phones within a poll interval of each change.
         self.pages: LRU[bytes] = LRU(size(2 * tables))
-        #: Each table's navigation bar by table, kind of link, language, address prefix and
-        #: page.
-        self.navs: LRU[Markup] = LRU(size(4 * tables))
+        #: The navigation bar of a table's pages by game, kind of link, language, address
+        #: prefix and page (``referee.web.nav``).
+        self.navs: LRU[Markup] = LRU(size(256))
         #: The parts of every page that depend on the language only (``referee.web.fragments``).
         self.fragments: LRU[Markup] = LRU(size(64))
         #: PDF score sheets by table, log position, paper and language.
