@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 from referee.rules.marks import N_
 
@@ -145,6 +145,7 @@ class Deck:
         return Card(colour, int(value))
 
 
+@cache  # a deck never changes: every table of a kind shares one (and its card lookup)
 def blackout_deck(players: int, max_cards: int) -> Deck:
     """``players × max_cards`` cards of a 52-card deck, the lowest removed first.
 
@@ -158,6 +159,7 @@ def blackout_deck(players: int, max_cards: int) -> Deck:
     return Deck(colours=("S", "H", "D", "C"), cards=frozenset(kept), french=True)
 
 
+@cache  # a deck never changes: every table of a kind shares one (and its card lookup)
 def coloured_deck(colours: tuple[str, ...], values: int) -> Deck:
     """One card of each value 1…``values`` in each colour."""
     cards = frozenset(Card(colour, value) for colour in colours for value in range(1, values + 1))
