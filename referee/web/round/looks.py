@@ -94,11 +94,12 @@ def columns(cells: int) -> int:
     return max(FEWEST_COLUMNS, -(-cells // max(1, lines)))
 
 
-def face(card: Card) -> str:
-    """What a card's chip shows under its colour's heading: its rank (``Q``) or value (``7``)."""
-    return (
-        card_label(card).removeprefix(SUIT_SYMBOLS[card.colour]) if card.french else str(card.value)
-    )
+def picked(card: Card) -> PickedCard:
+    """A card's chip: its code, what it shows under its colour's heading (its rank, ``Q``, or
+    value, ``7``) and its name (``♥Q``, ``blue 7``), named once."""
+    label = card_label(card)
+    shown = label.removeprefix(SUIT_SYMBOLS[card.colour]) if card.french else str(card.value)
+    return PickedCard(str(card), shown, label)
 
 
 def picker_rows(deck: Deck, cards: Collection[Card]) -> list[PickerRow]:
@@ -115,7 +116,7 @@ def picker_rows(deck: Deck, cards: Collection[Card]) -> list[PickerRow]:
             colour_short(colour),
             colour_label(colour),
             colour_class(colour),
-            [PickedCard(str(c), face(c), card_label(c)) for c in row],
+            [picked(c) for c in row],
             width,
         )
         for colour, row in found.items()
