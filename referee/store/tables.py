@@ -181,6 +181,8 @@ def create_table(setup: Setup, creator: str | None = None) -> str:
     """
     game = start(setup).game
     table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
+    while table_id.startswith("-"):  # a command line would read it as an option (flask link)
+        table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
     created = utcnow()
     row: dict[str, object] = {
         "id": table_id,

@@ -101,6 +101,16 @@ def test_table_ids_are_long_random_and_url_safe(store_app: Flask) -> None:
     assert len(set("".join(ids))) > 40  # drawn from the whole alphabet, not a counter
 
 
+def test_no_table_id_starts_with_a_dash(store_app: Flask, monkeypatch) -> None:
+    """``flask link <id>`` would read an id that starts with "-" as an option (one table in 64
+    had such an id): such a draw is drawn again."""
+    from referee.store import tables
+
+    draws = iter(["-starts-with-a-dash-000", "Aa0_-starts-with-a-let"])
+    monkeypatch.setattr(tables.secrets, "token_urlsafe", lambda _n: next(draws))
+    assert create_table(Setup("blackout", FOUR)) == "Aa0_-starts-with-a-let"
+
+
 def test_an_unknown_id_finds_nothing(store_app: Flask) -> None:
     new_table()
     assert get_table("no-such-table") is None

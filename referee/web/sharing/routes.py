@@ -253,7 +253,8 @@ def join(token: str) -> ResponseReturnValue:
 @click.argument("table_id")
 @click.option("--kind", type=click.Choice(["keeper", "viewer"]), default="keeper")
 def link_command(table_id: str, kind: str) -> None:
-    """Print a new link to TABLE_ID (for a table whose scorekeeper lost every link)."""
+    """Print a new link to TABLE_ID (for a table whose scorekeeper lost every link). An id
+    that starts with "-" (tables made before 2026-12) goes after "--": link -- -AbC…"""
     if current_seq(table_id) is None:
         raise click.ClickException(f"there is no table {table_id!r}")
     click.echo(link_url(make_link(table_id, kind)))
