@@ -78,7 +78,7 @@ ENTRY_P99 = 0.100
 POLL_P99 = 0.050
 #: A request not answered within this many seconds has failed.
 TIMEOUT = 10.0
-STEPS = (50, 100, 200, 400, 700, 1000, 1500, 2000, 2500, 3000)
+STEPS = (50, 100, 200, 400, 700, 1000, 1250, 1500, 1750, 2000, 2500, 3000)
 KINDS = ("entry", "poll", "page")
 #: The status every answer of each kind must have (a poll: unchanged or changed).
 EXPECT = {"entry": {200}, "poll": {200, 304}, "page": {200}}

@@ -100,7 +100,10 @@ def switcher() -> tuple[str, list[tuple[str, str]]]:
 
 def vary_by_language(response: Response) -> Response:
     """Tell browsers and proxies that the response depends on the language chosen."""
-    response.vary.update(("Accept-Language", "Cookie"))
+    if "Vary" in response.headers:
+        response.vary.update(("Accept-Language", "Cookie"))
+    else:  # most responses: nothing to merge with, so no header to parse and write again
+        response.headers["Vary"] = "Accept-Language, Cookie"
     return response
 
 

@@ -34,8 +34,10 @@ class CheckedOnce(Sessions):
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         value = request.cookies.get(self.get_cookie_name(app))
-        if not value or not app.secret_key:
+        if not app.secret_key:
             return super().open_session(app, request)
+        if not value:
+            return self.session_class()  # as Flask's, without making a serializer first
         max_age = int(app.permanent_session_lifetime.total_seconds())
         key = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()), value)
         found = self.checked.get(key)
