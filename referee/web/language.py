@@ -23,8 +23,7 @@ import functools
 from urllib.parse import urlsplit
 
 from babel import Locale
-from flask import Blueprint, Flask, abort, current_app, has_request_context, redirect, request
-from flask_babel import get_locale
+from flask import Blueprint, Flask, abort, current_app, g, has_request_context, redirect, request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 from werkzeug.wrappers import Response
@@ -57,10 +56,18 @@ def languages() -> list[str]:
 
 def chosen() -> str:
     """The request's language (see the module): ``?lang=``, the cookie, ``Accept-Language``;
-    the default outside a request (a command such as ``flask table``)."""
-    offered = languages()
+    the default outside a request (a command such as ``flask table``). Worked out once per
+    request: Flask-Babel asks for it, and so do the caches' keys and the page."""
     if not has_request_context():
-        return offered[0]
+        return languages()[0]
+    found: str | None = g.get("referee_language")
+    if found is None:
+        found = g.referee_language = requested(languages())
+    return found
+
+
+def requested(offered: list[str]) -> str:
+    """The one of ``offered`` this request asks for (``chosen``)."""
     try:
         named = request.args.get("lang")
     except UnicodeDecodeError:  # a query that is not UTF-8 (refused by text.py): no ?lang=
@@ -80,8 +87,9 @@ def best_match(accept_language: str, offered: tuple[str, ...]) -> str | None:
 
 
 def language() -> str:
-    """The request's language as a BCP 47 tag, for ``<html lang>`` and for cache keys."""
-    return str(get_locale()).replace("_", "-")
+    """The request's language as a BCP 47 tag, for ``<html lang>`` and for cache keys: the one
+    Flask-Babel translates into (``chosen`` is its locale selector)."""
+    return chosen().replace("_", "-")
 
 
 def switcher() -> tuple[str, list[tuple[str, str]]]:
@@ -89,7 +97,7 @@ def switcher() -> tuple[str, list[tuple[str, str]]]:
     code and its name in itself ("Deutsch"), so a phone lost in a language it cannot read still
     finds its own. A page that answers a form comes back to the page the form was on."""
     back = request.path if request.method == "GET" else local_path(request.referrer)
-    current = str(get_locale())
+    current = chosen()
     others = [
         (code, (Locale.parse(code).get_display_name(code) or code).capitalize())
         for code in languages()
