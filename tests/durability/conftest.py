@@ -163,12 +163,20 @@ class Phone:
         self.cookies: dict[str, str] = {}
         self.token = ""
 
-    def request(self, method: str, path: str, form: Mapping[str, str] | None = None) -> Answer:
+    def request(
+        self,
+        method: str,
+        path: str,
+        form: Mapping[str, str] | None = None,
+        extra: Mapping[str, str] | None = None,
+    ) -> Answer:
+        """``extra``: more headers (as the page's script sends them)."""
         connection = http.client.HTTPConnection(
             "127.0.0.1", self.server.port, timeout=self.timeout, source_address=(self.address, 0)
         )
         try:
             headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+            headers.update(extra or {})
             body = None
             if form is not None:
                 body = urlencode({**form, "csrf_token": self.token})
@@ -183,8 +191,8 @@ class Phone:
         finally:
             connection.close()
 
-    def get(self, path: str) -> tuple[int, str]:
-        answer = self.request("GET", path)
+    def get(self, path: str, extra: Mapping[str, str] | None = None) -> tuple[int, str]:
+        answer = self.request("GET", path, extra=extra)
         token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', answer.body)
         if token:
             self.token = token.group(1)

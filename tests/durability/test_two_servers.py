@@ -10,7 +10,8 @@ balancer. Each server keeps tables, log positions and pages in its memory (the s
   server).
 - Every entry made on one server shows on both: a watching phone's poll on each reports it
   within the sweep interval (``referee.web.speed.kept.Positions``: once a second each process
-  asks which tables changed), and the page it then loads shows it. Scorekeepers on each server
+  asks which tables changed), and the page it then loads, saying which position its poll saw
+  (``X-Table-Seq``, as the page's script does), shows it. Scorekeepers on each server
   in turn, entry after entry.
 """
 
@@ -162,7 +163,9 @@ def test_each_server_sees_the_others_entries(shared):
                 assert status == 304 or (status == 200 and int(body) <= seen), (status, body)
                 assert time.monotonic() - written < 10 * SWEEP_EVERY, "the change never showed"
                 time.sleep(0.05)
-            status, page = viewer.get(path)  # what the phone loads when its poll says so
+            # What the phone loads when its poll says so, saying which position the poll
+            # answered, as the page's script does (static/app.js, X-Table-Seq).
+            status, page = viewer.get(path, {"X-Table-Seq": str(seen + 1)})
             assert status == 200
             assert page_seq(page)[1] == seen + 1, "the page lags behind its own poll"
     assert max(waits) <= SWEEP_EVERY + SLACK, [round(w, 2) for w in waits]
