@@ -131,6 +131,19 @@ def shown_of(fetched: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
     return [(page, body), *((a, b) for a, b in rest if a in shown)]
 
 
+def described(figures: dict[str, int], budgets: dict[str, int]) -> str:
+    """The figures ``budgets`` names, each with its budget: "5 requests (≤ 5), 42.8 KB (≤ 60),
+    12.5 KB gzipped (≤ 15), 0 third-party (≤ 0)"."""
+    said = []
+    for name, budget in budgets.items():
+        if name in ("bytes", "gzip"):
+            kind = " gzipped" if name == "gzip" else ""
+            said.append(f"{figures[name] / 1024:.1f} KB{kind} (≤ {budget // 1024})")
+        else:
+            said.append(f"{figures[name]} {name} (≤ {budget})")
+    return ", ".join(said)
+
+
 def verdict(figures: dict[str, int], budgets: dict[str, int]) -> tuple[list[str], str]:
     """The budgets broken, and a line saying so (or ok)."""
     over = [name for name, value in figures.items() if name in budgets and value > budgets[name]]
@@ -147,10 +160,7 @@ def main() -> int:
         broken |= bool(over)
         print(
             f"first view of a complete 4-player Blackout's {page} ({who}, {language}): "
-            f"{figures['requests']} requests (budget ≤ {BUDGETS['requests']}), "
-            f"{figures['bytes'] / 1024:.1f} KB (≤ {BUDGETS['bytes'] // 1024}), "
-            f"{figures['gzip'] / 1024:.1f} KB gzipped (≤ {BUDGETS['gzip'] // 1024}), "
-            f"{figures['third-party']} third-party (≤ 0) {said}"
+            f"{described(figures, BUDGETS)} {said}"
         )
         for address, body in fetched:
             print(f"    {len(body):6d} B  {address}")
@@ -158,11 +168,7 @@ def main() -> int:
             own = figures_of(shown_of(fetched))
             over, said = verdict(own, PAGE_BUDGETS)
             broken |= bool(over)
-            print(
-                f"  its page, style sheet and script: {own['requests']} requests "
-                f"(≤ {PAGE_BUDGETS['requests']}), {own['gzip'] / 1024:.1f} KB gzipped "
-                f"(≤ {PAGE_BUDGETS['gzip'] // 1024}) {said}"
-            )
+            print(f"  its page, style sheet and script: {described(own, PAGE_BUDGETS)} {said}")
     return 1 if broken else 0
 
 

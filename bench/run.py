@@ -174,34 +174,22 @@ def weight_figures() -> list[Figure]:
     from bench import page_weight
 
     figures = []
-    budgets, own_budgets = page_weight.BUDGETS, page_weight.PAGE_BUDGETS
     for language, (page, who, fetched) in (
         (lang, view) for lang in page_weight.LANGUAGES for view in page_weight.measure(lang)
     ):
-        values = page_weight.figures_of(fetched)
-        over, _ = page_weight.verdict(values, budgets)
-        figures.append(
-            Figure(
-                f"first view bytes, 4-player Blackout {page} ({who}, {language})",
-                f"{values['requests']} requests (≤ {budgets['requests']}), "
-                f"{values['bytes'] / 1024:.1f} KB (≤ {budgets['bytes'] // 1024}), "
-                f"{values['gzip'] / 1024:.1f} KB gzipped (≤ {budgets['gzip'] // 1024}), "
-                f"{values['third-party']} third-party (≤ 0)",
-                problems=[f"over budget: {', '.join(over)}"] if over else [],
-                budgeted=True,  # the budgets are in the measured text
-            )
-        )
+        measured = [(f"{page} ({who}, {language})", fetched, page_weight.BUDGETS)]
         if page == "table page":
-            own = page_weight.figures_of(page_weight.shown_of(fetched))
-            over, _ = page_weight.verdict(own, own_budgets)
+            itself = f"table page itself ({who}, {language}; page, style sheet, script)"
+            measured.append((itself, page_weight.shown_of(fetched), page_weight.PAGE_BUDGETS))
+        for name, requests, budgets in measured:
+            values = page_weight.figures_of(requests)
+            over, _ = page_weight.verdict(values, budgets)
             figures.append(
                 Figure(
-                    f"first view bytes, 4-player Blackout table page itself ({who}, {language}; "
-                    "page, style sheet, script)",
-                    f"{own['requests']} requests (≤ {own_budgets['requests']}), "
-                    f"{own['gzip'] / 1024:.1f} KB gzipped (≤ {own_budgets['gzip'] // 1024})",
+                    f"first view bytes, 4-player Blackout {name}",
+                    page_weight.described(values, budgets),
                     problems=[f"over budget: {', '.join(over)}"] if over else [],
-                    budgeted=True,
+                    budgeted=True,  # the budgets are in the measured text
                 )
             )
     return figures
