@@ -36,9 +36,17 @@ def test_spectators_and_the_tv_follow_the_table_without_reloading(live_server, p
     tv.goto(link)
     tv.goto(url + "/tv")
     expect(tv.locator("body.tv")).to_be_visible()
+    fetched = []  # the spectator's page fetches its table page when its poll says it changed
+    spectator.on(
+        "request",
+        lambda r: fetched.append(r) if r.resource_type == "fetch" and r.url == url else None,
+    )
     tap(keeper, "♠ spades")
     next_is(keeper, "Ben bids")
     expect(spectator.locator("#next-title")).to_contain_text("Ben bids", timeout=FOLLOW_MS)
+    # It says which position its poll saw, so a server process a sweep behind reads it.
+    shown = spectator.locator("body").get_attribute("data-seq")
+    assert [r.headers.get("x-table-seq") for r in fetched] == [shown], fetched
     expect(tv.locator(".tv-next")).to_contain_text("Ben bids", timeout=FOLLOW_MS)
     shoot(tv, "tv")
     shoot(spectator, "following")
