@@ -34,6 +34,9 @@ bp = Blueprint("language", __name__)
 COOKIE = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 
+#: What every response says it varies by: the headers the language is chosen from.
+VARY = "Accept-Language, Cookie"
+
 
 def init_app(app: Flask) -> None:
     """Find the app's languages (its catalogs and the default), mark every response as varying
@@ -111,7 +114,7 @@ def vary_by_language(response: Response) -> Response:
     if "Vary" in response.headers:
         response.vary.update(("Accept-Language", "Cookie"))
     else:  # most responses: nothing to merge with, so no header to parse and write again
-        response.headers["Vary"] = "Accept-Language, Cookie"
+        response.headers["Vary"] = VARY
     return response
 
 

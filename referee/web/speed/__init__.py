@@ -2,7 +2,8 @@
 little. Every trick of it is here, installed by ``init_app`` and held by the app's ``Speed``
 (``app.extensions["referee.speed"]``, so two apps in one process share nothing):
 
-- ``front``: static files and a page's "has anything changed?" poll, answered in front of Flask;
+- ``front``: static files, a page's "has anything changed?" poll and a phone's repeated request
+  for a page every spectator sees alike, answered in front of Flask;
 - ``kept``: tables replayed once and caught up entry by entry, every table's log position, the
   links this process looked up;
 - ``Speed.pages``, ``.navs``, ``.pdfs``: pages, navigation bars and PDF sheets rendered once per
@@ -17,6 +18,8 @@ run both ways).
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from flask import Flask
 from markupsafe import Markup
@@ -36,6 +39,9 @@ from referee.web.speed.kept import (
     table,
 )
 from referee.web.speed.lru import LRU
+
+if TYPE_CHECKING:
+    from referee.web.speed.pages import Repeat
 
 __all__ = [
     "Speed",
@@ -74,6 +80,9 @@ class Speed:
         #: position, variant and language (``referee.web.speed.pages``): a live table's page
         #: is asked for by its watching phones within a poll interval of each change.
         self.pages: LRU[bytes] = LRU(size(2 * tables))
+        #: Requests a shared page answered, by their shape (``pages.shape``): the same request
+        #: again is answered in front of Flask (``pages.again``). One or two per phone.
+        self.repeats: LRU[Repeat] = LRU(size(8 * tables))
         #: The navigation bar of a table's pages by game, kind of link, language, address
         #: prefix and page (``referee.web.nav``).
         self.navs: LRU[Markup] = LRU(size(256))

@@ -1,13 +1,15 @@
 """The requests a table page repeats most, answered in front of Flask: the static files
-(``/static/<file>?v=<hash>``) and the page's own "has anything changed?" poll
-(``/t/<id>/seq?k=<poll key>``).
+(``/static/<file>?v=<hash>``), the page's own "has anything changed?" poll
+(``/t/<id>/seq?k=<poll key>``), and a phone's request for a page every spectator sees alike that
+Flask has answered before (``referee.web.speed.pages``: the same address, cookie and languages).
 
-Both answers come from memory: a static file is read once per process, and a table's log
-position is the one this process knows (``Speed.positions``). Flask's per-request work (contexts,
-session, URL matching, the CSRF hook, after-request hooks) cost more than either answer
-(``bench/run``). Whatever this layer cannot answer from memory goes on to Flask: a missing file,
-a poll without the key (a link holder's, checked by ``tables.seq``), a table this process does
-not know yet or whose position is due for its sweep.
+Every answer comes from memory: a static file is read once per process, a table's log position is
+the one this process knows (``Speed.positions``), a page is the one kept for the table's position.
+Flask's per-request work (contexts, session, URL matching, the CSRF hook, after-request hooks)
+cost more than any of these answers (``bench/run``). Whatever this layer cannot answer from memory
+goes on to Flask: a missing file, a poll without the key (a link holder's, checked by
+``tables.seq``), a table this process does not know yet or whose position is due for its sweep, a
+page request unlike any Flask answered or whose page or link is no longer kept.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ from werkzeug.utils import get_content_type
 
 from referee.web import secret_keys
 from referee.web.headers import HEADERS
+from referee.web.language import VARY
 from referee.web.polls import valid_poll_key
+from referee.web.speed import pages
 
 #: How long a browser keeps a static file: a year, since its address changes with its content.
 STATIC_MAX_AGE = 365 * 24 * 3600
@@ -39,11 +43,16 @@ Answer = tuple[str, list[tuple[str, str]], bytes]
 
 
 def conditional(
-    etag: str, body: bytes, mimetype: str, cache_control: str, if_none_match: str | None
+    etag: str,
+    body: bytes,
+    mimetype: str,
+    cache_control: str,
+    if_none_match: str | None,
+    *more: tuple[str, str],
 ) -> Answer:
     """``body`` with its ETag, or a bodiless 304 when the browser already holds that ETag;
-    with the security headers every response gets (``referee.web.headers``)."""
-    headers = [("ETag", f'"{etag}"'), ("Cache-Control", cache_control), *HEADERS.items()]
+    with the security headers every response gets (``referee.web.headers``) and ``more``."""
+    headers = [("ETag", f'"{etag}"'), ("Cache-Control", cache_control), *more, *HEADERS.items()]
     if etag in parse_etags(if_none_match):
         return "304 Not Modified", headers, b""
     headers.append(("Content-Type", get_content_type(mimetype, "utf-8")))
@@ -100,17 +109,39 @@ class Front:
         self.then = then
         self.folder = app.static_folder or ""
         self.static_prefix = f"{app.static_url_path}/"
-        self.positions = app.extensions["referee.speed"].positions
+        self.speed = app.extensions["referee.speed"]
+        self.positions = self.speed.positions
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         method = environ.get("REQUEST_METHOD")
         if method == "GET" or method == "HEAD":
-            found = self.answer(environ.get("PATH_INFO", ""), environ)
+            path = environ.get("PATH_INFO", "")
+            found = self.answer(path, environ)
             if found is not None:
                 status, headers, body = found
                 start_response(status, headers)
                 return [b"" if method == "HEAD" else body]
+            if path.startswith("/t/"):
+                return self.then(environ, self.noting_repeats(environ, start_response))
         return self.then(environ, start_response)
+
+    def noting_repeats(
+        self, environ: dict[str, Any], start_response: Callable[..., Any]
+    ) -> Callable[..., Any]:
+        """``start_response`` for Flask, noting a request a shared page answered (its
+        ``pages.Repeat``) when the answer changed nothing in the phone's cookies."""
+
+        def noted(status: str, headers: list[tuple[str, str]], *exc_info: Any) -> Any:
+            repeat = environ.get(pages.REPEAT)
+            if (
+                repeat is not None
+                and status[:3] in ("200", "304")
+                and all(name.lower() != "set-cookie" for name, _value in headers)
+            ):
+                self.speed.repeats.put(pages.shape(environ), repeat)
+            return start_response(status, headers, *exc_info)
+
+        return noted
 
     def answer(self, path: str, environ: dict[str, Any]) -> Answer | None:
         if_none_match = environ.get("HTTP_IF_NONE_MATCH")
@@ -130,6 +161,13 @@ class Front:
                 return None
             seq = self.positions.fresh(table_id)
             return None if seq is None else position_text(seq, if_none_match)
+        if path.startswith("/t/"):
+            repeat = self.speed.repeats.get(pages.shape(environ))
+            page = None if repeat is None else pages.again(repeat, self.speed, environ)
+            if page is None:
+                return None
+            etag, body = page
+            return conditional(etag, body, "text/html", "no-cache", if_none_match, ("Vary", VARY))
         return None
 
 

@@ -4,8 +4,9 @@ the wire, with each cookie's signature verified the first time this process sees
 A phone sends the same cookie with every request of an evening (it changes only when the session
 does), and verifying it again each time was an eighth of the work of a score sheet served from
 memory. A cookie is kept with its data and the moment it was signed, so one that has grown older
-than the session lifetime since it was checked is refused as Flask would refuse it; every request
-gets its own copy of the data, so nothing a view does to its session reaches the next one.
+than the session lifetime since it was checked is refused as Flask would refuse it (the session
+says until when its cookie is valid: ``valid_until``, seconds since the epoch); every request gets
+its own copy of the data, so nothing a view does to its session reaches the next one.
 
 A cookie signed with an older secret key is sent back signed with the newest, as without the
 speed layer (``referee.web.sessions``).
@@ -56,6 +57,7 @@ class CheckedOnce(Sessions):
             return self.session_class()  # expired since it was checked
         session = self.session_class(copied(data))
         session.modified = old  # signed with a fallback key: send it back signed with the new one
+        session.valid_until = signed + max_age  # type: ignore[attr-defined]  # pages.Repeat
         return session
 
 
