@@ -101,12 +101,14 @@ def switcher() -> tuple[str, list[tuple[str, str]]]:
     finds its own. A page that answers a form comes back to the page the form was on."""
     back = request.path if request.method == "GET" else local_path(request.referrer)
     current = chosen()
-    others = [
-        (code, (Locale.parse(code).get_display_name(code) or code).capitalize())
-        for code in languages()
-        if code != current
-    ]
-    return back, others
+    return back, [(code, own_name(code)) for code in languages() if code != current]
+
+
+@functools.cache
+def own_name(code: str) -> str:
+    """A language's name in itself, as the switcher shows it ("Deutsch"), worked out once: Babel
+    reads its locale data for it (a twentieth of a scorekeeper's round screen)."""
+    return (Locale.parse(code).get_display_name(code) or code).capitalize()
 
 
 def vary_by_language(response: Response) -> Response:

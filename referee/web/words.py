@@ -7,6 +7,7 @@ Every one is said in the request's language (Flask-Babel's translations, through
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from flask_babel import get_translations, gettext, ngettext
@@ -41,6 +42,13 @@ def card_text(code: str) -> str:
 def card_label(card: Card) -> str:
     """A card as the table names it (♥Q, blue 5), in the request's language."""
     return card_text(str(card))
+
+
+def card_labels(cards: Iterable[Card]) -> list[str]:
+    """Cards as ``card_label`` names them, the request's translations found once (a card
+    picker names a whole hand)."""
+    translations = _translations()
+    return [card_name(str(card), translations) for card in cards]
 
 
 def name_of(code: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 from wtforms import Field, Form, HiddenField, IntegerField
 from wtforms.validators import InputRequired, ValidationError
 
@@ -30,7 +31,8 @@ class EntryError(ValueError):
 
 
 def whole_number(form: Mapping[str, str], name: str, label: str) -> int:
-    """The field ``name`` as a whole number 0…LARGEST, or an EntryError naming ``label``."""
+    """The field ``name`` as a whole number 0…LARGEST, or an EntryError naming ``label`` (a
+    ``lazy_gettext``: translated only for the error, not for every field of every entry)."""
     text = (form.get(name) or "").strip()
     if not text:
         raise EntryError(_("Enter %(label)s.", label=label))
@@ -76,7 +78,7 @@ def trump(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
 
 def bid(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
     player = seat(state, form)
-    return ev.Bid(number, player, whole_number(form, "bid", _("%(p)s's bid", p=player)))
+    return ev.Bid(number, player, whole_number(form, "bid", lazy_gettext("%(p)s's bid", p=player)))
 
 
 def declare(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
@@ -86,19 +88,23 @@ def declare(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
         return ev.Declare(number, player, False, None)
     for prefix, shown in (("open-", True), ("sealed-", False)):  # sealed: secret, bid given now
         if choice.startswith(prefix):
-            bid = whole_number({"b": choice[len(prefix) :]}, "b", _("%(p)s's bid", p=player))
+            bid = whole_number(
+                {"b": choice[len(prefix) :]}, "b", lazy_gettext("%(p)s's bid", p=player)
+            )
             return ev.Declare(number, player, shown, bid)
     raise EntryError(_("Choose open with a bid, or secret."))
 
 
 def reveal(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
     player = seat(state, form)
-    return ev.Reveal(number, player, whole_number(form, "bid", _("%(p)s's secret bid", p=player)))
+    return ev.Reveal(
+        number, player, whole_number(form, "bid", lazy_gettext("%(p)s's secret bid", p=player))
+    )
 
 
 def tricks(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
     counts = {
-        player: whole_number(form, f"tricks-{i}", _("%(p)s's tricks", p=player))
+        player: whole_number(form, f"tricks-{i}", lazy_gettext("%(p)s's tricks", p=player))
         for i, player in enumerate(state.setup.players, start=1)
     }
     return ev.Tricks(number, counts)
@@ -111,14 +117,17 @@ def starter(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
 
 
 def number_card(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
-    return ev.Number(number, whole_number(form, "number", _("the number card")))
+    return ev.Number(number, whole_number(form, "number", lazy_gettext("the number card")))
 
 
 def designators(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
-    cards = tuple(
-        f"{colour}-{whole_number(form, f'designator-{colour}', _('the %(c)s number', c=colour))}"
+    numbers = {
+        colour: whole_number(
+            form, f"designator-{colour}", lazy_gettext("the %(c)s number", c=colour)
+        )
         for colour in EBBES_COLOURS
-    )
+    }
+    cards = tuple(f"{colour}-{n}" for colour, n in numbers.items())
     return ev.Designators(number, cards)
 
 
@@ -139,7 +148,9 @@ def won(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
     for i, player in enumerate(state.setup.players, start=1):
         fields = {colour: f"won-{i}-{colour}" for colour in EBBES_COLOURS}
         counts[player] = {
-            colour: whole_number(form, field, _("%(p)s's %(c)s cards", p=player, c=colour))
+            colour: whole_number(
+                form, field, lazy_gettext("%(p)s's %(c)s cards", p=player, c=colour)
+            )
             for colour, field in fields.items()
             if colour != trump or (form.get(field) or "").strip()
         }

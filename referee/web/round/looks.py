@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from referee.rules import Deck
 from referee.rules.cards import SUIT_SYMBOLS, Card
-from referee.web.words import card_label, colour_label, colour_short
+from referee.web.words import card_labels, colour_label, colour_short
 
 #: The colour names drawn in their own colour, by the style that draws them (English and German
 #: names: an Alles oder Nichts table names its colours).
@@ -94,10 +94,9 @@ def columns(cells: int) -> int:
     return max(FEWEST_COLUMNS, -(-cells // max(1, lines)))
 
 
-def picked(card: Card) -> PickedCard:
+def picked(card: Card, label: str) -> PickedCard:
     """A card's chip: its code, what it shows under its colour's heading (its rank, ``Q``, or
-    value, ``7``) and its name (``♥Q``, ``blue 7``), named once."""
-    label = card_label(card)
+    value, ``7``) and its name ``label`` (``♥Q``, ``blue 7``: ``card_labels``)."""
     shown = label.removeprefix(SUIT_SYMBOLS[card.colour]) if card.french else str(card.value)
     return PickedCard(str(card), shown, label)
 
@@ -116,7 +115,7 @@ def picker_rows(deck: Deck, cards: Collection[Card]) -> list[PickerRow]:
             colour_short(colour),
             colour_label(colour),
             colour_class(colour),
-            [picked(c) for c in row],
+            [picked(c, label) for c, label in zip(row, card_labels(row), strict=True)],
             width,
         )
         for colour, row in found.items()
