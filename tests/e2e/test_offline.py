@@ -55,6 +55,21 @@ def controlled(page: Any) -> None:
     raise AssertionError("no service worker controls the page")
 
 
+def cut_off(page: Any) -> None:
+    """Cut the phone's network, and wait until the page and its service worker both know it:
+    Chromium applies the cut to the service worker a moment after the page, and on a busy
+    machine an entry tapped in that moment went out."""
+    page.context.set_offline(True)
+    for _ in range(100):
+        workers = page.context.service_workers
+        if not page.evaluate("() => navigator.onLine") and not any(
+            worker.evaluate("() => navigator.onLine") for worker in workers
+        ):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("the phone still says it is online")
+
+
 def bids_of(server: LiveServer, table: str) -> list[tuple[str, int]]:
     """The bids in the table's log (every entry, undone or not)."""
     with server.app.app_context():
@@ -83,7 +98,7 @@ def test_a_table_page_and_its_sheet_reloaded_offline_still_show_the_table(
     page.go_back()
     expect(page.locator("#next-title")).to_have_text(next_step)
 
-    page.context.set_offline(True)
+    cut_off(page)
     kept = page.reload()
     assert "script-src 'self'" in kept.headers["content-security-policy"]  # as strict as online
     expect(page.locator("#next-title")).to_have_text(next_step)
@@ -131,7 +146,7 @@ def test_a_bid_tapped_offline_reaches_the_table_once_online_without_another_tap(
     bidder = page.locator("#next-title").inner_text()
     before = bids_of(live_server, table)
 
-    page.context.set_offline(True)
+    cut_off(page)
     bid_button(page, "0").tap()
     expect(page.locator(".waiting-note").first).to_be_visible()
     expect(page.locator("main")).to_contain_text("Waiting to be sent")
@@ -168,7 +183,7 @@ def test_two_phones_offline_with_the_same_step_end_with_one_entry_and_one_refusa
     second = keeper_phone(phone, live_server, table)
     before = bids_of(live_server, table)
     for page, bid in ((first, "0"), (second, "1")):
-        page.context.set_offline(True)
+        cut_off(page)
         bid_button(page, bid).tap()
         expect(page.locator("main")).to_contain_text("Waiting to be sent")
 
@@ -237,7 +252,7 @@ def test_two_rounds_with_one_entry_made_offline_hold_every_entry_once(live_serve
     expect(page.get_by_role("heading", name="Round 2 of 3")).to_be_visible()
     next_is(page, "Cho bids")
 
-    page.context.set_offline(True)  # the signal goes for one entry
+    cut_off(page)  # the signal goes for one entry
     bid_button(page, "1").tap()
     expect(page.locator("main")).to_contain_text("Waiting to be sent: Cho bids: 1")
     page.context.set_offline(False)
@@ -251,7 +266,7 @@ def test_two_rounds_with_one_entry_made_offline_hold_every_entry_once(live_serve
 
     page.get_by_role("link", name="Score sheet").first.tap()  # seen once online …
     expect(page.get_by_role("table", name="Score sheet")).to_be_visible()
-    page.context.set_offline(True)
+    cut_off(page)
     page.reload()  # … and open offline
     rounds = page.get_by_role("table", name="Score sheet").locator("tbody tr.round-row")
     expect(rounds).to_have_count(2)
