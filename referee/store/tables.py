@@ -18,7 +18,21 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import CursorResult, Insert, Update, bindparam, exists, func, insert, select, update
+from sqlalchemy import (
+    CursorResult,
+    Insert,
+    Update,
+    bindparam,
+    exists,
+    func,
+    insert,
+    literal,
+    null,
+    select,
+    type_coerce,
+    union_all,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from referee.log import LogEntry as LogEntry
@@ -48,14 +62,28 @@ PAYLOAD_KEYS = {"undo": {"target"}, "amend": {"target", "event"}}
 #: and going through the ORM cost more than SQLite running it (``bench/run.py``'s writes).
 TABLES = Table.__table__
 ENTRIES = Entry.__table__
-_TABLE = select(
-    TABLES.c.game,
-    TABLES.c.players,
-    TABLES.c.options,
-    TABLES.c.first_player,
-    TABLES.c.created_at,
-    TABLES.c.updated_at,
-).where(TABLES.c.id == bindparam("id"))
+#: What ``get_table`` reads of a table's row.
+_TABLE_FIELDS = ("game", "players", "options", "first_player", "created_at", "updated_at")
+#: A table and its whole log in one read (``get_table``): the table's row first (seq 0, no
+#: entry), then its entries in order (seq 1, 2 …, no table columns). One statement, so one round
+#: trip to the database and one snapshot of the table; a join would repeat the table's columns,
+#: and decode them, on every entry's row.
+_TABLE_AND_LOG = union_all(
+    select(
+        literal(0).label("seq"),
+        type_coerce(null(), ENTRIES.c.kind.type).label("kind"),
+        type_coerce(null(), ENTRIES.c.payload.type).label("payload"),
+        type_coerce(null(), ENTRIES.c.created_at.type).label("entry_at"),
+        *(TABLES.c[name] for name in _TABLE_FIELDS),
+    ).where(TABLES.c.id == bindparam("id")),
+    select(
+        ENTRIES.c.seq,
+        ENTRIES.c.kind,
+        ENTRIES.c.payload,
+        ENTRIES.c.created_at,
+        *(type_coerce(null(), TABLES.c[name].type) for name in _TABLE_FIELDS),
+    ).where(ENTRIES.c.table_id == bindparam("id")),
+).order_by("seq")
 _ENTRIES_AFTER = (
     select(ENTRIES.c.seq, ENTRIES.c.kind, ENTRIES.c.payload, ENTRIES.c.created_at)
     .where(ENTRIES.c.table_id == bindparam("id"), ENTRIES.c.seq > bindparam("after"))
@@ -225,13 +253,16 @@ def get_table(table_id: str) -> TableRecord | None:
     """The table with its log, or None when no table has this id."""
     if not could_be_id(table_id):
         return None
-    table = run(_TABLE, {"id": table_id}).first()
-    if table is None:
+    rows = run(_TABLE_AND_LOG, {"id": table_id}).all()
+    if not rows or rows[0].seq != 0:
         return None
+    table = rows[0]
     return TableRecord(
         id=table_id,
         setup=Setup(table.game, tuple(table.players), table.options, table.first_player),
-        entries=entries_after(table_id, 0),
+        entries=tuple(
+            LogEntry(row.seq, row.kind, row.payload, as_utc(row.entry_at)) for row in rows[1:]
+        ),
         created_at=as_utc(table.created_at),
         updated_at=as_utc(table.updated_at),
     )
