@@ -175,7 +175,7 @@ def phones(
     from flask_wtf.csrf import generate_csrf
 
     from referee.store.db import db
-    from referee.store.links import make_link
+    from referee.store.links import Access, make_link
     from referee.web.sharing.access import grant
 
     with app.app_context():
@@ -193,7 +193,7 @@ def phones(
     result = []
     for table, token in made:
         with app.test_request_context():
-            grant(table, token)  # what GET /j/<token> keeps in the session
+            grant(token, Access(table, kind, None))  # what opening the link keeps in the session
             form_token = generate_csrf() if csrf else ""
             value = serializer.dumps(dict(session))
         result.append(Phone(table, kind, token, f"{name}={value}", form_token))

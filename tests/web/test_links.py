@@ -371,7 +371,8 @@ def test_a_link_revoked_in_another_process_writes_nothing_and_reads_until_a_swee
 def held_token_of(app: Flask, browser: FlaskClient, table: str) -> str:
     """The token of the link ``browser`` holds for the table (from its session cookie)."""
     with browser.session_transaction() as session:
-        return session["links"][table]
+        token, _kind, _player = session["links"][table]
+        return token
 
 
 def test_tv_mode_is_the_sheet_without_controls(app, client, table):
@@ -591,3 +592,45 @@ def test_static_files_carry_an_etag_and_nothing_outside_their_folder_is_served(c
         assert again.status_code == 304
     for bad in ("/static/nope.css", "/static/../app.py", "/static/%2e%2e/app.py", "/static/"):
         assert client.get(bad).status_code == 404, bad
+
+
+def test_a_write_takes_what_its_link_may_do_from_the_session_and_checks_the_link_itself(
+    app, client, table
+):
+    """A write by a link this process does not keep reads no link first: the signed session
+    says what the link opened (its kind and player never change), and the write's own statement
+    checks that it still opens the table; a link revoked meanwhile writes nothing."""
+    from referee.store.links import revoke
+    from tests.databases import statements
+
+    ben = phone(app, table, "player", "Ben")
+    cho = phone(app, table, "player", "Cho")
+    app.extensions["referee.speed"].links.clear()  # as in a process that never saw the links
+    bens = {"seq": "1", "round": "1", "action": "declare", "player": "2", "choice": "open-1"}
+    with statements(app) as ran:
+        ok(ben.post(f"/t/{table}/entry", data=bens))
+    assert not [s for s in ran if s.lstrip().upper().startswith("SELECT") and "links" in s], ran
+    at_two = {"seq": "2", "round": "1"}
+    app.extensions["referee.speed"].links.clear()
+    not_hers = cho.post(f"/t/{table}/entry", data=at_two | {"action": "trump", "trump": "red"})
+    assert not_hers.status_code == 403 and log_length(app, table) == 2
+    with app.app_context():  # another process revokes the player links
+        revoke(table, "player")
+    app.extensions["referee.speed"].links.clear()
+    declared = {"action": "declare", "player": "3", "choice": "open-0"}
+    refused = cho.post(f"/t/{table}/entry", data=at_two | declared)
+    assert refused.status_code == 403 and "has been revoked" in refused.text
+    assert log_length(app, table) == 2
+
+
+def test_a_session_from_before_sessions_said_what_a_link_opens_still_opens_it(app, table):
+    """A cookie that holds only the link's token (as sessions did before) reads and writes."""
+    keeper = phone(app, table, "keeper")
+    token = held_token_of(app, keeper, table)
+    with keeper.session_transaction() as session:
+        session["links"] = {table: token}
+    page = keeper.get(f"/t/{table}")
+    assert page.status_code == 200
+    ok(keeper.post(f"/t/{table}/entry", data=entry(page.text, action="declare", player="2",
+                                                   choice="open-1")))  # fmt: skip
+    assert log_length(app, table) == 2

@@ -2,10 +2,11 @@
 
 A table opens only through one of its links (``referee.store.links``): a *keeper* link records
 and corrects, a *viewer* link only looks, a *player* link looks and lets one player seal their
-own secret bid. Opening a link keeps its token in the browser's session (a signed cookie)
-under the table's id and sends the browser on to the table, so the table's own addresses carry
-no power: ``/t/<id>`` in a Referer, a log or over someone's shoulder opens nothing. Every view of
-a table calls ``require``; a write needs the keeper link *and* the form's CSRF token.
+own secret bid. Opening a link keeps its token, with what it opens, in the browser's session (a
+signed cookie) under the table's id and sends the browser on to the table, so the table's own
+addresses carry no power: ``/t/<id>`` in a Referer, a log or over someone's shoulder opens
+nothing. Every view of a table calls ``require``; a write needs the keeper link *and* the form's
+CSRF token, and checks in its own statement that the link still opens the table.
 
 How a shared link is opened (``/j#<token>``) is the sharing pages' (``referee.web.sharing.routes``).
 """
@@ -43,34 +44,61 @@ from referee.web.speed import speed
 RANK = {"viewer": 0, "player": 1, "keeper": 2}
 
 
+def held_link(table_id: str) -> tuple[str, Access | None] | None:
+    """The link this browser holds for the table: its token, and what it opened when the
+    browser opened it (``grant``; None in a session from before sessions said so)."""
+    links = session.get("links")
+    value = links.get(table_id) if isinstance(links, dict) else None
+    if isinstance(value, str):
+        return value, None
+    if (
+        isinstance(value, list)
+        and len(value) == 3
+        and isinstance(value[0], str)
+        and value[1] in RANK
+        and (value[2] is None or isinstance(value[2], str))
+    ):
+        return value[0], Access(table_id, value[1], value[2])
+    return None
+
+
 def held_token(table_id: str) -> str | None:
     """The token of the link this browser holds for the table, if any."""
-    links = session.get("links")
-    token = links.get(table_id) if isinstance(links, dict) else None
-    return token if isinstance(token, str) else None
+    found = held_link(table_id)
+    return None if found is None else found[0]
 
 
-def held(table_id: str, fresh: bool = False) -> Access | None:
+def held(table_id: str, fresh: bool = False, writes: bool = False) -> Access | None:
     """What this browser's link opens at the table (None: no link, or a revoked one), looked up
     once per request: from the links this process keeps (``Speed.links``: a link revoked in
     another process is forgotten within ``SWEEP_EVERY``) unless ``fresh``, which asks the
-    database."""
+    database. ``writes``: the request writes with the link (``write``), and the write checks
+    that the link still opens the table; so, unless this process keeps the link, what the
+    session says the link opened is enough to decide what it may write (a link's kind and
+    player never change, and the session is signed), without reading the link first."""
     cache = g.setdefault("access", {})
     if table_id not in cache or (fresh and not cache[table_id][1]):
-        token = held_token(table_id)
-        cache[table_id] = (None if token is None else lookup(token, table_id, fresh), fresh)
+        link = held_link(table_id)
+        if link is None:
+            cache[table_id] = (None, fresh)
+        else:
+            token, opened = link
+            cache[table_id] = (lookup(token, table_id, fresh, opened if writes else None), fresh)
     found: Access | None = cache[table_id][0]
     return found
 
 
-def lookup(token: str, table_id: str, fresh: bool) -> Access | None:
-    """The link's access to the table, kept by this process (see ``held``)."""
+def lookup(token: str, table_id: str, fresh: bool, opened: Access | None = None) -> Access | None:
+    """The link's access to the table, kept by this process (see ``held``); ``opened``, when
+    given, stands in for a read of a link this process does not keep."""
     if not fresh:
         memory = speed()
         memory.positions.sweep()
         kept = memory.links.get(table_id)
         if kept is not None and token in kept:
             return kept[token]
+        if opened is not None:
+            return opened
     found = access(token, table_id)
     speed().links.get_or_make(table_id, dict)[token] = found
     return found
@@ -88,7 +116,9 @@ def require(table_id: str, need: str = "viewer", write_checks_link: bool = False
     A read trusts the links this process keeps; any other request asks the database, unless
     ``write_checks_link``: its write checks the link itself, in the statement that writes
     (``write``)."""
-    found = held(table_id, fresh=request.method != "GET" and not write_checks_link)
+    found = held(
+        table_id, fresh=request.method != "GET" and not write_checks_link, writes=write_checks_link
+    )
     if found is not None and RANK[found.kind] >= RANK[need]:
         return found
     if found is None and current_seq(table_id) is None:
@@ -146,12 +176,14 @@ def links_in_templates() -> dict[str, object]:
     return {"keeps_score": keeps_score, "held": held, "poll_key": poll_key}
 
 
-def grant(table_id: str, token: str) -> None:
-    """Keep ``token`` as this browser's link to the table (and the table on its home page)."""
+def grant(token: str, opened: Access) -> None:
+    """Keep ``token`` as this browser's link to the table it opens, with what it opens
+    (``held_link``), and the table on the browser's home page."""
+    table_id = opened.table_id
     links = session.get("links")
     links = dict(links) if isinstance(links, dict) else {}
     links.pop(table_id, None)
-    links[table_id] = token
+    links[table_id] = [token, opened.kind, opened.player]
     session["links"] = dict(list(links.items())[-2 * KEEP :])  # the newest few
     g.pop("access", None)
     remember(table_id)
@@ -207,5 +239,5 @@ def open_new_table(table_id: str) -> None:
     """Make the new table's scorekeeper link (this browser's) and a spectator link to share."""
     keeper = make_link(table_id, "keeper", commit=False)
     viewer = make_link(table_id, "viewer")
-    grant(table_id, keeper)
+    grant(keeper, Access(table_id, "keeper", None))
     keep_shown(table_id, "viewer", viewer)

@@ -202,7 +202,7 @@ def open_link(token: str) -> WerkzeugResponse | None:
         return None
     mine = held(found.table_id)
     if mine is None or RANK[mine.kind] <= RANK[found.kind]:
-        grant(found.table_id, token)
+        grant(token, found)
     else:
         remember(found.table_id)
     response = redirect(url_for("round.show", table_id=found.table_id), 303)
