@@ -85,7 +85,10 @@ class Record:
         if not self.log:
             renamed = renamed_player(self.setup, self.events)
             if renamed is None:
-                return replay(self.setup, self.events, lenient=True)
+                state = replay(self.setup, self.events, lenient=True)
+                renamed = renamed_in_what_is_read(state)
+                if renamed is None:
+                    return state
             return renamed.replay(self.setup, self.events)
         from referee.log import effective_events  # only a record with a history needs it
 
@@ -185,6 +188,19 @@ def renamed_player(setup: Setup, events: Sequence[ev.Event]) -> Renamed | None:
     if check_players(named, GAMES[setup.game]):
         return None  # the players themselves break a rule: nothing is read into their names
     return Renamed(unknown[0], unnamed[0], *used[unknown[0]])
+
+
+def renamed_in_what_is_read(state: State) -> Renamed | None:
+    """The renamed player (``renamed_player``) of the entries the table reads, when the entries
+    as written show none: a name that is no player's, used only in entries the referee sets
+    aside (a count in ``won``, a starter chosen by nobody at the table), does not keep a player
+    renamed elsewhere from being read as that player (``docs/rulings.md``). Otherwise the
+    record's export, which writes only what was read, would be read differently from the record
+    itself. Only a replay that met a name that is no player's is read again."""
+    if not any(breach.code == "unknown-player" for breach in state.violations):
+        return None
+    read = parse_record(export_record(state))
+    return renamed_player(read.setup, read.events)
 
 
 def load_record(text: str | bytes) -> Record:
