@@ -2,8 +2,8 @@
 
 A table is its setup plus this log, which only ever grows: an ``event`` entry is an entry made
 at the table (``Event.to_dict()``), an ``undo`` names an earlier entry it cancels, an ``amend``
-names an earlier event and the event that corrects it. ``in_force`` folds the undos and
-amendments over the events, ``effective_events`` gives what to replay.
+names an earlier event and the event that corrects it. ``read`` folds the undos and amendments
+over the events, ``in_force`` gives the events that stand, ``effective_events`` what to replay.
 
 Pure (no database, no web): the store keeps the log (``referee.store.tables``), a record carries
 it whole in its ``history`` (``referee.record_history``), and both read it with these.
@@ -30,24 +30,48 @@ class LogEntry:
     created_at: datetime
 
 
-def in_force(entries: Sequence[LogEntry]) -> dict[int, Mapping[str, Any]]:
-    """The log's events with its undos and amendments applied, by the seq of their entry.
+@dataclass(frozen=True)
+class Reading:
+    """How the log's undos and amendments apply (``read``), by seq: ``undone_by``, each entry an
+    undo in force cancels, with that undo; ``current``, each event in force, with the entry whose
+    version of it is in force (itself, or the latest amendment in force); ``replaced_by``, each
+    version an amendment in force replaced, with that amendment."""
+
+    undone_by: dict[int, int]
+    current: dict[int, LogEntry]
+    replaced_by: dict[int, int]
+
+
+def read(entries: Sequence[LogEntry]) -> Reading:
+    """The log read once, in order (see ``Reading``).
 
     An undo cancels the entry it targets: an event is then gone, an amendment no longer applies,
     an undone undo brings its target back (redo). An amendment replaces the event of the
     ``event`` entry it targets, in that event's place; the latest one in force wins. An entry
     whose target is not of the kind it expects changes nothing.
     """
-    cancelled = undone_by(entries)
-    events: dict[int, Mapping[str, Any]] = {}
+    undone = undone_by(entries)
+    current: dict[int, LogEntry] = {}
+    replaced: dict[int, int] = {}
     for entry in entries:
-        if entry.seq in cancelled:
+        if entry.seq in undone:
             continue
         if entry.kind == "event":
-            events[entry.seq] = entry.payload
-        elif entry.kind == "amend" and entry.payload["target"] in events:
-            events[entry.payload["target"]] = entry.payload["event"]
-    return events
+            current[entry.seq] = entry
+        elif entry.kind == "amend" and entry.payload["target"] in current:
+            target = entry.payload["target"]
+            replaced[current[target].seq] = entry.seq
+            current[target] = entry
+    return Reading(undone, current, replaced)
+
+
+def in_force(entries: Sequence[LogEntry]) -> dict[int, Mapping[str, Any]]:
+    """The log's events with its undos and amendments applied (``read``), by the seq of their
+    entry, in the log's order."""
+    return {
+        seq: entry.payload if entry.kind == "event" else entry.payload["event"]
+        for seq, entry in read(entries).current.items()
+    }
 
 
 def undone_by(entries: Sequence[LogEntry]) -> dict[int, int]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from referee.log import LogEntry, undone_by
+from referee.log import LogEntry, read
 from referee.rules import State
 from referee.rules import events as ev
 
@@ -41,21 +41,11 @@ class Fate:
 
 
 def fates(entries: Sequence[LogEntry]) -> dict[int, Fate]:
-    """Each entry's fate, read as ``referee.log.in_force`` reads the log."""
-    undone = undone_by(entries)
-    out = {seq: Fate(undone_by=by) for seq, by in undone.items()}
-    version: dict[int, int] = {}  # an event in force: the seq of the entry saying it now
-    for entry in entries:
-        if entry.seq in undone:
-            continue
-        if entry.kind == "event":
-            version[entry.seq] = entry.seq
-        elif entry.kind == "amend" and entry.payload["target"] in version:
-            target = entry.payload["target"]
-            out[version[target]] = Fate(replaced_by=entry.seq)
-            version[target] = entry.seq
-    for event_seq, seq in version.items():
-        out[seq] = Fate(current=event_seq)
+    """Each entry's fate, as ``referee.log.read`` reads the log."""
+    reading = read(entries)
+    out = {seq: Fate(undone_by=by) for seq, by in reading.undone_by.items()}
+    out |= {seq: Fate(replaced_by=by) for seq, by in reading.replaced_by.items()}
+    out |= {entry.seq: Fate(current=seq) for seq, entry in reading.current.items()}
     return out
 
 
