@@ -169,3 +169,17 @@ def test_a_german_pdf_prints_umlauts_in_the_built_in_font(app, client) -> None:
     text, fonts = pdf_text_and_fonts(client.post("/scorecards", data=card).data)
     assert fonts == {"/Helvetica", "/Helvetica-Bold"}
     assert "„o“ für eine offene Ansage einkreisen" in text and "Summe" in text
+
+
+def test_a_field_an_entry_lacks_is_named_in_the_readers_language(app) -> None:
+    """A colour in a field's name is the colour's name in the page's language, not its code."""
+    from referee.web.round.entries import EntryError, designators
+
+    for language, field, said in (
+        ("de", "x", "Für die Zahl „rot“ ist eine ganze Zahl von 0 bis 999 nötig, nicht „x“."),
+        ("en", "", "Enter the red number."),
+    ):
+        with app.test_request_context(headers={"Accept-Language": language}):
+            with pytest.raises(EntryError) as refused:
+                designators(None, 1, {"designator-red": field})  # the state is not read
+            assert str(refused.value) == said

@@ -21,6 +21,7 @@ from referee.rules import events as ev
 from referee.rules.cards import EBBES_COLOURS
 from referee.rules.ebbes import EbbesRound
 from referee.rules.names import quote
+from referee.rules.wording import COLOUR_NAMES
 
 #: Counts and bids above this are refused as input before the rules see them.
 LARGEST = 999
@@ -46,6 +47,12 @@ def whole_number(form: Mapping[str, str], name: str, label: str) -> int:
             )
         )
     return int(text)
+
+
+def colour_named(colour: str) -> str:
+    """An ebbes colour's name in the reader's language ("rot"), for a field's label: looked up
+    only when the label is (``lazy_gettext``)."""
+    return lazy_gettext(COLOUR_NAMES[colour])
 
 
 def seat(state: State, form: Mapping[str, str], name: str = "player") -> str:
@@ -123,7 +130,7 @@ def number_card(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
 def designators(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
     numbers = {
         colour: whole_number(
-            form, f"designator-{colour}", lazy_gettext("the %(c)s number", c=colour)
+            form, f"designator-{colour}", lazy_gettext("the %(c)s number", c=colour_named(colour))
         )
         for colour in EBBES_COLOURS
     }
@@ -149,7 +156,7 @@ def won(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
         fields = {colour: f"won-{i}-{colour}" for colour in EBBES_COLOURS}
         counts[player] = {
             colour: whole_number(
-                form, field, lazy_gettext("%(p)s's %(c)s cards", p=player, c=colour)
+                form, field, lazy_gettext("%(p)s's %(c)s cards", p=player, c=colour_named(colour))
             )
             for colour, field in fields.items()
             if colour != trump or (form.get(field) or "").strip()
