@@ -11,9 +11,9 @@ from werkzeug.wrappers import Response
 
 from referee.web.evening.chart import chart
 from referee.web.evening.story import evening
-from referee.web.sharing.access import keeps_score, require
+from referee.web.sharing.access import require
 from referee.web.speed import load
-from referee.web.speed.pages import shared_page
+from referee.web.speed.pages import kind_of_viewer, shared_page
 
 bp = Blueprint("evening", __name__, url_prefix="/t")
 
@@ -35,4 +35,4 @@ def standings(table_id: str) -> Response:
             cached=True,
         )
 
-    return shared_page("standings", table_id, render, "k" if keeps_score(table_id) else "v")
+    return shared_page("standings", table_id, render, kind_of_viewer(table_id))

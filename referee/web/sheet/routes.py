@@ -28,13 +28,13 @@ from referee.web.round.screen import (
 )
 from referee.web.screens import ScreensGame, screens
 from referee.web.sealed import shown_early
-from referee.web.sharing.access import keeps_score, require
+from referee.web.sharing.access import require
 from referee.web.sheet.exports import bgstats_link, finished_play, sheet_csv
 from referee.web.sheet.footnotes import sheet_info
 from referee.web.sheet.rows import SheetRow
 from referee.web.sheet.rows import sheet as sheet_rows
 from referee.web.speed import load, speed
-from referee.web.speed.pages import shared_page
+from referee.web.speed.pages import kind_of_viewer, shared_page
 from referee.web.standings import leaders
 from referee.web.words import breach_text, notes
 
@@ -83,7 +83,7 @@ def cached_sheet(table_id: str, template: str) -> Response:
             **(tv_board(state, rows, part) if template == "tv" else {}),
         )
 
-    return shared_page(template, table_id, render, "k" if keeps_score(table_id) else "v")
+    return shared_page(template, table_id, render, kind_of_viewer(table_id))
 
 
 @bp.get("/<table_id>/sheet")

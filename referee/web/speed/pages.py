@@ -21,7 +21,7 @@ from flask import request, session
 from werkzeug.wrappers import Response
 
 from referee.web.language import language
-from referee.web.sharing.access import held_token
+from referee.web.sharing.access import held_token, keeps_score
 from referee.web.speed.kept import SEEN_HEADER, shown_position, speed
 
 if TYPE_CHECKING:
@@ -34,6 +34,8 @@ REPEAT = "referee.shared_page"
 #: host, cookies (session, language) and languages. ``X-Table-Seq`` and ``If-None-Match`` are
 #: not among them: ``again`` looks at them on each request, as ``shared_page`` does.
 SHAPE = ("PATH_INFO", "QUERY_STRING", "HTTP_HOST", "HTTP_COOKIE", "HTTP_ACCEPT_LANGUAGE")
+#: ``SEEN_HEADER`` as the WSGI environ names it.
+SEEN_IN_ENVIRON = "HTTP_" + SEEN_HEADER.upper().replace("-", "_")
 
 
 def shape(environ: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -67,6 +69,12 @@ def page_etag(key: tuple[Hashable, ...]) -> str:
     return "-".join(str(part) for part in key if part != key[1])
 
 
+def kind_of_viewer(table_id: str) -> str:
+    """The variant of a page a scorekeeper sees with more links than everybody else: "k" for
+    this browser if it keeps the table's score, else "v"."""
+    return "k" if keeps_score(table_id) else "v"
+
+
 def shared_page(
     name: str, table_id: str, render: Callable[[], str], *variant: Hashable
 ) -> Response:
@@ -95,7 +103,7 @@ def again(repeat: Repeat, memory: Speed, environ: Mapping[str, Any]) -> tuple[st
     position = memory.positions.fresh(repeat.table_id)
     if position is None or int(time.time()) > repeat.valid_until:
         return None
-    seen = environ.get("HTTP_" + SEEN_HEADER.upper().replace("-", "_"))
+    seen = environ.get(SEEN_IN_ENVIRON)
     if seen is not None and not (seen.isdigit() and int(seen) <= position):
         return None
     links = memory.links.get(repeat.table_id)
