@@ -96,7 +96,13 @@ class Deck:
         return len(self.cards)
 
     def __iter__(self) -> Iterator[Card]:
-        return iter(sorted(self.cards, key=lambda c: (self.colours.index(c.colour), c.value)))
+        return iter(self._in_order)
+
+    @cached_property
+    def _in_order(self) -> tuple[Card, ...]:
+        """The cards colour by colour in the deck's order, lowest first, sorted once (a card
+        picker walks the deck on every card)."""
+        return tuple(sorted(self.cards, key=lambda c: (self.colours.index(c.colour), c.value)))
 
     def count(self, colour: str) -> int:
         """How many cards of ``colour`` the deck holds."""

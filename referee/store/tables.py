@@ -155,7 +155,7 @@ _INSERT_TABLE_WITHIN_LIMIT = (
 )
 #: The log positions of tables changed since a moment: run on a connection of its own (not the
 #: request's session), since the "has anything changed?" answers rest on it.
-_CHANGED_SINCE = select(TABLES.c.id, TABLES.c.last_seq, TABLES.c.updated_at).where(
+_CHANGED_SINCE = select(TABLES.c.id, TABLES.c.last_seq).where(
     TABLES.c.updated_at >= bindparam("since")
 )
 
@@ -284,12 +284,14 @@ def current_seq(table_id: str) -> int | None:
     return run(_CURRENT_SEQ, {"id": table_id}).scalar()
 
 
-def changed_since(since: datetime) -> list[tuple[str, int, datetime]]:
-    """Every table whose log changed at or after ``since``: (id, last_seq, when), one indexed
-    read however many tables there are."""
+def changed_since(since: datetime) -> list[tuple[str, int]]:
+    """Every table whose log changed at or after ``since``: (id, last_seq), one indexed read
+    however many tables there are."""
     with db.engine.connect() as connection:
-        rows = connection.execute(_CHANGED_SINCE, {"since": since}).all()
-    return [(row.id, row.last_seq, as_utc(row.updated_at)) for row in rows]
+        return [
+            (table_id, seq)
+            for table_id, seq in connection.execute(_CHANGED_SINCE, {"since": since})
+        ]
 
 
 def append_entry(

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, render_template, request
-from flask_babel import gettext as _
 
 from referee.parts import ORDER
 from referee.rules import GAMES
@@ -18,6 +17,7 @@ from referee.rules.cards import Card
 from referee.rules.tricks import trick_winner
 from referee.web.round.looks import colour_chips, colour_class, picker_rows
 from referee.web.screens import game_titles, screens
+from referee.web.speed.translations import gettext as _
 from referee.web.words import WHY, card_label
 
 bp = Blueprint("disputes", __name__)

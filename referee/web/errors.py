@@ -19,7 +19,6 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import (
     Forbidden,
@@ -29,6 +28,7 @@ from werkzeug.exceptions import (
 )
 
 from referee.store.tables import TooManyTables
+from referee.web.speed.translations import gettext
 
 bp = Blueprint("errors", __name__)
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from flask import render_template
-from flask_babel import gettext, lazy_gettext, ngettext
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import Field, Form, FormField, RadioField, StringField
 
@@ -17,6 +17,7 @@ from referee.parts import ORDER
 from referee.rules import GAMES, OptionError
 from referee.rules.names import LONGEST_NAME
 from referee.web.screens import screens
+from referee.web.speed.translations import gettext, ngettext
 
 if TYPE_CHECKING:
     # The type stubs (types-WTForms 3.2) predate SelectChoice, which WTForms 3.3 wants for the

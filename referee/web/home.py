@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, current_app, render_template, url_for
-from flask_babel import gettext, lazy_gettext
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
@@ -16,6 +16,7 @@ from referee.parts import ORDER
 from referee.rules import GAMES
 from referee.web.recent import remembered
 from referee.web.speed import table
+from referee.web.speed.translations import gettext
 
 bp = Blueprint("home", __name__)
 

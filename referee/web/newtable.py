@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, redirect, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext, lazy_gettext
+from flask_babel import lazy_gettext
 from wtforms import SelectField
 
 from referee.parts import ORDER
@@ -32,6 +32,7 @@ from referee.web.forms import (
 )
 from referee.web.screens import screens
 from referee.web.sharing.access import creator, may_create, open_new_table, too_many_tables
+from referee.web.speed.translations import gettext
 from referee.web.words import breach_text
 
 bp = Blueprint("newtable", __name__)

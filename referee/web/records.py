@@ -28,7 +28,6 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext, ngettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from referee.log import LogEntry
@@ -45,6 +44,7 @@ from referee.web.home import UPLOAD_LIMIT, UploadForm, render_home
 from referee.web.sealed import shown_notes
 from referee.web.sharing.access import creator, open_new_table, require
 from referee.web.speed import load
+from referee.web.speed.translations import gettext, ngettext
 from referee.web.words import breach_text
 
 bp = Blueprint("records", __name__)

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
-from flask_babel import get_translations, gettext, lazy_gettext
+from flask_babel import lazy_gettext
 from wtforms import RadioField, SelectField
 
 from referee.parts import ORDER
@@ -28,6 +28,7 @@ from referee.web.forms import (
     render_form,
 )
 from referee.web.screens import screens
+from referee.web.speed.translations import gettext, translations
 from referee.web.words import breach_text
 
 bp = Blueprint("scorecards", __name__)
@@ -120,7 +121,7 @@ def page() -> ResponseReturnValue:
     card = card_from(form)
     if card is None:
         return render_form(PAGE, form, 422)
-    body = blank_card(card, Page(form.paper.data, form.orientation.data), words=get_translations())
+    body = blank_card(card, Page(form.paper.data, form.orientation.data), words=translations())
     name = safe_file_name(card.game, str(card.players), "players", "scorecard.pdf")
     return attachment(body, "application/pdf", name)
 

@@ -16,12 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from wtforms import Form
 
 from referee.parts import ORDER, PACKAGES, part
 from referee.rules import GAMES, Deck, RoundState, State, Step
+from referee.web.speed.translations import gettext as _
 from referee.web.words import card_label, colour_label, colour_short
 
 if TYPE_CHECKING:

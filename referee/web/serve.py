@@ -15,8 +15,9 @@ import sys
 import click
 import waitress
 from flask import Blueprint, Flask, current_app
-from flask_babel import gettext
 from segno import make as make_qr
+
+from referee.web.speed.translations import gettext
 
 bp = Blueprint("serve", __name__, cli_group=None)
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext
+
+from referee.web.speed.translations import gettext
 
 bp = Blueprint("text", __name__)
 

@@ -7,48 +7,35 @@ Every one is said in the request's language (Flask-Babel's translations, through
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
-
-from flask_babel import get_translations, gettext, ngettext
 
 from referee.rules import Breach, Score, State
 from referee.rules import events as ev
 from referee.rules.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
 from referee.rules.marks import N_
-from referee.rules.wording import ROLE_NAMES, Translations, card_name, colour_name, trump_name
+from referee.rules.wording import ROLE_NAMES, card_name, colour_name, trump_name
 from referee.web.sealed import shown_notes
-
-
-def _translations() -> Translations:
-    return get_translations()
+from referee.web.speed.translations import gettext, ngettext, translations
 
 
 def breach_text(breach: Breach) -> str:
     """A breach's sentence for people, in the request's language."""
-    return breach.sentence(_translations())
+    return breach.sentence(translations())
 
 
 def score_text(score: Score) -> str:
     """What a score is made of, in the request's language."""
-    return score.explain(_translations())
+    return score.explain(translations())
 
 
 def card_text(code: str) -> str:
     """A card as the table names it (♠8, blue 5), in the request's language."""
-    return card_name(code, _translations())
+    return card_name(code, translations())
 
 
 def card_label(card: Card) -> str:
     """A card as the table names it (♥Q, blue 5), in the request's language."""
     return card_text(str(card))
-
-
-def card_labels(cards: Iterable[Card]) -> list[str]:
-    """Cards as ``card_label`` names them, the request's translations found once (a card
-    picker names a whole hand)."""
-    translations = _translations()
-    return [card_name(str(card), translations) for card in cards]
 
 
 def name_of(code: str) -> str:
@@ -58,7 +45,7 @@ def name_of(code: str) -> str:
         return gettext(SUIT_NAMES[code])
     if code in ROLE_NAMES:
         return gettext(ROLE_NAMES[code])
-    return colour_name(code, _translations())
+    return colour_name(code, translations())
 
 
 def colour_label(colour: str | None) -> str:
@@ -67,14 +54,14 @@ def colour_label(colour: str | None) -> str:
         return "—"
     if colour in SUIT_SYMBOLS:
         return f"{SUIT_SYMBOLS[colour]} {gettext(SUIT_NAMES[colour])}"
-    return colour_name(colour, _translations())
+    return colour_name(colour, translations())
 
 
 def colour_short(colour: str | None) -> str:
     """A suit as its symbol (♥), a colour as its name; '—' for none (for narrow sheet cells)."""
     if colour is None:
         return "—"
-    return colour_name(colour, _translations())
+    return colour_name(colour, translations())
 
 
 WHY = {"highest-trump": N_("highest trump"), "highest-led": N_("highest card of the colour led")}
@@ -90,7 +77,7 @@ def entry_text(event: ev.Event, turned_up: bool = False, symbols: bool = True) -
     """An entry in a short sentence, cards named as the table sees them (on paper, ``symbols``
     false, suits as words). A sealed secret bid is told only when its round is over
     (``turned_up``)."""
-    t = _translations()
+    t = translations()
     if isinstance(event, ev.Trump):
         return gettext("trump %(trump)s", trump=trump_name(event.card, t, symbols))
     if isinstance(event, ev.Dealer):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask_babel import gettext, lazy_gettext
+from flask_babel import lazy_gettext
 from wtforms import Form, StringField
 
 from referee.records import OPTION_TEXT
@@ -18,6 +18,7 @@ from referee.rules.cards import ALLES_COLOURS, coloured_deck
 from referee.rules.names import quote
 from referee.web.forms import add_error, whole_number
 from referee.web.screens import BidLine, Bids, Cell, ScreensGame, Value
+from referee.web.speed.translations import gettext
 
 
 class Options(Form):

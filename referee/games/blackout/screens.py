@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import gettext, lazy_gettext
+from flask_babel import lazy_gettext
 from wtforms import BooleanField, Form, SelectField, StringField
 
 from referee.rules import RoundState, State, Step
@@ -15,6 +15,7 @@ from referee.rules.blackout import Blackout, BlackoutRound
 from referee.rules.cards import blackout_deck
 from referee.web.forms import choices, default, whole_number
 from referee.web.screens import BidLine, Bids, Cell, ScreensGame
+from referee.web.speed.translations import gettext
 from referee.web.words import breach_text
 
 SEQUENCE_LABELS = {

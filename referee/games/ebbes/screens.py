@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from flask_babel import gettext, lazy_gettext
+from flask_babel import lazy_gettext
 from wtforms import BooleanField, Form, SelectField
 
 from referee.rules import RoundState, State, Step
@@ -20,6 +20,7 @@ from referee.web.forms import choices, default
 from referee.web.round.looks import ColourChip, colour_chips, colour_class
 from referee.web.round.screen import count_fields
 from referee.web.screens import Cell, ScreensGame, Value
+from referee.web.speed.translations import gettext
 from referee.web.words import colour_label, colour_short, name_of
 
 if TYPE_CHECKING:

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
-
 from referee.rules import State
 from referee.web.screens import Cell, screens
 from referee.web.sheet.rows import SheetRow
 from referee.web.sheet.rows import sheet as sheet_rows
+from referee.web.speed.translations import gettext as _
+from referee.web.speed.translations import ngettext
 
 
 @dataclass

@@ -10,8 +10,6 @@ from collections import Counter
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from referee.rules import Breach, State, apply, replay
@@ -33,6 +31,8 @@ from referee.web.screens import screens
 from referee.web.sealed import rounds_over, shown_early, shown_notes
 from referee.web.sharing.access import require, write
 from referee.web.speed import load
+from referee.web.speed.translations import gettext as _
+from referee.web.speed.translations import ngettext
 from referee.web.words import breach_text, colour_label, describe_event
 
 bp = Blueprint("history", __name__, url_prefix="/t")

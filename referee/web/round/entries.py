@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from wtforms import Field, Form, HiddenField, IntegerField
 from wtforms.validators import InputRequired, ValidationError
@@ -22,6 +21,7 @@ from referee.rules.cards import EBBES_COLOURS
 from referee.rules.ebbes import EbbesRound
 from referee.rules.names import quote
 from referee.rules.wording import COLOUR_NAMES
+from referee.web.speed.translations import gettext as _
 
 #: Counts and bids above this are refused as input before the rules see them.
 LARGEST = 999

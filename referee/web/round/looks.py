@@ -10,12 +10,16 @@ Alles oder Nichts colours as it likes) is drawn plain. The styles are CSS classe
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
+from markupsafe import Markup
+
 from referee.rules import Deck
 from referee.rules.cards import SUIT_SYMBOLS, Card
-from referee.web.words import card_labels, colour_label, colour_short
+from referee.web.language import language
+from referee.web.words import card_label, colour_label, colour_short
 
 #: The colour names drawn in their own colour, by the style that draws them (English and German
 #: names: an Alles oder Nichts table names its colours).
@@ -60,26 +64,16 @@ def colour_chips(colours: Iterable[str]) -> list[ColourChip]:
 
 
 @dataclass
-class PickedCard:
-    """A card on the picker: what it posts (``"QH"``, ``"red-7"``), what its chip shows (``Q``,
-    ``7``), and its full name (``♥Q``, ``red 7``), which a screen reader says."""
-
-    value: str
-    face: str
-    name: str
-
-
-@dataclass
 class PickerRow:
     """One colour's cards on the picker, highest first: the colour as its heading shows it (a
     suit by its symbol, in the grid's first cell; a colour by its name, above its cards), its
-    full name, its style, the cards, and how many columns its grid has (the picker's rows
-    all have as many)."""
+    full name, its style, the cards' chips (``chip``), and how many columns its grid has (the
+    picker's rows all have as many)."""
 
     heading: str
     name: str
     css: str
-    cards: list[PickedCard]
+    chips: Markup
     columns: int
 
 
@@ -94,11 +88,22 @@ def columns(cells: int) -> int:
     return max(FEWEST_COLUMNS, -(-cells // max(1, lines)))
 
 
-def picked(card: Card, label: str) -> PickedCard:
-    """A card's chip: its code, what it shows under its colour's heading (its rank, ``Q``, or
-    value, ``7``) and its name ``label`` (``♥Q``, ``blue 7``: ``card_labels``)."""
+#: A card's chip: a button that posts the card's code (``"QH"``, ``"red-7"``), shows what its
+#: colour's row needs (its rank, ``Q``, or value, ``7``) and names the whole card (``♥Q``,
+#: ``red 7``) for a screen reader.
+CHIP = Markup(
+    '<button type="submit" name="card" value="{}" class="card" aria-label="{}">{}</button>'
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def chip(card: Card, language: str) -> Markup:
+    """``card``'s chip in ``language``, the request's (``card_label`` names it in that one). A
+    chip is the same on every picker that offers its card, so it is built once: escaping a
+    whole deck's codes, names and faces was a tenth of a card's round screen (``bench/run``)."""
+    label = card_label(card)
     shown = label.removeprefix(SUIT_SYMBOLS[card.colour]) if card.french else str(card.value)
-    return PickedCard(str(card), shown, label)
+    return CHIP.format(str(card), label, shown)
 
 
 def picker_rows(deck: Deck, cards: Collection[Card]) -> list[PickerRow]:
@@ -110,12 +115,13 @@ def picker_rows(deck: Deck, cards: Collection[Card]) -> list[PickerRow]:
     }
     suit = int(deck.french)  # a suit's symbol takes a cell of the grid
     width = columns(max((len(row) for row in found.values()), default=0) + suit)
+    spoken = language()
     return [
         PickerRow(
             colour_short(colour),
             colour_label(colour),
             colour_class(colour),
-            [picked(c, label) for c, label in zip(row, card_labels(row), strict=True)],
+            Markup("").join([chip(card, spoken) for card in row]),
             width,
         )
         for colour, row in found.items()

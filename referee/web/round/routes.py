@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from referee.rules import Breach, State, Step, apply, extend
@@ -45,6 +44,7 @@ from referee.web.speed import (
 )
 from referee.web.speed.front import position_text
 from referee.web.speed.pages import shared_page
+from referee.web.speed.translations import gettext as _
 from referee.web.standings import leaders
 from referee.web.words import breach_text, describe_event, notes
 

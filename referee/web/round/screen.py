@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask_babel import gettext as _
-
 from referee.rules import RoundState, State, Step
 from referee.web.round.looks import (
     ColourChip,
@@ -21,6 +19,7 @@ from referee.web.round.looks import (
     picker_rows,
 )
 from referee.web.screens import screens
+from referee.web.speed.translations import gettext as _
 from referee.web.words import WHY, card_label
 
 

@@ -26,7 +26,6 @@ from flask import (
     request,
     session,
 )
-from flask_babel import gettext
 
 from referee.store.links import Access, NoAccess, access, make_link
 from referee.store.models import utcnow
@@ -39,6 +38,7 @@ from referee.store.tables import (
 from referee.web.polls import poll_key
 from referee.web.recent import KEEP, remember
 from referee.web.speed import speed
+from referee.web.speed.translations import gettext
 
 #: How much each kind of link allows, for "is this link at least that".
 RANK = {"viewer": 0, "player": 1, "keeper": 2}

@@ -36,7 +36,6 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext, ngettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup
 from segno import make as make_qr
@@ -59,6 +58,7 @@ from referee.web.sharing.access import (
     shown_token,
 )
 from referee.web.speed import load
+from referee.web.speed.translations import gettext, ngettext
 
 bp = Blueprint("sharing", __name__, cli_group=None)
 

@@ -27,12 +27,11 @@ from datetime import UTC
 from typing import Any
 from urllib.parse import quote
 
-from flask_babel import gettext as _
-
 from referee.rules import State
 from referee.store.tables import TableRecord
 from referee.web.screens import Value, screens
 from referee.web.sheet.rows import sheet as sheet_rows
+from referee.web.speed.translations import gettext as _
 
 #: What a spreadsheet takes a cell of text starting with for a formula (OWASP, "CSV Injection").
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

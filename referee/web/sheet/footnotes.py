@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import format_time, gettext
+from flask_babel import format_time
 
 from referee.rules.events import event_from_dict
 from referee.sheets import Correction, SheetInfo
 from referee.store.tables import LogEntry, TableRecord
 from referee.web.history.lines import target_event
+from referee.web.speed.translations import gettext
 from referee.web.words import entry_text
 
 

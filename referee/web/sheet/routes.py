@@ -13,7 +13,6 @@ from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request
 from flask.typing import ResponseReturnValue
-from flask_babel import get_translations
 from werkzeug.wrappers import Response
 
 from referee.rules import State
@@ -35,6 +34,7 @@ from referee.web.sheet.rows import SheetRow
 from referee.web.sheet.rows import sheet as sheet_rows
 from referee.web.speed import load, speed
 from referee.web.speed.pages import kind_of_viewer, shared_page
+from referee.web.speed.translations import translations
 from referee.web.standings import leaders
 from referee.web.words import breach_text, notes
 
@@ -108,7 +108,7 @@ def pdf(table_id: str) -> ResponseReturnValue:
     page = page_from(request.args)
     body = speed().pdfs.get_or_make(
         (table_id, record.last_seq, page, language()),
-        lambda: table_sheet(state, sheet_info(record), page, words=get_translations()),
+        lambda: table_sheet(state, sheet_info(record), page, words=translations()),
     )
     day = record.created_at.strftime("%Y-%m-%d")
     return attachment(

@@ -164,7 +164,7 @@ class Positions:
         try:
             start = utcnow()
             if self.since is not None:
-                for table_id, seq, _when in changed_since(self.since):
+                for table_id, seq in changed_since(self.since):
                     if self.known.get(table_id) is not None:
                         self.set(table_id, seq)
                 for table_id in revoked_since(self.since):

@@ -8,9 +8,11 @@ render functions bound to the translations Flask-Babel chose for this request. T
 Jinja's i18n extension in its "newstyle" (how Flask-Babel installs it): the translated string is
 markup-safe, its ``%(name)s`` arguments are escaped, and ``ngettext`` knows ``num``.
 
-Python code keeps calling ``flask_babel.gettext``, which also looked the locale and the
-translations up again for every string (a round screen has about twenty such sentences): its
-domain (``OncePerRequest``) keeps what it found for the rest of the request.
+Python code translates with this module's ``gettext`` and ``ngettext`` (Flask-Babel's, with the
+same behaviour): Flask-Babel's looked the locale, the domain and the translations up again for
+every string, and a round screen has about twenty such sentences. Its domain (``OncePerRequest``)
+keeps what it found for the rest of the request, and ``translations`` hands that on with one
+look; Flask-Babel's own functions (``lazy_gettext``, ``format_time``) use the same domain.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ from flask import Flask, g, has_request_context
 from flask_babel import Domain, get_translations
 from markupsafe import Markup
 
+#: Where ``OncePerRequest`` keeps the request's translations (in ``flask.g``).
+KEPT = "referee_translations"
+
 
 class OncePerRequest(Domain):
     """Flask-Babel's domain of the app's catalogs, finding a request's translations once (the
@@ -31,10 +36,34 @@ class OncePerRequest(Domain):
     def get_translations(self) -> NullTranslations:
         if not has_request_context():
             return super().get_translations()
-        found: NullTranslations | None = g.get("referee_translations")
+        found: NullTranslations | None = g.get(KEPT)
         if found is None:
-            found = g.referee_translations = super().get_translations()
+            found = super().get_translations()
+            setattr(g, KEPT, found)
         return found
+
+
+def translations() -> NullTranslations:
+    """The request's translations as Flask-Babel chose them (the default language's outside a
+    request): with one look once ``OncePerRequest`` found them."""
+    if has_request_context():
+        found: NullTranslations | None = g.get(KEPT)
+        if found is not None:
+            return found
+    return get_translations()
+
+
+def gettext(string: str, **variables: Any) -> str:
+    """``string`` in the request's language, its ``%(name)s`` filled in from ``variables``."""
+    text = translations().ugettext(string)
+    return text % variables if variables else text
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    """``singular`` or ``plural`` as ``num`` asks, in the request's language, its ``%(name)s``
+    filled in from ``variables`` (``num`` among them)."""
+    variables.setdefault("num", num)
+    return translations().ungettext(singular, plural, num) % variables
 
 
 def install(app: Flask) -> None:
@@ -45,13 +74,13 @@ def install(app: Flask) -> None:
 
     @app.context_processor
     def translation_functions() -> dict[str, Callable[..., Markup]]:
-        translations = get_translations()
+        found = translations()
 
         def gettext(string: str, **variables: Any) -> Markup:
-            return Markup(translations.ugettext(string)) % variables
+            return Markup(found.ugettext(string)) % variables
 
         def ngettext(singular: str, plural: str, num: int, **variables: Any) -> Markup:
             variables.setdefault("num", num)
-            return Markup(translations.ungettext(singular, plural, num)) % variables
+            return Markup(found.ungettext(singular, plural, num)) % variables
 
         return {"_": gettext, "gettext": gettext, "ngettext": ngettext}
