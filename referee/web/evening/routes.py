@@ -12,7 +12,7 @@ from werkzeug.wrappers import Response
 from referee.web.evening.chart import chart
 from referee.web.evening.story import evening
 from referee.web.sharing.access import require
-from referee.web.speed import load
+from referee.web.speed import load_since
 from referee.web.speed.pages import kind_of_viewer, shared_page
 
 bp = Blueprint("evening", __name__, url_prefix="/t")
@@ -23,8 +23,8 @@ def standings(table_id: str) -> Response:
     """The standings and the score chart."""
     require(table_id)
 
-    def render() -> str:
-        record, state = load(table_id)
+    def render(at: int) -> str:
+        record, state = load_since(table_id, at)
         story = evening(state)
         return render_template(
             "evening/standings.html",

@@ -106,13 +106,20 @@ def chip(card: Card, language: str) -> Markup:
     return CHIP.format(str(card), label, shown)
 
 
+def value_of(card: Card) -> int:
+    return card.value
+
+
 def picker_rows(deck: Deck, cards: Collection[Card]) -> list[PickerRow]:
     """The picker of ``cards`` (of ``deck``): a row per colour that has any, in the deck's order,
     each highest first, every row as wide as the longest needs."""
-    found = {
-        colour: sorted((c for c in cards if c.colour == colour), key=lambda c: -c.value)
-        for colour in deck.colours
-    }
+    found: dict[str, list[Card]] = {colour: [] for colour in deck.colours}
+    for card in cards:
+        row = found.get(card.colour)
+        if row is not None:
+            row.append(card)
+    for row in found.values():
+        row.sort(key=value_of, reverse=True)
     suit = int(deck.french)  # a suit's symbol takes a cell of the grid
     width = columns(max((len(row) for row in found.values()), default=0) + suit)
     spoken = language()
@@ -121,7 +128,7 @@ def picker_rows(deck: Deck, cards: Collection[Card]) -> list[PickerRow]:
             colour_short(colour),
             colour_label(colour),
             colour_class(colour),
-            Markup("").join([chip(card, spoken) for card in row]),
+            Markup("".join([chip(card, spoken) for card in row])),  # chips are markup
             width,
         )
         for colour, row in found.items()

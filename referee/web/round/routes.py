@@ -158,8 +158,8 @@ def show(table_id: str) -> Response | tuple[str, int]:
         # Every spectator sees the same page: rendered once per change of the table.
         mode = "cards" if request.args.get("mode") == "cards" else ""
 
-        def render() -> str:
-            return render_table(*load(table_id), cached=True)[0]
+        def render(at: int) -> str:
+            return render_table(*load_since(table_id, at), cached=True)[0]
 
         return shared_page("show", table_id, render, mode)
     at = request.args.get("at", type=int)  # where this phone's own entry took the log

@@ -32,7 +32,7 @@ from referee.web.sheet.exports import bgstats_link, finished_play, sheet_csv
 from referee.web.sheet.footnotes import sheet_info
 from referee.web.sheet.rows import SheetRow
 from referee.web.sheet.rows import sheet as sheet_rows
-from referee.web.speed import load, speed
+from referee.web.speed import load, load_since, speed
 from referee.web.speed.pages import kind_of_viewer, shared_page
 from referee.web.speed.translations import translations
 from referee.web.standings import leaders
@@ -60,8 +60,8 @@ def cached_sheet(table_id: str, template: str) -> Response:
     """The score sheet (``template``: the page or TV mode), rendered once per change of the
     table, kind of viewer (a scorekeeper's page has more links) and language (``shared_page``)."""
 
-    def render() -> str:
-        record, state = load(table_id)
+    def render(at: int) -> str:
+        record, state = load_since(table_id, at)
         totals = state.totals()
         rows = sheet_rows(state)
         part = screens(state.setup.game)

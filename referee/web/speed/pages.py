@@ -76,13 +76,16 @@ def kind_of_viewer(table_id: str) -> str:
 
 
 def shared_page(
-    name: str, table_id: str, render: Callable[[], str], *variant: Hashable
+    name: str, table_id: str, render: Callable[[int], str], *variant: Hashable
 ) -> Response:
     """The page ``name`` of the table as ``render`` makes it, at the position this process shows
     (``shown_position``) and in the request's language; ``variant``: whatever else the page
-    depends on (the kind of link, a mode), in its cache key and ETag."""
+    depends on (the kind of link, a mode), in its cache key and ETag. ``render(position)``
+    renders the table as it is at that log position or later (``load_since``: no second read
+    of the position)."""
     lang = language()
-    key = page_key(name, table_id, shown_position(table_id) or 0, variant, lang)
+    position = shown_position(table_id) or 0
+    key = page_key(name, table_id, position, variant, lang)
     etag = page_etag(key)
     token = held_token(table_id)
     valid_until = getattr(session, "valid_until", None)
@@ -91,7 +94,7 @@ def shared_page(
     headers = {"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
     if etag in request.if_none_match:
         return Response(status=304, headers=headers)
-    body = speed().pages.get_or_make(key, lambda: render().encode())
+    body = speed().pages.get_or_make(key, lambda: render(position).encode())
     return Response(body, mimetype="text/html", headers=headers)
 
 
