@@ -165,6 +165,16 @@ def test_the_card_picker_of_a_coloured_deck_names_each_card(app, client):
     assert 'value="purple-8" class="card" aria-label="purple 8">8</button>' in page
 
 
+def test_each_reader_gets_the_picker_in_their_own_language(app, client):
+    # A chip is built once per card and language: the English picker, built first, must not
+    # be what a German reader gets, nor the German one what the next English reader gets.
+    table = new_table(app, client, "ebbes", FOUR)
+    ok(post(client, table, "number", number=3))
+    for lang, name in (("en", "purple"), ("de", "lila"), ("en", "purple")):
+        page = page_of(client, table, f"?mode=cards&lang={lang}")
+        assert f'value="purple-8" class="card" aria-label="{name} 8">8</button>' in page
+
+
 def test_placed_designators_are_tapped_one_number_a_colour(app, client):
     table = new_table(app, client, "ebbes", FOUR, {"variant": "placed-designators"})
     page = page_of(client, table)
