@@ -77,7 +77,10 @@ def install(app: Flask) -> None:
         found = translations()
 
         def gettext(string: str, **variables: Any) -> Markup:
-            return Markup(found.ugettext(string)) % variables
+            text = found.ugettext(string)
+            if not variables and "%" not in text:
+                return Markup(text)  # nothing to fill in: the same, without formatting it
+            return Markup(text) % variables
 
         def ngettext(singular: str, plural: str, num: int, **variables: Any) -> Markup:
             variables.setdefault("num", num)
