@@ -4,8 +4,10 @@
 A hosted evening is every kind of request at once. Each of N tables (4-player Blackout, played
 through the rounds of ``tests/records/blackout/default-4p.json``) has 5 phones:
 
-- every phone asks "has anything changed?" every 3 s (the page's own poll, with the ETag it last
-  saw; ``static/app.js``);
+- every phone asks "has anything changed?" as its page does (``static/app.js``'s ``pollEvery``,
+  with the ETag it last saw): every second while it has seen the table change in the last 90 s
+  (or just opened), every 3 s once the table is quiet, every 6 s after ten quiet minutes. At a
+  live table, with an entry every few seconds, that is every second;
 - one of them is the scorekeeper's, entering the table's next entry (a trump, a bid or a trick
   count) every 7–9 s as ``static/app.js`` sends it: one POST answered with the next round screen;
 - the other four fetch the table page when their poll says the table changed (a 200 with a
@@ -21,8 +23,8 @@ thread on raw sockets; it prints how much processor time it took — on a machin
 time the server did not have — beside the server's.
 
 N steps up (``--steps``) until an entry's p99 (tap to next screen) passes 100 ms or anything
-fails; each step runs ``--seconds`` after a warm-up of one poll interval (every phone's page open,
-the server up for a while), on the same server (2 sync gunicorn workers, ``bench/server.py``)
+fails; each step runs ``--seconds`` after a warm-up of ``WARM_UP`` (every phone's page open, the
+server up for a while), on the same server (2 sync gunicorn workers, ``bench/server.py``)
 and the same tables, more added for each step. Prints the curve, N → p50/p99 of each kind of
 request, and the largest N that held.
 
@@ -69,7 +71,13 @@ if TYPE_CHECKING:
 
 GAME = ROOT / "tests" / "records" / "blackout" / "default-4p.json"
 PHONES = 5
-POLL_EVERY = 3.0
+#: When a page asks "has anything changed?" (``static/app.js``'s ``pollEvery``): every
+#: ``interval`` seconds while the table last changed (or the page opened) less than ``quiet``
+#: seconds ago, as (quiet, interval) in order; every ``POLL_AT_LAST`` seconds after that.
+POLL_EVERY = ((90.0, 1.0), (600.0, 3.0))
+POLL_AT_LAST = 6.0
+#: Seconds of load before each step is measured (every phone's page open, polling).
+WARM_UP = 3.0
 #: A scorekeeper's next entry comes this many seconds after the one before (uniform).
 ENTRY_EVERY = (7.0, 9.0)
 #: The budget of a tap: an entry's p99, tap to next screen (seconds).
@@ -78,7 +86,7 @@ ENTRY_P99 = 0.100
 POLL_P99 = 0.050
 #: A request not answered within this many seconds has failed.
 TIMEOUT = 10.0
-STEPS = (50, 100, 200, 400, 700, 1000, 1250, 1500, 1750, 2000, 2500, 3000)
+STEPS = (50, 100, 200, 400, 600, 800, 1000, 1250, 1500, 1750, 2000, 2500)
 KINDS = ("entry", "poll", "page")
 #: The status every answer of each kind must have (a poll: unchanged or changed).
 EXPECT = {"entry": {200}, "poll": {200, 304}, "page": {200}}
@@ -93,6 +101,15 @@ class Phone:
     page: bytes  # GET of the table page (its cookie); empty for the scorekeeper's phone
     etag: str = ""
     seq: int = 0  # the log position its page shows
+    changed_at: float = 0.0  # when its page last showed a change or opened (monotonic)
+
+
+def poll_every(quiet: float) -> float:
+    """Seconds to the next poll of a page that last showed a change ``quiet`` seconds ago."""
+    for before, interval in POLL_EVERY:
+        if quiet < before:
+            return interval
+    return POLL_AT_LAST
 
 
 @dataclass
@@ -348,12 +365,12 @@ class Step:
 
 
 def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.Random) -> Step:
-    """``count`` tables' phones and scorekeepers for a poll interval's warm-up and then
+    """``count`` tables' phones and scorekeepers for a warm-up of ``WARM_UP`` and then
     ``seconds`` measured."""
     client = Client(port)
     step = Step(count, seconds)
     start = time.monotonic() + 0.2
-    measured = start + POLL_EVERY
+    measured = start + WARM_UP
     end = measured + seconds
 
     def timed(kind: str, request: bytes, due: float, then: Callable[[bytes | None], None]) -> None:
@@ -374,7 +391,8 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
         client.send(request, answered)
 
     def poll(phone: Phone, due: float) -> None:
-        following = due + POLL_EVERY  # on the clock, answered or not (setInterval)
+        # On the clock, answered or not (open-loop), as often as the page polls now.
+        following = due + poll_every(due - phone.changed_at)
         if following < end:
             client.at(following, lambda: poll(phone, following))
         etag = f"If-None-Match: {phone.etag}\r\n" if phone.etag else ""
@@ -392,6 +410,7 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
         def shown(answer: bytes | None, seq: int) -> None:
             if answer is not None:
                 phone.seq = seq
+                phone.changed_at = time.monotonic()
 
         timed("poll", phone.poll + etag.encode() + b"\r\n", due, seen)
 
@@ -404,6 +423,7 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
             if answer is not None:
                 keeper.done += 1
                 keeper.phone.seq = keeper.done
+                keeper.phone.changed_at = time.monotonic()  # its page shows the next screen
             # The next tap comes after this screen, on the clock from this tap's time.
             following = due + rng.uniform(*ENTRY_EVERY)
             if following < end:
@@ -413,7 +433,8 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
 
     for phone in tables.phones:
         if phone.table < count:
-            due = start + rng.uniform(0, POLL_EVERY)
+            phone.changed_at = start  # its page opens
+            due = start + rng.uniform(0, poll_every(0.0))
             client.at(due, functools.partial(poll, phone, due))
     for keeper in tables.keepers[:count]:
         due = start + rng.uniform(0, ENTRY_EVERY[1])

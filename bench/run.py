@@ -109,7 +109,7 @@ PROBE = 1
 #: ``referee.web.speed.kept``): more lines are more tricks left to play in each (8 to 17).
 CARD_TABLES = 200
 #: The capacity sweep's steps (tables) and seconds measured per step (after its warm-up).
-CAPACITY_STEPS = (50, 100, 200, 400, 700, 1000, 1250, 1500, 1750, 2000, 2500)
+CAPACITY_STEPS = (50, 100, 200, 400, 600, 800, 1000, 1250, 1500, 1750, 2000)
 CAPACITY_SECONDS = 6
 #: Seconds of requests that bring a figure's tables into the workers' memory before it is
 #: measured, as on a server that has been up while they were played: each worker has to read

@@ -4,6 +4,7 @@ one twice however fast the server answers, so a fast machine cannot fail the run
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -25,3 +26,19 @@ def test_fresh_lines_are_sent_once_and_the_run_says_it_ran_out(tmp_path: Path):
     assert load.ran_out, load
     assert len(lines) // 2 <= load.responses <= len(lines) + 8, load
     assert load.failures == {}, load
+
+
+def test_the_capacity_phones_poll_as_the_page_does():
+    # The capacity sweep is only true of the app if its phones ask as often as static/app.js's
+    # pages do: the schedule in pollEvery, read from the script itself.
+    from bench import capacity
+
+    script = (Path(__file__).resolve().parents[1] / "static" / "app.js").read_text()
+    found = re.search(
+        r"return quiet < ([\d_]+) \? (\d+) : quiet < ([\d_]+) \? (\d+) : (\d+);", script
+    )
+    assert found, "pollEvery's schedule is not where the capacity sweep reads it"
+    quiet, busy, later, calm, last = (int(n.replace("_", "")) / 1000 for n in found.groups())
+    assert ((quiet, busy), (later, calm)) == capacity.POLL_EVERY
+    assert last == capacity.POLL_AT_LAST
+    assert [capacity.poll_every(q) for q in (0, 89, 90, 599, 600)] == [1, 1, 3, 3, 6]
