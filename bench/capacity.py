@@ -12,7 +12,10 @@ through the rounds of ``tests/records/blackout/default-4p.json``) has 5 phones:
   count) every 7–9 s as ``static/app.js`` sends it: one POST answered with the next round screen;
 - the other four fetch the table page when their poll says the table changed (a 200 with a
   position their page does not show), saying which position that was (``X-Table-Seq``), as
-  ``static/app.js`` does to swap the new page in.
+  ``static/app.js`` does to swap the new page in;
+- every phone of a table new in a step opens the table page first, in the step's warm-up (a
+  live table's phones have their pages open: the server has looked up their links and read
+  the table once).
 
 The load is open-loop: every poll and entry has its time on a schedule, sent then whether or not
 the server has answered what came before (a scorekeeper's next tap waits for the screen of the
@@ -99,9 +102,11 @@ class Phone:
     table: int
     poll: bytes  # the poll request without If-None-Match
     page: bytes  # GET of the table page (its cookie); empty for the scorekeeper's phone
+    opening: bytes  # GET of the table page as the phone opens it (the scorekeeper's too)
     etag: str = ""
     seq: int = 0  # the log position its page shows
     changed_at: float = 0.0  # when its page last showed a change or opened (monotonic)
+    opened: bool = False  # its page has been opened (in a step's warm-up)
 
 
 def poll_every(quiet: float) -> float:
@@ -171,13 +176,15 @@ class Tables:
             polls = {t: url_for("round.seq", table_id=t, k=poll_key(t)) for t in ids}
         for number, (table, keeper) in enumerate(zip(ids, keepers, strict=True)):
             index = len(self.keepers)
-            own = Phone(index, get(polls[table], self.host), b"")
-            self.phones.append(own)
             path = f"/t/{table}"
+            own_page = get(path, self.host, keeper.cookie) + b"\r\n"
+            own = Phone(index, get(polls[table], self.host), b"", own_page)
+            self.phones.append(own)
             self.keepers.append(Keeper(index, path, keeper.cookie, keeper.csrf, script, own))
             for viewer in viewers[number * (PHONES - 1) : (number + 1) * (PHONES - 1)]:
                 page = get(path, self.host, viewer.cookie)
-                self.phones.append(Phone(index, get(polls[table], self.host), page))
+                poll = get(polls[table], self.host)
+                self.phones.append(Phone(index, poll, page, page + b"\r\n"))
 
 
 def game_entries() -> tuple[Any, list[Any]]:
@@ -431,8 +438,17 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
 
         timed("entry", post, due, answered)
 
+    def open_page(phone: Phone, due: float) -> None:
+        def opened(answer: bytes | None) -> None:
+            phone.opened = answer is not None
+
+        timed("page", phone.opening, due, opened)
+
     for phone in tables.phones:
         if phone.table < count:
+            if not phone.opened:  # a table new in this step: its phones open the page
+                due = start + rng.uniform(0, WARM_UP / 2)
+                client.at(due, functools.partial(open_page, phone, due))
             phone.changed_at = start  # its page opens
             due = start + rng.uniform(0, poll_every(0.0))
             client.at(due, functools.partial(poll, phone, due))
