@@ -55,3 +55,6 @@ def test_the_tab_icon_is_there_where_browsers_ask_for_it(client):
     with client.get("/favicon.ico") as icon:
         assert icon.status_code == 200 and icon.mimetype == "image/png"
         assert Image.open(io.BytesIO(icon.data)).size == (48, 48)
+        etag = icon.headers["ETag"]
+    again = client.get("/favicon.ico", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and not again.data
