@@ -13,9 +13,9 @@ through the rounds of ``tests/records/blackout/default-4p.json``) has 5 phones:
 - the other four fetch the table page when their poll says the table changed (a 200 with a
   position their page does not show), saying which position that was (``X-Table-Seq``), as
   ``static/app.js`` does to swap the new page in;
-- every phone of a table new in a step opens the table page first, in the step's warm-up (a
-  live table's phones have their pages open: the server has looked up their links and read
-  the table once).
+- every phone of a table new in a step has opened the table page before the step
+  (``open_pages``: a live table's phones have their pages open, so the server has looked up
+  their links and read the table once).
 
 The load is open-loop: every poll and entry has its time on a schedule, sent then whether or not
 the server has answered what came before (a scorekeeper's next tap waits for the screen of the
@@ -223,7 +223,11 @@ class Client:
 
     def send(self, request: bytes, answered: Callable[[bytes | None], None]) -> None:
         """Send ``request`` now; ``answered`` gets the whole answer, or None if it failed."""
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        except OSError:  # every descriptor taken by requests a stalled server has not answered
+            answered(None)
+            return
         sock.setblocking(False)
         sending = Sending(request, answered, time.monotonic() + TIMEOUT)
         self.open[sock] = sending
@@ -438,17 +442,8 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
 
         timed("entry", post, due, answered)
 
-    def open_page(phone: Phone, due: float) -> None:
-        def opened(answer: bytes | None) -> None:
-            phone.opened = answer is not None
-
-        timed("page", phone.opening, due, opened)
-
     for phone in tables.phones:
         if phone.table < count:
-            if not phone.opened:  # a table new in this step: its phones open the page
-                due = start + rng.uniform(0, WARM_UP / 2)
-                client.at(due, functools.partial(open_page, phone, due))
             phone.changed_at = start  # its page opens
             due = start + rng.uniform(0, poll_every(0.0))
             client.at(due, functools.partial(poll, phone, due))
@@ -457,6 +452,36 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
         client.at(due, functools.partial(enter, keeper, due))
     client.run(end)
     return step
+
+
+#: How many pages ``open_pages`` has on their way at once.
+OPENING = 8
+
+
+def open_pages(tables: Tables, port: int, count: int) -> None:
+    """Every phone of the first ``count`` tables that has not opened its table page yet opens it
+    now, ``OPENING`` at a time, each as soon as one before it is answered: a step's new tables,
+    whose phones a live evening would have opened one by one before (the server looks up each
+    phone's link and reads the table once). Before a step, not in it: thousands opened within a
+    second or two filled gunicorn's listen backlog, and the step failed for a burst no evening
+    has."""
+    client = Client(port)
+    waiting = [p for p in tables.phones if p.table < count and not p.opened]
+
+    def open_next() -> None:
+        if not waiting:
+            return
+        phone = waiting.pop()
+
+        def opened(answer: bytes | None) -> None:
+            phone.opened = answer is not None and answer[9:12] == b"200"
+            open_next()
+
+        client.send(phone.opening, opened)
+
+    for _ in range(OPENING):
+        open_next()
+    client.run(time.monotonic())
 
 
 def header(head: bytes, name: bytes) -> str:
@@ -510,6 +535,7 @@ def sweep(
         for count in steps:
             seeding = time.monotonic()
             tables.grow(count)
+            open_pages(tables, server.port, count)
             seeded = time.monotonic() - seeding
             before, everything, own = server_cpu(server), machine_cpu(), process_cpu()
             began = time.monotonic()
@@ -518,7 +544,7 @@ def sweep(
             step.server_cores = (server_cpu(server) - before) / wall
             step.machine_cores = (machine_cpu() - everything) / wall
             step.client_cores = (process_cpu() - own) / wall
-            show(f"{step.row()} (seeded in {seeded:.0f} s)")
+            show(f"{step.row()} (seeded and opened in {seeded:.0f} s)")
             done.append(step)
             if not step.holds:
                 break
