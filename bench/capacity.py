@@ -106,7 +106,7 @@ class Phone:
     etag: str = ""
     seq: int = 0  # the log position its page shows
     changed_at: float = 0.0  # when its page last showed a change or opened (monotonic)
-    opened: bool = False  # its page has been opened (in a step's warm-up)
+    opened: bool = False  # its page has been opened (before a step: ``open_pages``)
 
 
 def poll_every(quiet: float) -> float:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from markupsafe import Markup
 
@@ -106,10 +107,6 @@ def chip(card: Card, language: str) -> Markup:
     return CHIP.format(str(card), label, shown)
 
 
-def value_of(card: Card) -> int:
-    return card.value
-
-
 def picker_rows(deck: Deck, cards: Collection[Card]) -> list[PickerRow]:
     """The picker of ``cards`` (of ``deck``): a row per colour that has any, in the deck's order,
     each highest first, every row as wide as the longest needs."""
@@ -119,7 +116,7 @@ def picker_rows(deck: Deck, cards: Collection[Card]) -> list[PickerRow]:
         if row is not None:
             row.append(card)
     for row in found.values():
-        row.sort(key=value_of, reverse=True)
+        row.sort(key=attrgetter("value"), reverse=True)
     suit = int(deck.french)  # a suit's symbol takes a cell of the grid
     width = columns(max((len(row) for row in found.values()), default=0) + suit)
     spoken = language()
