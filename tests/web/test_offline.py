@@ -4,9 +4,11 @@ The browser's side is tested in Chromium (``tests/e2e/test_offline.py``)."""
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import re
+import warnings
 
 from PIL import Image
 
@@ -58,3 +60,14 @@ def test_the_tab_icon_is_there_where_browsers_ask_for_it(client):
         etag = icon.headers["ETag"]
     again = client.get("/favicon.ico", headers={"If-None-Match": etag})
     assert again.status_code == 304 and not again.data
+
+
+def test_the_tab_icon_leaves_no_file_open(client):
+    # A browser may go away before it has read the icon: nothing is left open behind it.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        response = client.get("/favicon.ico", buffered=False)
+        assert response.status_code == 200
+        del response
+        gc.collect()
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
