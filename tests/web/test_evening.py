@@ -94,6 +94,41 @@ def test_the_summary_stays_below_the_totals_once_the_next_round_begins(
     assert page.index('id="totals-title"') < page.index('id="summary-title"')
 
 
+def undo(client: FlaskClient, table: str) -> None:
+    page = client.get(f"/t/{table}").text
+    data = {"seq": hidden(page, "seq")}
+    token = re.search(r'name="csrf_token"[^>]*? value="([^"]*)"', page)
+    if token:
+        data["csrf_token"] = token.group(1)
+    assert client.post(f"/t/{table}/undo", data=data).status_code == 303
+
+
+def test_the_summary_of_the_round_before_follows_the_language_and_an_undo(
+    app: Flask, client: FlaskClient
+) -> None:
+    # While a round is in play, the summary of the round before is told once per language and
+    # kept: a German reader after an English one reads German, and the round told again after
+    # an undo is the round as it now is.
+    table = new_table(app, client, "blackout", ("Ann", "Ben"), {"max_cards": 2})
+    ok(post(client, table, "trump", trump="H"))
+    for seat in (2, 1):
+        ok(post(client, table, "bid", player=seat, bid=1))
+    ok(post(client, table, "tricks", tricks_1=1, tricks_2=0))
+    ok(post(client, table, "bid", player=1, bid=0))  # round 2 begins
+    told = section(client.get(f"/t/{table}?lang=en").text, "summary-title")
+    assert "Ann bid 1, took 1 and made it: 11 points." in told
+    german = section(client.get(f"/t/{table}?lang=de").text, "summary-title")
+    assert "Ann" in german and "made it" not in german and german != told
+    assert section(client.get(f"/t/{table}?lang=en").text, "summary-title") == told
+    undo(client, table)  # round 2's bid
+    undo(client, table)  # round 1's tricks
+    ok(post(client, table, "tricks", tricks_1=0, tricks_2=1))
+    ok(post(client, table, "bid", player=1, bid=0))
+    told = section(client.get(f"/t/{table}?lang=en").text, "summary-title")
+    assert "Ann bid 1, took 0 and blacked out: 0 points." in told
+    assert "Ben bid 1, took 1 and made it" in told
+
+
 def standings_rows(page: str) -> list[list[str]]:
     body = page.split('<table class="standings">', 1)[1].split("</tbody>", 1)[0]
     rows = re.findall(r"<tr[^>]*>(.*?)</tr>", body.split("<tbody>", 1)[1], re.S)

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.rules import State
+from referee.rules import RoundState, State
+from referee.web.language import language
 from referee.web.screens import Cell, screens
 from referee.web.sheet.rows import SheetRow
 from referee.web.sheet.rows import sheet as sheet_rows
+from referee.web.speed import speed
 from referee.web.speed.translations import gettext as _
 from referee.web.speed.translations import ngettext
 
@@ -111,19 +113,42 @@ def summary(row: SheetRow, players: tuple[str, ...], has_bids: bool) -> RoundSum
 def last_summary(state: State) -> RoundSummary | None:
     """The summary of the last scored round, for the round screen: only that round is scored
     here (the sheet's rows would score every round on every entry). The totals after it are
-    the table's: a round not scored yet adds nothing to them."""
+    the table's: a round not scored yet adds nothing to them.
+
+    The round before the last never changes again (entries go to the last one), so while the
+    last is in play, its summary is told once per language and kept (``Speed.summaries``):
+    every card of a round showed the same summary of the round before."""
+    last = state.rounds[-1] if state.rounds else None
+    told = None if last is None else round_summary(state, last)
+    if told is not None or len(state.rounds) < 2:
+        return told
+    earlier = state.rounds[-2]
+    totals = state.totals()
+    key = (id(earlier), language())
+    found = speed().summaries.get(key)
+    if found is not None and found[0] is earlier and found[1] == totals:
+        return found[2]
+    told = round_summary(state, earlier, totals)
+    speed().summaries.put(key, (earlier, totals, told))  # the round kept: its id stays its own
+    return told
+
+
+def round_summary(
+    state: State, rnd: RoundState, totals: dict[str, int] | None = None
+) -> RoundSummary | None:
+    """The summary of ``rnd`` with the table's totals, or None while it is not scored."""
+    scores = state.game.score_round(state, rnd)
+    if scores is None:
+        return None
     part = screens(state.setup.game)
-    for rnd in reversed(state.rounds[-2:]):
-        scores = state.game.score_round(state, rnd)
-        if scores is None:
-            continue
-        lines = []
-        for player in state.setup.players:
-            cell = Cell(score=scores[player].points if player in scores else None)
-            part.fill_cell(state, rnd, player, cell)
-            lines.append(player_line(cell, player, part.has_bids))
-        return RoundSummary(rnd.number, lines, leader_text(state.totals()))
-    return None
+    lines = []
+    for player in state.setup.players:
+        cell = Cell(score=scores[player].points if player in scores else None)
+        part.fill_cell(state, rnd, player, cell)
+        lines.append(player_line(cell, player, part.has_bids))
+    return RoundSummary(
+        rnd.number, lines, leader_text(state.totals() if totals is None else totals)
+    )
 
 
 def standings(rows: list[SheetRow], players: tuple[str, ...], has_bids: bool) -> list[Standing]:

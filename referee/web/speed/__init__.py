@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from flask import Flask
 from markupsafe import Markup
 
-from referee.rules import State
+from referee.rules import RoundState, State
 from referee.store.links import Access
 from referee.store.tables import TableRecord
 from referee.web.sessions import Sessions
@@ -41,6 +41,7 @@ from referee.web.speed.kept import (
 from referee.web.speed.lru import LRU
 
 if TYPE_CHECKING:
+    from referee.web.evening.story import RoundSummary
     from referee.web.speed.pages import Repeat
 
 __all__ = [
@@ -88,6 +89,12 @@ class Speed:
         self.navs: LRU[Markup] = LRU(size(256))
         #: The parts of every page that depend on the language only (``referee.web.fragments``).
         self.fragments: LRU[Markup] = LRU(size(64))
+        #: The round screen's summary of the round before the one in play, by that round (its
+        #: identity: a round before the last never changes) and language
+        #: (``referee.web.evening.story.last_summary``).
+        self.summaries: LRU[tuple[RoundState, dict[str, int], RoundSummary | None]] = LRU(
+            size(tables)
+        )
         #: PDF score sheets by table, log position, paper and language.
         self.pdfs: LRU[bytes] = LRU(size(32))
         #: The links this process looked up, per table: token → what it opens (None: nothing).
