@@ -28,10 +28,8 @@ RUN useradd --system --uid 10001 --home-dir /app referee \
 USER referee
 VOLUME ["/app/instance"]
 
-# gunicorn reads GUNICORN_CMD_ARGS: two worker processes of four threads each. Threads, because
-# gunicorn's sync worker waits after each answer until the client closes its side of the
-# connection, so a phone on a slow network holds a sync worker; behind a reverse proxy on the
-# same host (which closes at once) `--threads 1` (sync workers) serves the most requests.
-ENV GUNICORN_CMD_ARGS="--bind 0.0.0.0:8000 --workers 2 --threads 4 --access-logfile -"
+# gunicorn reads gunicorn.conf.py from /app (2 gevent workers: a page's poll waits for its table
+# to change) and GUNICORN_CMD_ARGS on top of it.
+ENV GUNICORN_CMD_ARGS="--bind 0.0.0.0:8000 --access-logfile -"
 EXPOSE 8000
 CMD ["gunicorn", "app:create_app()"]

@@ -47,6 +47,7 @@ DEFAULTS: dict[str, Any] = {
     "PROXY_FIX": 0,  # how many proxies in front set X-Forwarded-For, -Proto and -Host
     "SPEED": True,  # the speed layer (referee.web.speed); false: nothing kept in memory
     "SPEED_TABLES": 2048,  # live tables each server process keeps in memory (speed layer)
+    "POLL_HOLD_SECONDS": 25,  # how long a page's poll waits for a change (gevent workers)
     "MAX_CONTENT_LENGTH": 64 * 1024,  # the largest request body (a record upload sets its own)
 }
 

@@ -4,10 +4,13 @@
 A hosted evening is every kind of request at once. Each of N tables (4-player Blackout, played
 through the rounds of ``tests/records/blackout/default-4p.json``) has 5 phones:
 
-- every phone asks "has anything changed?" as its page does (``static/app.js``'s ``pollEvery``,
-  with the ETag it last saw): every second while it has seen the table change in the last 90 s
-  (or just opened), every 3 s once the table is quiet, every 6 s after ten quiet minutes. At a
-  live table, with an entry every few seconds, that is every second;
+- every phone asks "has anything changed?" as its page does (``static/app.js``, with the ETag it
+  last saw), asking to be held: the server (gevent workers, ``gunicorn.conf.py``) answers when
+  the table changes or after ``HOLD`` seconds, and the phone asks again at once. An answer that
+  came at once without a change was not held (the process did not know the table yet): the
+  phone then asks on the page's schedule for a server that does not hold (``pollEvery``: every
+  second while it has seen the table change in the last 90 s, or just opened; every 3 s once the
+  table is quiet, every 6 s after ten quiet minutes);
 - one of them is the scorekeeper's, entering the table's next entry (a trump, a bid or a trick
   count) every 7–9 s as ``static/app.js`` sends it: one POST answered with the next round screen;
 - the other four fetch the table page when their poll says the table changed (a 200 with a
@@ -17,17 +20,21 @@ through the rounds of ``tests/records/blackout/default-4p.json``) has 5 phones:
   (``open_pages``: a live table's phones have their pages open, so the server has looked up
   their links and read the table once).
 
-The load is open-loop: every poll and entry has its time on a schedule, sent then whether or not
-the server has answered what came before (a scorekeeper's next tap waits for the screen of the
-one before, as a person does, but keeps its time), and its latency is measured from that
-scheduled time (a page load from the poll answer that asked for it), so a server that falls
-behind shows it in the latency rather than by being sent less. The client (``Client``) is one
-thread on raw sockets; it prints how much processor time it took — on a machine of 2 cores,
+The load is open-loop: every entry has its time on a schedule, sent then whether or not the
+server has answered what came before (a scorekeeper's next tap waits for the screen of the one
+before, as a person does, but keeps its time), and its latency is measured from that scheduled
+time (a page load from the poll answer that asked for it), so a server that falls behind shows
+it in the latency rather than by being sent less. A held poll's latency is how late it tells of
+a change: from the scorekeeper's answered entry to the poll's answer (a poll answered at once:
+from its sending; one that waited its whole ``HOLD`` for nothing has none). ``see``: from the
+scorekeeper's tap to a watching phone's page showing it (its poll answered, the page loaded).
+The client (``Client``) is one thread on raw sockets; it prints how much processor time it
+took — on a machine of 2 cores,
 time the server did not have — beside the server's.
 
 N steps up (``--steps``) until an entry's p99 (tap to next screen) passes 100 ms or anything
 fails; each step runs ``--seconds`` after a warm-up of ``WARM_UP`` (every phone's page open, the
-server up for a while), on the same server (2 sync gunicorn workers, ``bench/server.py``)
+server up for a while), on the same server (2 gevent workers, ``bench/server.py``)
 and the same tables, more added for each step. Prints the curve, N → p50/p99 of each kind of
 request, and the largest N that held.
 
@@ -79,6 +86,10 @@ PHONES = 5
 #: seconds ago, as (quiet, interval) in order; every ``POLL_AT_LAST`` seconds after that.
 POLL_EVERY = ((90.0, 1.0), (600.0, 3.0))
 POLL_AT_LAST = 6.0
+#: How long the server holds a poll that sees no change (``POLL_HOLD_SECONDS``, 25 in production):
+#: shorter here, so a step ends soon after its last poll; a quiet table's phones ask five times as
+#: often as they would, more than an evening sends.
+HOLD = 5
 #: Seconds of load before each step is measured (every phone's page open, polling).
 WARM_UP = 3.0
 #: A scorekeeper's next entry comes this many seconds after the one before (uniform).
@@ -90,9 +101,9 @@ POLL_P99 = 0.050
 #: A request not answered within this many seconds has failed.
 TIMEOUT = 10.0
 STEPS = (50, 100, 200, 400, 600, 800, 1000, 1250, 1500, 1750, 2000, 2500)
-KINDS = ("entry", "poll", "page")
+KINDS = ("entry", "poll", "page", "see")
 #: The status every answer of each kind must have (a poll: unchanged or changed).
-EXPECT = {"entry": {200}, "poll": {200, 304}, "page": {200}}
+EXPECT = {"entry": {200}, "poll": {200, 304}, "page": {200}, "see": {200}}
 
 
 @dataclass
@@ -128,6 +139,9 @@ class Keeper:
     entries: list[tuple[int, dict[str, str]]]  # (round, form fields with the action) in order
     phone: Phone
     done: int = 0  # entries made
+    #: When each entry was tapped and when its screen came back (monotonic), by log position.
+    tapped: dict[int, float] = field(default_factory=dict)
+    answered: dict[int, float] = field(default_factory=dict)
 
     def next_post(self, host: str) -> bytes | None:
         """The POST of the next entry, as ``static/app.js`` sends it; None at the game's end."""
@@ -178,12 +192,12 @@ class Tables:
             index = len(self.keepers)
             path = f"/t/{table}"
             own_page = get(path, self.host, keeper.cookie) + b"\r\n"
-            own = Phone(index, get(polls[table], self.host), b"", own_page)
+            own = Phone(index, get(polls[table] + "&hold=1", self.host), b"", own_page)
             self.phones.append(own)
             self.keepers.append(Keeper(index, path, keeper.cookie, keeper.csrf, script, own))
             for viewer in viewers[number * (PHONES - 1) : (number + 1) * (PHONES - 1)]:
                 page = get(path, self.host, viewer.cookie)
-                poll = get(polls[table], self.host)
+                poll = get(polls[table] + "&hold=1", self.host)
                 self.phones.append(Phone(index, poll, page, page + b"\r\n"))
 
 
@@ -204,10 +218,11 @@ def get(path: str, host: str, cookie: str = "") -> bytes:
 
 class Client:
     """The load generator: one thread, raw non-blocking sockets on an epoll selector, and a heap
-    of scheduled requests. Each request has a connection of its own (gunicorn's sync workers
-    close every connection after the answer) and is answered with everything read until the
-    server closes it. Cheaper per request than asyncio's streams or protocols, so that on a
-    machine of 2 cores the generator takes as little as it can from the server it loads."""
+    of scheduled requests. Each request has a connection of its own ("Connection: close", as a
+    phone's entries and page loads come, each after its connection has gone idle) and is answered
+    with everything read until the server closes it or the body is complete. Cheaper per request
+    than asyncio's streams or protocols, so that on a machine of 2 cores the generator takes as
+    little as it can from the server it loads."""
 
     def __init__(self, port: int) -> None:
         self.address = ("127.0.0.1", port)
@@ -236,7 +251,6 @@ class Client:
             self.finish(sock, None)
             return
         # On the loopback the kernel has mostly connected it already: write the request at once.
-        # A sync worker that accepts the connection waits for the request, doing nothing else.
         with contextlib.suppress(OSError):
             self.write(sock, sending)
         events = selectors.EVENT_WRITE if sending.request else selectors.EVENT_READ
@@ -244,10 +258,9 @@ class Client:
 
     @staticmethod
     def write(sock: socket.socket, sending: Sending) -> None:
-        """Write what is left of the request; once it is all written, say so (half-close).
-        gunicorn's sync worker waits after its answer until the client has closed its side
-        (``gunicorn.util.close_graceful``); a client on the same machine that has said so
-        already lets it take the next connection at once, as a proxy in front of it would."""
+        """Write what is left of the request; once it is all written, say so (half-close), as a
+        proxy in front of the server would: gunicorn waits after its answer until the client
+        has closed its side (``gunicorn.util.close_graceful``)."""
         sending.request = sending.request[sock.send(sending.request) :]
         if not sending.request:
             sock.shutdown(socket.SHUT_WR)
@@ -311,10 +324,8 @@ class Sending:
 
     def complete(self) -> bool:
         """Whether the whole answer is in (its head and ``Content-Length`` bytes of body): the
-        client closes then, as a browser does. gunicorn's sync worker waits for the client to
-        close the connection after its answer (``gunicorn.util.close_graceful``, up to 2 s)
-        before it takes the next, so a client that waits for the server to close instead
-        holds the worker up."""
+        client closes then, as a browser does (gunicorn waits for the client to close the
+        connection after its answer, ``gunicorn.util.close_graceful``)."""
         answer = b"".join(self.chunks)
         head, found, body = answer.partition(b"\r\n\r\n")
         if not found:
@@ -401,38 +412,59 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
 
         client.send(request, answered)
 
-    def poll(phone: Phone, due: float) -> None:
-        # On the clock, answered or not (open-loop), as often as the page polls now.
-        following = due + poll_every(due - phone.changed_at)
-        if following < end:
-            client.at(following, lambda: poll(phone, following))
+    def poll(phone: Phone) -> None:
+        sent = time.monotonic()
+        keeper = tables.keepers[phone.table]
         etag = f"If-None-Match: {phone.etag}\r\n" if phone.etag else ""
+        asked = int(phone.etag.strip('"').removeprefix("seq-")) if phone.etag else None
 
-        def seen(answer: bytes | None) -> None:
-            if answer is None or answer[9:12] != b"200":
-                return
-            head, _, body = answer.partition(b"\r\n\r\n")
-            phone.etag = header(head, b"etag")
-            seq = int(body.strip() or 0)
-            if phone.page and seq != phone.seq and time.monotonic() < end:
+        def answered(answer: bytes | None) -> None:
+            now = time.monotonic()
+            status = int(answer[9:12]) if answer and answer[:5] == b"HTTP/" else 0
+            head, _, body = (answer or b"").partition(b"\r\n\r\n")
+            seq = int(body.strip() or 0) if status == 200 else phone.seq
+            held = header(head, b"x-poll-held") == "1"
+            changed = status == 200 and seq != phone.seq
+            if sent >= measured:
+                if status not in EXPECT["poll"]:
+                    problem = str(status or "no answer")
+                    step.failures["poll"][problem] = step.failures["poll"].get(problem, 0) + 1
+                elif held and status == 200 and seq != asked:  # woken by a change
+                    told = max(sent, keeper.answered.get(seq, now))  # the entry's answer
+                    step.latencies["poll"].append(max(0.0, now - told))
+                elif not held:  # answered at once
+                    step.latencies["poll"].append(now - sent)
+            if status == 200:
+                phone.etag = header(head, b"etag")
+            if changed and phone.page and now < end:
                 request = phone.page + f"X-Table-Seq: {seq}\r\n\r\n".encode()
-                timed("page", request, time.monotonic(), lambda a: shown(a, seq))
+                timed("page", request, now, lambda a: shown(a, seq))
+            # As static/app.js: at once after a held answer; else on the page's schedule.
+            again = held and (changed or now - sent > 0.5)
+            following = now if again else now + poll_every(now - phone.changed_at)
+            if following < end:
+                client.at(following, functools.partial(poll, phone))
 
         def shown(answer: bytes | None, seq: int) -> None:
             if answer is not None:
                 phone.seq = seq
                 phone.changed_at = time.monotonic()
+                if seq in keeper.tapped and keeper.tapped[seq] >= measured:
+                    step.latencies["see"].append(phone.changed_at - keeper.tapped[seq])
 
-        timed("poll", phone.poll + etag.encode() + b"\r\n", due, seen)
+        client.send(phone.poll + etag.encode() + b"\r\n", answered)
 
     def enter(keeper: Keeper, due: float) -> None:
         post = keeper.next_post(f"127.0.0.1:{port}")
         if post is None:
             return
 
+        keeper.tapped[keeper.done + 1] = due
+
         def answered(answer: bytes | None) -> None:
             if answer is not None:
                 keeper.done += 1
+                keeper.answered[keeper.done] = time.monotonic()
                 keeper.phone.seq = keeper.done
                 keeper.phone.changed_at = time.monotonic()  # its page shows the next screen
             # The next tap comes after this screen, on the clock from this tap's time.
@@ -446,7 +478,7 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
         if phone.table < count:
             phone.changed_at = start  # its page opens
             due = start + rng.uniform(0, poll_every(0.0))
-            client.at(due, functools.partial(poll, phone, due))
+            client.at(due, functools.partial(poll, phone))
     for keeper in tables.keepers[:count]:
         due = start + rng.uniform(0, ENTRY_EVERY[1])
         client.at(due, functools.partial(enter, keeper, due))
@@ -530,7 +562,7 @@ def sweep(
     rng = random.Random(1)
     app = open_app(database)
     done: list[Step] = []
-    with Server(database, workers) as server:
+    with Server(database, workers, env={"REFEREE_POLL_HOLD_SECONDS": str(HOLD)}) as server:
         tables = Tables(app, f"127.0.0.1:{server.port}")
         for count in steps:
             seeding = time.monotonic()
@@ -560,7 +592,10 @@ def summary(steps: list[Step]) -> str:
         text = (
             f"{best.tables} live tables ({best.tables * PHONES} phones) held, "
             f"entry p99 {1000 * best.percentile('entry', 0.99):.0f} ms (≤ {ENTRY_P99 * 1000:.0f}), "
-            f"poll p99 {1000 * best.percentile('poll', 0.99):.0f} ms (goal ≤ {POLL_P99 * 1000:.0f})"
+            f"poll p99 {1000 * best.percentile('poll', 0.99):.0f} ms "
+            f"(goal ≤ {POLL_P99 * 1000:.0f}), "
+            f"a watching phone shows an entry {1000 * best.percentile('see', 0.5):.0f} ms "
+            f"(p99 {1000 * best.percentile('see', 0.99):.0f} ms) after its tap"
         )
     else:
         text = f"not even {steps[0].tables} tables held"
@@ -602,7 +637,7 @@ def main() -> int:
             print("PostgreSQL: not measured (set DATABASE_URL to a server to measure it too)")
             continue
         print(
-            f"{label}, {args.workers} sync workers: tables | p50/p99 of each kind (rate) | CPU",
+            f"{label}, {args.workers} gevent workers: tables | p50/p99 of each kind (rate) | CPU",
             flush=True,
         )
         place = instance("referee-capacity-") if url is None else postgres_instance(url)

@@ -5,6 +5,9 @@
 -- that has sent all its lines stops instead, so a run never sends a line twice, and done() says
 -- "ran out" (the rate is then a lower bound: wrk divides by the whole duration).
 -- Every response's status is counted; done() prints "status <code>: <count>" lines.
+-- Every request says "Connection: close", as a phone's entries and page loads come: each on a new
+-- connection (a phone's only open one is its held poll, and gunicorn closes an idle connection
+-- after 2 s, well before the next tap). The true bare route is asked the same way.
 local requests = {}
 
 -- Each thread formats its requests once, in init(), when wrk.headers holds the Host header.
@@ -17,6 +20,7 @@ function init(args)
     if f[4] ~= "" then headers["If-None-Match"] = f[4] end
     local name, value = (f[6] or ""):match("^([^:]+): (.*)$")
     if name then headers[name] = value end
+    headers["Connection"] = "close"
     local body = nil
     if f[5] ~= "" then
       body = f[5]

@@ -10,16 +10,17 @@ In process (no server):
   worker's script: ≤ 5 requests, ≤ 60 KB, ≤ 15 KB gzipped, no third-party request; the table
   page itself (page, style sheet, script): ≤ 3 requests, ≤ 12 KB gzipped.
 
-Under gunicorn (``bench/server.py``: 2 sync workers, production settings, SQLite in a temporary
-folder, CSRF on), one server for every web figure, loaded by wrk; each figure is requests/s (or
-views/s) divided by the true bare route's: ``bench/bare_app.py``, a Flask app of one route
-returning "ok", served by its own gunicorn with the same settings and measured before every
-figure and after the last one; a figure is divided by the average of the two runs beside it.
-The app's own ``GET /bare`` (our hooks around a route that does nothing) is measured against it
-at the start and at the end: the first line. Figures whose every request needs a table of its
-own are seeded from a probe of the true bare route (``FRESH_SHARE``). When ``DATABASE_URL`` names
-a PostgreSQL server, every web figure is measured again on a throwaway database created there
-(its user must be allowed to create databases; dropped afterwards), with the same budgets:
+Under gunicorn (``bench/server.py``: ``gunicorn.conf.py``'s 2 gevent workers, production settings,
+SQLite in a temporary folder, CSRF on), one server for every web figure, loaded by wrk (each request
+on a new connection, as a phone's entries and page loads come: ``bench/requests.lua``); each figure
+is requests/s (or views/s) divided by the true bare route's: ``bench/bare_app.py``, a Flask app of
+one route returning "ok", served by its own gunicorn with the same settings and measured before
+every figure and after the last one; a figure is divided by the average of the two runs beside it.
+The app's own ``GET /bare`` (our hooks around a route that does nothing) is measured against it at
+the start and at the end: the first line. Figures whose every request needs a table of its own are
+seeded from a probe of the true bare route (``FRESH_SHARE``). When ``DATABASE_URL`` names a
+PostgreSQL server, every web figure is measured again on a throwaway database created there (its
+user must be allowed to create databases; dropped afterwards), with the same budgets:
 
 - sheets: score sheet of the complete 4-player Blackout and of a complete 5-player ebbes, as a
   spectator. Repeat view (the same URL and cookie again, served from memory): ≥ 0.70. First
@@ -521,7 +522,7 @@ def web_figures(
                 bare_loads.append(wrk(reference.base, bare, seconds, {200}))
             in_app.append(wrk(server.base, bare, seconds, {200}))
             bare_loads.append(wrk(reference.base, bare, seconds, {200}))
-    figures = [bare_figure(f"gunicorn, {workers} sync workers, {label}", bare_loads, in_app)]
+    figures = [bare_figure(f"gunicorn, {workers} gevent workers, {label}", bare_loads, in_app)]
     rates = {}
     for i, run in enumerate(runs):
         assert run.load is not None
@@ -597,7 +598,7 @@ def capacity_figures(workers: int, postgres: str | None = None) -> list[Figure]:
         steps = capacity.sweep(database, workers, CAPACITY_STEPS, CAPACITY_SECONDS, show)
     return [
         Figure(
-            f"{prefix}capacity: live tables of 5 phones on one server ({workers} sync workers, "
+            f"{prefix}capacity: live tables of 5 phones on one server ({workers} gevent workers, "
             f"{label}) at an entry's p99 ≤ {capacity.ENTRY_P99 * 1000:.0f} ms",
             f"{capacity.summary(steps)} (goal ≥ 2000 tables)",
             budgeted=True,  # the goal is in the measured text; not a budget that breaks the run

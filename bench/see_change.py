@@ -1,7 +1,7 @@
 """Benchmark: how soon a watching phone shows a change made on the scorekeeper's phone.
 
 Two phones in one Chromium (two browser contexts, 360×740, as ``tests/e2e`` opens them) on a
-4-player Blackout served by gunicorn (``bench.server.Server``, 2 sync workers, SQLite): the
+4-player Blackout served by gunicorn (``bench.server.Server``, 2 gevent workers, SQLite): the
 scorekeeper's phone taps entries (the trump, bids; an undo when the next entry is not a tap) at
 a human, irregular pace; the spectator's phone only watches its table page. For each change,
 the time from the tap (the scorekeeper page's ``pointerdown``) to the moment the spectator's

@@ -207,20 +207,28 @@ def free_port() -> int:
 
 
 class Server:
-    """gunicorn serving ``app`` (``APP`` or ``BARE``) on ``database`` (sync workers, like the
-    deployment's default); a context manager that waits until ``GET /bare`` answers and stops
-    the whole process group afterwards."""
+    """gunicorn serving ``app`` (``APP`` or ``BARE``) on ``database`` with the deployment's
+    settings (``gunicorn.conf.py``: gevent workers); a context manager that waits until
+    ``GET /bare`` answers and stops the whole process group afterwards. ``env``: settings added
+    to the server's environment."""
 
-    def __init__(self, database: str, workers: int = 2, app: str = APP) -> None:
+    def __init__(
+        self,
+        database: str,
+        workers: int = 2,
+        app: str = APP,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
         self.database = database
         self.workers = workers
         self.app = app
+        self.env = dict(env or {})
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> Server:
-        env = {**os.environ, "DATABASE_URL": self.database, "SECRET_KEY": SECRET_KEY}
+        env = {**os.environ, "DATABASE_URL": self.database, "SECRET_KEY": SECRET_KEY, **self.env}
         self.process = subprocess.Popen(
             [
                 *(sys.executable, "-m", "gunicorn", "-w", str(self.workers)),

@@ -57,10 +57,12 @@ document.querySelectorAll("form[data-join]").forEach((form) => {
 });
 
 // Live view: ask the server whether the table changed (an ETag'd request that is a 304 until it
-// does): every second while the table is busy (a change in the last 90 s, or the page just
-// opened), every 3 s once it is quiet, every 6 s after 10 quiet minutes. On a change, a page with
-// nothing typed into it fetches itself once and swaps in its new <main> (live in place: the
-// scroll position and the open explanations are kept); a page with input or an error on it
+// does). A server that holds polls (gevent workers: the answer says X-Poll-Held) keeps the question
+// open until the table changes, so the page asks again as soon as it has its answer. Any other
+// server answers at once: then every second while the table is busy (a change in the last 90 s, or
+// the page just opened), every 3 s once it is quiet, every 6 s after 10 quiet minutes. On a change,
+// a page with nothing typed into it fetches itself once and swaps in its new <main> (live in place:
+// the scroll position and the open explanations are kept); a page with input or an error on it
 // keeps it and says the table changed instead. Without JavaScript: reload.
 let typed = document.querySelector(".error-box") !== null;
 let told = false;
@@ -108,27 +110,37 @@ if (document.body.dataset.poll) {
     if (!answer.ok || !showScreen(await answer.text(), false)) location.replace(location.href);
   };
   let checking = false;
+  // Whether to ask again at once: the last answer was held by the server (it came after a wait,
+  // or with a change). An unchanged answer that came at once was not held: ask on the schedule.
+  let again = false;
   const check = async () => {
     if (document.hidden || sending || lost || checking) return;
     checking = true;
+    again = false;
+    const asked = Date.now();
     try {
-      const answer = await fetch(document.body.dataset.poll, { cache: "no-cache", credentials: "omit" });
+      const answer = await fetch(document.body.dataset.poll + "&hold=1", {
+        cache: "no-cache",
+        credentials: "omit",
+      });
+      const held = answer.headers.get("X-Poll-Held") === "1";
       if (answer.status === 403 && !lost) lose();
       if (!answer.ok || sending) return;
       const seen = (await answer.text()).trim();
+      again = held && (seen !== document.body.dataset.seq || Date.now() - asked > 500);
       if (seen === document.body.dataset.seq) return;
       changedAt = Date.now();
       if (typed) tell();
       else await follow(seen);
     } catch (error) {
-      // Offline for a moment: ask again at the next tick.
+      again = false; // offline for a moment: ask again at the next tick
     } finally {
       checking = false;
     }
   };
   const tick = async () => {
     await check();
-    setTimeout(tick, pollEvery());
+    setTimeout(tick, again ? 0 : pollEvery());
   };
   setTimeout(tick, pollEvery());
   document.addEventListener("visibilitychange", check);

@@ -5,11 +5,11 @@ SQLite file, or a new schema of ``TEST_DATABASE_URL``'s PostgreSQL database, req
 ``REQUIRE_POSTGRES=1``), migrated before the server starts — as a deployment runs
 ``flask db upgrade`` before its servers.
 
-``Server`` runs ``gunicorn 'app:create_app()'`` (2 workers × 4 threads, production settings:
-CSRF on, a fixed secret key so sessions outlive a restart) in its own process group, so that
-``kill()`` can SIGKILL the master and every worker at once. ``Phone`` is one browser: its own
-cookies (session, CSRF), no redirects followed. A table opens only through one of its links, so a
-phone first opens one (``Phone.open_link``, with a token from ``tests/links.py``), which the
+``Server`` runs ``gunicorn 'app:create_app()'`` (2 gevent workers: ``gunicorn.conf.py``, the
+production settings: CSRF on, a fixed secret key so sessions outlive a restart) in its own process
+group, so that ``kill()`` can SIGKILL the master and every worker at once. ``Phone`` is one browser:
+its own cookies (session, CSRF), no redirects followed. A table opens only through one of its links,
+so a phone first opens one (``Phone.open_link``, with a token from ``tests/links.py``), which the
 server keeps in the phone's session cookie beside its CSRF token.
 """
 
@@ -74,7 +74,6 @@ class Server:
         database_url: str,
         log: Path,
         workers: int = 2,
-        threads: int = 4,
         env: Mapping[str, str] | None = None,
         options: tuple[str, ...] = (),
     ) -> None:
@@ -86,7 +85,7 @@ class Server:
             sys.executable,
             "-m",
             "gunicorn",
-            *("--workers", str(workers), "--threads", str(threads)),
+            *("--workers", str(workers)),
             *("--bind", "127.0.0.1:0", "--no-control-socket", "--graceful-timeout", "5"),
             *options,
             "app:create_app()",

@@ -1,4 +1,4 @@
-"""Many phones writing at once to a running server (gunicorn, 2 workers × 4 threads), on SQLite
+"""Many phones writing at once to a running server (gunicorn, 2 gevent workers), on SQLite
 and on PostgreSQL: to one table, and to several tables.
 
 Each phone does what a phone at the table does, as fast as it can: opens the table's scorekeeper

@@ -1,5 +1,5 @@
-"""Links and new tables under concurrent requests to a running server (gunicorn, 2 workers × 4
-threads), on SQLite and on PostgreSQL, each race run in many trials so that a check made apart
+"""Links and new tables under concurrent requests to a running server (gunicorn, 2 gevent
+workers), on SQLite and on PostgreSQL, each race run in many trials so that a check made apart
 from its write shows up.
 
 - Scorekeepers who all press "Revoke every other scorekeeper link" at once leave exactly one.

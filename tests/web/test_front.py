@@ -83,6 +83,22 @@ def test_a_poll_goes_to_flask_when_the_answer_is_not_in_memory(app, flask_calls,
     assert len(flask_calls) == 4
 
 
+def test_a_poll_asking_to_be_held_is_answered_at_once_here(app, flask_calls, poll, sweep_due):
+    # Only a server of green threads holds a poll (tests/durability/test_held_polls.py); this
+    # one answers at once, in front of Flask or from it, and does not say it holds.
+    table, address = poll
+    cookieless = app.test_client()
+    first = cookieless.get(f"{address}&hold=1")
+    assert (first.status_code, first.text, "X-Poll-Held" in first.headers) == (200, "0", False)
+    etag = {"If-None-Match": first.headers["ETag"]}
+    assert cookieless.get(f"{address}&hold=1", headers=etag).status_code == 304
+    assert flask_calls == []
+    sweep_due()
+    answer = cookieless.get(f"{address}&hold=1", headers=etag)
+    assert (answer.status_code, "X-Poll-Held" in answer.headers) == (304, False)
+    assert flask_calls == [f"/t/{table}/seq"]
+
+
 def test_a_static_file_is_answered_in_front_of_flask(app, client, flask_calls):
     address = re.search(r'src="(/static/app\.js\?v=[0-9a-f]+)"', client.get("/").text).group(1)
     flask_calls.clear()

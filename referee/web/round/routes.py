@@ -43,6 +43,7 @@ from referee.web.speed import (
     remember_after,
 )
 from referee.web.speed.front import position_text
+from referee.web.speed.held import HELD_HEADER, can_hold
 from referee.web.speed.pages import shared_page
 from referee.web.speed.translations import gettext as _
 from referee.web.standings import leaders
@@ -304,12 +305,15 @@ def seq(table_id: str) -> Response:
     """Has anything changed? The table's log position, as text with an ETag: a page that polls
     it gets a 304 until the next entry. A page's own poll carries the table's ``poll_key`` and
     is answered from memory, mostly by ``referee.web.speed.front`` before it gets here (no session,
-    no link lookup); anything else needs a link."""
+    no link lookup), which also holds it until the table changes when it asks (``hold=1``) and
+    the server can (``referee.web.speed.held``). Here it is answered at once, saying so to a page
+    that asked to be held, which then asks again at once. Anything else needs a link."""
     key = request.args.get("k")
     if key is None or not valid_poll_key(table_id, key):
         require(table_id)
     last = recent_seq(table_id)
     if last is None:
         abort(404)
-    status, headers, body = position_text(last, request.headers.get("If-None-Match"))
+    more = [(HELD_HEADER, "1")] if request.args.get("hold") == "1" and can_hold() else []
+    status, headers, body = position_text(last, request.headers.get("If-None-Match"), *more)
     return Response(body, status, headers)

@@ -34,6 +34,7 @@ from referee.web.headers import HEADERS
 from referee.web.language import VARY
 from referee.web.polls import valid_poll_key
 from referee.web.speed import pages
+from referee.web.speed.held import HELD_HEADER, Held, can_hold
 
 #: How long a browser keeps a static file: a year, since its address changes with its content.
 STATIC_MAX_AGE = 365 * 24 * 3600
@@ -92,10 +93,11 @@ def static_file(folder: str, filename: str) -> tuple[bytes, str, str] | None:
     return body, mimetype, hashlib.sha256(body).hexdigest()[:12]
 
 
-def position_text(seq: int, if_none_match: str | None) -> Answer:
+def position_text(seq: int, if_none_match: str | None, *more: tuple[str, str]) -> Answer:
     """The answer to "has anything changed?": the table's log position as text, a 304 while
-    the page's ETag is still that position."""
-    return conditional(f"seq-{seq}", str(seq).encode(), "text/plain", "no-cache", if_none_match)
+    the page's ETag is still that position; with ``more`` headers."""
+    etag = f"seq-{seq}"
+    return conditional(etag, str(seq).encode(), "text/plain", "no-cache", if_none_match, *more)
 
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
@@ -111,6 +113,7 @@ class Front:
         self.static_prefix = f"{app.static_url_path}/"
         self.speed = app.extensions["referee.speed"]
         self.positions = self.speed.positions
+        self.held: Held | None = None  # made on the first poll held (``held``)
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         method = environ.get("REQUEST_METHOD")
@@ -156,9 +159,19 @@ class Front:
             query = environ.get("QUERY_STRING", "")
             if not query.startswith("k="):
                 return None
+            key, _, rest = query[2:].partition("&")
             table_id = path[3:-4]
-            if not valid_poll_key(table_id, query[2:], secret_keys(self.app.config)):
+            if not valid_poll_key(table_id, key, secret_keys(self.app.config)):
                 return None
+            if rest == "hold=1" and can_hold():
+                # Held, from what this process knows: a sweep due is made by the held polls'
+                # own sweeper within its interval, which wakes this one if the table moved.
+                seq = self.positions.known.get(table_id)
+                if seq is None:
+                    return None
+                if f"seq-{seq}" in parse_etags(if_none_match):
+                    seq = self.holding().wait(table_id, seq)
+                return position_text(seq, if_none_match, (HELD_HEADER, "1"))
             seq = self.positions.fresh(table_id)
             return None if seq is None else position_text(seq, if_none_match)
         if path.startswith("/t/"):
@@ -169,6 +182,14 @@ class Front:
             etag, body = page
             return conditional(etag, body, "text/html", "no-cache", if_none_match, ("Vary", VARY))
         return None
+
+    def holding(self) -> Held:
+        """This process's held polls, made on the first one (in the worker, after gevent has
+        patched ``threading``)."""
+        if self.held is None:
+            seconds = float(self.app.config["POLL_HOLD_SECONDS"])
+            self.held = Held(self.app, self.positions, seconds)
+        return self.held
 
 
 def install(app: Flask) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -134,6 +135,8 @@ class Positions:
         self.lock = threading.Lock()
         self.swept = -every  # monotonic time of the last sweep
         self.since: datetime | None = None  # database time the next sweep reads from
+        #: Told of each table whose position moved (``referee.web.speed.held``: its held polls).
+        self.moved: Callable[[str], None] | None = None
 
     def get(self, table_id: str) -> int | None:
         """The table's log position, at most ``every`` seconds old; None for an unknown table."""
@@ -152,12 +155,12 @@ class Positions:
             return None
         return self.known.get(table_id)
 
-    def sweep(self) -> None:
-        """At most once per ``every`` seconds: note the positions of the tables that changed,
-        and forget the links of the tables that had one revoked (``links``). Nothing to do when
-        nothing is kept."""
+    def sweep(self, every: float | None = None) -> None:
+        """At most once per ``every`` seconds (default: ``self.every``): note the positions of
+        the tables that changed, and forget the links of the tables that had one revoked
+        (``links``). Nothing to do when nothing is kept."""
         now = time.monotonic()
-        if not self.known.size or now - self.swept < self.every:
+        if not self.known.size or now - self.swept < (self.every if every is None else every):
             return
         if not self.lock.acquire(blocking=False):
             return  # fresh enough, or another thread of this process is sweeping
@@ -176,8 +179,11 @@ class Positions:
 
     def set(self, table_id: str, seq: int) -> None:
         """Note a table's position (never moving it back: the log only grows)."""
-        if seq >= (self.known.get(table_id) or 0):
+        known = self.known.get(table_id)
+        if seq >= (known or 0):
             self.known.put(table_id, seq)
+            if seq != known and self.moved is not None:
+                self.moved(table_id)
 
 
 def recent_seq(table_id: str) -> int | None:

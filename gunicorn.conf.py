@@ -1,0 +1,32 @@
+"""gunicorn's settings for Table Referee, read by gunicorn from the folder it starts in (the
+README's `gunicorn 'app:create_app()'`, the Docker image, the benchmarks and the durability
+tests all start it here). The command line and ``GUNICORN_CMD_ARGS`` override any of them.
+
+- gevent workers: each request on a green thread, so a page's "has anything changed?" can wait
+  for its table to change (``referee/web/speed/held.py``) at the cost of a little memory instead
+  of a worker, and a phone sees a change as soon as the server knows of it.
+- ``worker_connections``: the connections each worker serves at once, held polls included (one
+  per open page), 8,192 each: 2,000 tables of 5 phones on 2 workers, with room. The process's
+  open-file limit (``ulimit -n``) must allow as many.
+- The app is loaded in each worker, after gevent has patched it (never ``--preload``: the
+  database drivers and the app's locks must be made patched).
+- Python's garbage collector runs less often in a worker (``post_worker_init``): a worker keeps
+  thousands of replayed tables and held polls, and each full collection walked all of them,
+  stalling every request of that worker for a tenth of a second (the capacity benchmark's p99).
+"""
+
+import gc
+
+worker_class = "gevent"
+workers = 2
+worker_connections = 8192
+preload_app = False
+
+
+def post_worker_init(_worker: object) -> None:
+    """What the worker made while starting (the app, its templates, the modules) is never
+    garbage: left out of every collection (``gc.freeze``). A young generation of 50,000 objects
+    instead of 700, and older generations collected a fifth as often: the requests' own cycles
+    are still collected, in far fewer passes over the tables kept."""
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)

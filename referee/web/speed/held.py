@@ -1,0 +1,108 @@
+"""Held polls: a page's "has anything changed?" answered when its table changes, not at once.
+
+A page at a live table asked every second, and a server of sync workers spent a whole connection
+on each answer: five phones a table made the polls most of a hosted evening's work
+(``bench/capacity.py``). A poll that asks to be held (``?k=<key>&hold=1``, as ``static/app.js``
+asks) and whose ETag is the table's position now is kept open instead, until the position moves
+or ``seconds`` pass; the page asks again at once after each answer. A phone then sends one poll
+per change (and one per ``seconds`` at a quiet table) and sees a change as soon as this process
+knows of it: at once for an entry it wrote, within a sweep (``SWEEP_EVERY``) for one written
+through another process.
+
+Holding a request costs a worker only under a server of green threads: gunicorn's gevent workers
+(``gunicorn.conf.py``), where a waiting request is a little memory. Anywhere else (the tests'
+client, ``flask --app app table``'s waitress, threaded or sync gunicorn workers) nothing is held:
+the poll is answered at once and the page asks on its own schedule. Every answer of a server that
+holds says so (``HELD_HEADER``), so the page knows to ask again at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from referee.web.speed.kept import Positions
+
+#: The header of every poll answer from a server that holds polls: ask again at once.
+HELD_HEADER = "X-Poll-Held"
+#: How often a process that holds polls sweeps for changes made elsewhere (seconds): how late a
+#: held poll hears of an entry written through another process. One indexed read each.
+SWEEP_EVERY = 0.04
+
+log = logging.getLogger(__name__)
+
+
+def can_hold() -> bool:
+    """Whether this process serves its requests on green threads (gevent's monkey patching,
+    as gunicorn's gevent workers do), so a held request holds no worker."""
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and bool(monkey.is_module_patched("threading"))
+
+
+class Held:
+    """The polls this process holds, by table, and what wakes them: a move of the table's
+    position (``Positions.set``: an entry this process wrote, or a sweep that found one written
+    elsewhere), swept for every ``Positions.every`` seconds while any poll is held.
+
+    Made in the worker process, after gevent has patched ``threading`` (its locks and events are
+    then gevent's), on the first poll held there."""
+
+    def __init__(self, app: Flask, positions: Positions, seconds: float) -> None:
+        self.app = app
+        self.positions = positions
+        self.seconds = seconds
+        #: Table id → the event its held polls wait on (set, and dropped, when it moves).
+        self.events: dict[str, threading.Event] = {}
+        #: Table id → how many polls this process holds for it.
+        self.count: dict[str, int] = {}
+        threading.Thread(target=self.sweeping, name="held-polls", daemon=True).start()
+        positions.moved = self.wake
+
+    def wait(self, table_id: str, seq: int) -> int:
+        """The table's position once it is not ``seq`` any more, or ``seq`` after ``seconds``."""
+        deadline = time.monotonic() + self.seconds
+        self.count[table_id] = self.count.get(table_id, 0) + 1
+        try:
+            while True:
+                # The event first, then the position: a move in between sets this event.
+                event = self.events.get(table_id) or self.events.setdefault(
+                    table_id, threading.Event()
+                )
+                now = self.positions.known.get(table_id)
+                if now is not None and now != seq:
+                    return now
+                left = deadline - time.monotonic()
+                if left <= 0 or not event.wait(left):
+                    return seq
+        finally:
+            still = self.count[table_id] - 1
+            if still:
+                self.count[table_id] = still
+            else:
+                del self.count[table_id]
+                self.events.pop(table_id, None)
+
+    def wake(self, table_id: str) -> None:
+        """The table's position moved (noted before this is called): its held polls look again."""
+        event = self.events.pop(table_id, None)
+        if event is not None:
+            event.set()
+
+    def sweeping(self) -> None:
+        """While any poll is held: a sweep each ``SWEEP_EVERY`` seconds (one indexed read for
+        the whole process), which wakes the polls of the tables another process changed."""
+        while True:
+            time.sleep(SWEEP_EVERY)
+            if not self.count:
+                continue
+            try:
+                with self.app.app_context():
+                    self.positions.sweep(SWEEP_EVERY)
+            except Exception:  # the database away for a moment: the next sweep tries again
+                log.exception("sweep for held polls failed")

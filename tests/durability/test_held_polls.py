@@ -1,0 +1,116 @@
+"""Held polls under the production server (gunicorn's gevent workers, ``gunicorn.conf.py``), on
+SQLite and on PostgreSQL: a page's "has anything changed?" that asks to be held
+(``?k=<key>&hold=1``, as ``static/app.js`` asks) is answered when its table changes, whichever
+of the two workers wrote the change; after ``POLL_HOLD_SECONDS`` without one it is answered
+"no change"; a poll that does not ask is answered at once. Every answer to a poll that asked
+says the server holds (``X-Poll-Held``), so the page asks again at once.
+"""
+
+from __future__ import annotations
+
+import http.client
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from referee.rules import Setup
+from referee.store.tables import create_table
+from tests.durability.conftest import Phone, Server
+from tests.links import new_link
+
+pytestmark = pytest.mark.durability
+
+#: How long the test's server holds a poll without a change (``POLL_HOLD_SECONDS``).
+HOLD = 2.0
+#: How late a held poll may hear of a change: a sweep of the other worker (0.04 s), the request
+#: itself, a loaded machine.
+LATE = 0.5
+
+
+@pytest.fixture
+def held_server(database_url: str, store: Flask, tmp_path: Path) -> Iterator[Server]:
+    env = {"REFEREE_POLL_HOLD_SECONDS": str(HOLD)}
+    live = Server(database_url, tmp_path / "gunicorn.log", env=env).start()
+    yield live
+    live.stop()
+
+
+def poll(server: Server, address: str, etag: str = "") -> tuple[int, str, str, str, float]:
+    """The page's poll as its script sends it (no cookie, the ETag it saw): status, body, ETag,
+    X-Poll-Held, and how long the answer took."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=HOLD + 10)
+    began = time.monotonic()
+    try:
+        connection.request("GET", address, headers={"If-None-Match": etag} if etag else {})
+        response = connection.getresponse()
+        body = response.read().decode()
+        took = time.monotonic() - began
+        held = response.headers.get("X-Poll-Held", "")
+        return response.status, body, response.headers.get("ETag", ""), held, took
+    finally:
+        connection.close()
+
+
+def followed_table(store: Flask, server: Server) -> tuple[str, Phone, str]:
+    """A new Blackout table, its scorekeeper's phone, and the poll address of its page; both
+    workers have answered the page's poll once (each knows the table)."""
+    with store.app_context():
+        table_id = create_table(Setup("blackout", ("Ann", "Ben", "Cho")))
+    keeper = Phone(server)
+    assert keeper.open_link(new_link(store, table_id)) == f"/t/{table_id}"
+    status, page = keeper.get(f"/t/{table_id}")
+    assert status == 200
+    found = re.search(r'data-poll="([^"]+)"', page)
+    assert found, page[-500:]
+    address = found.group(1).replace("&amp;", "&")
+    for _ in range(20):  # new connections: both workers take some
+        assert poll(server, address)[0] == 200
+    return table_id, keeper, address
+
+
+def test_a_held_poll_is_answered_when_the_table_changes(held_server: Server, store: Flask):
+    table_id, keeper, address = followed_table(store, held_server)
+    status, body, etag, held, _took = poll(held_server, f"{address}&hold=1")
+    assert (status, body, etag, held) == (200, "0", '"seq-0"', "1")
+    answers: list[tuple[tuple[int, str, str, str, float], float]] = []
+
+    def follow() -> None:
+        answer = poll(held_server, f"{address}&hold=1", etag)
+        answers.append((answer, time.monotonic()))
+
+    waiting = [threading.Thread(target=follow) for _ in range(6)]  # on both workers
+    for thread in waiting:
+        thread.start()
+    time.sleep(0.5)  # every poll held by now
+    entered = time.monotonic()
+    form = {"seq": "0", "round": "1", "action": "trump", "trump": "H"}
+    assert keeper.post(f"/t/{table_id}/entry", form).status == 303
+    written = time.monotonic()
+    for thread in waiting:
+        thread.join(timeout=HOLD + 10)
+    assert len(answers) == 6
+    for (status, body, new_etag, held, _took), answered in answers:
+        assert (status, body, new_etag, held) == (200, "1", '"seq-1"', "1")
+        assert answered >= entered, "answered before the entry: not held"
+        assert answered <= written + LATE, f"heard of the entry {answered - written:.2f} s late"
+
+
+def test_a_held_poll_without_a_change_says_so_after_its_time(held_server: Server, store: Flask):
+    _table_id, _keeper, address = followed_table(store, held_server)
+    etag = poll(held_server, f"{address}&hold=1")[2]
+    status, body, same, held, took = poll(held_server, f"{address}&hold=1", etag)
+    assert (status, body, same, held) == (304, "", etag, "1")
+    assert HOLD - 0.1 <= took <= HOLD + LATE
+
+
+def test_a_poll_that_does_not_ask_to_be_held_is_answered_at_once(held_server: Server, store: Flask):
+    _table_id, _keeper, address = followed_table(store, held_server)
+    etag = poll(held_server, address)[2]
+    status, body, same, held, took = poll(held_server, address, etag)
+    assert (status, body, same, held) == (304, "", etag, "")
+    assert took < HOLD / 2
