@@ -48,7 +48,7 @@ def can_hold() -> bool:
 class Held:
     """The polls this process holds, by table, and what wakes them: a move of the table's
     position (``Positions.set``: an entry this process wrote, or a sweep that found one written
-    elsewhere), swept for every ``Positions.every`` seconds while any poll is held.
+    elsewhere), swept for every ``SWEEP_EVERY`` seconds while any poll is held.
 
     Made in the worker process, after gevent has patched ``threading`` (its locks and events are
     then gevent's), on the first poll held there."""
