@@ -82,7 +82,9 @@ LINKS_OF_A_TABLE = 1
 TABLES_OF_A_CREATOR = 2
 
 #: The tables with a link revoked since a moment (see ``revoked_since``).
-_REVOKED_SINCE = select(LINKS.c.table_id).where(LINKS.c.revoked_at >= bindparam("since")).distinct()
+#: Without DISTINCT, which made SQLite scan the whole table by ``table_id`` instead of reading the
+#: few revoked rows off ``revoked_at``'s index (1.3 ms at 6,000 links, on every sweep).
+_REVOKED_SINCE = select(LINKS.c.table_id).where(LINKS.c.revoked_at >= bindparam("since"))
 
 
 class NoAccess(PermissionError):
@@ -163,7 +165,8 @@ def revoked_since(since: datetime) -> list[str]:
     of its own like ``referee.store.tables.changed_since`` (processes that keep looked-up links
     forget those tables' links)."""
     with db.engine.connect() as connection:
-        return list(connection.execute(_REVOKED_SINCE, {"since": since}).scalars())
+        found = connection.execute(_REVOKED_SINCE, {"since": since}).scalars()
+        return list(dict.fromkeys(found))  # each table once
 
 
 def revoke(table_id: str, kind: str, by: str | None = None, commit: bool = True) -> int:

@@ -168,7 +168,8 @@ class Positions:
             start = utcnow()
             if self.since is not None:
                 for table_id, seq in changed_since(self.since):
-                    if self.known.get(table_id) is not None:
+                    known = self.known.peek(table_id)  # mostly the same: the overlap
+                    if known is not None and seq > known:
                         self.set(table_id, seq)
                 for table_id in revoked_since(self.since):
                     self.links.discard(table_id)

@@ -26,6 +26,11 @@ class LRU(Generic[V]):
                 return self.items[key]
         return None
 
+    def peek(self, key: Hashable) -> V | None:
+        """The value kept for ``key`` without making it the most recently used."""
+        with self.lock:
+            return self.items.get(key)
+
     def put(self, key: Hashable, value: V) -> None:
         with self.lock:
             self.items[key] = value
