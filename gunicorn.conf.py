@@ -10,17 +10,26 @@ tests all start it here). The command line and ``GUNICORN_CMD_ARGS`` override an
   open-file limit (``ulimit -n``) must allow as many.
 - The app is loaded in each worker, after gevent has patched it (never ``--preload``: the
   database drivers and the app's locks must be made patched).
+- PostgreSQL's driver waits for each answer in C (``PSYCOPG_WAIT_FUNC=wait_c``, where psycopg
+  would wait through gevent in Python): a round trip of the app's statements is a fraction of a
+  millisecond, and waiting in Python made a PostgreSQL entry a quarter slower (``bench/run.py``);
+  the worker's other requests wait that long, as they do for SQLite.
 - Python's garbage collector runs less often in a worker (``post_worker_init``): a worker keeps
   thousands of replayed tables and held polls, and each full collection walked all of them,
   stalling every request of that worker for a tenth of a second (the capacity benchmark's p99).
 """
 
 import gc
+import importlib.util
+import os
 
 worker_class = "gevent"
 workers = 2
 worker_connections = 8192
 preload_app = False
+
+if importlib.util.find_spec("psycopg_binary") or importlib.util.find_spec("psycopg_c"):
+    os.environ.setdefault("PSYCOPG_WAIT_FUNC", "wait_c")  # psycopg reads it when imported
 
 
 def post_worker_init(_worker: object) -> None:
