@@ -27,6 +27,13 @@ def hidden(page: str, name: str) -> str:
     return match.group(1)
 
 
+def undo(client: FlaskClient, table: str) -> None:
+    """Undo the last entry from the page as it is now (its seq), and read the message it leaves."""
+    page = client.get(f"/t/{table}").text
+    ok(client.post(f"/t/{table}/undo", data={"seq": hidden(page, "seq")}))
+    client.get(f"/t/{table}")
+
+
 def post(client: FlaskClient, table_id: str, action: str, **fields: str):
     """Post an entry from the page as it is now (its seq and round), like a tap on a button."""
     page = client.get(f"/t/{table_id}").get_data(as_text=True)

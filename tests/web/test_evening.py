@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.links import join
-from tests.web.helpers import hidden, new_table, ok, post
+from tests.web.helpers import hidden, new_table, ok, post, undo
 from tests.web.test_exports import golden
 from tests.web.test_sheets_web import upload
 
@@ -80,27 +80,24 @@ def test_a_blacked_out_bid_and_a_made_one_are_said_so(app: Flask, client: FlaskC
     assert "Ann leads with 10." in told
 
 
-def test_the_summary_stays_below_the_totals_once_the_next_round_begins(
-    app: Flask, client: FlaskClient
-) -> None:
+def second_round_begun(app: Flask, client: FlaskClient) -> str:
+    """Ann and Ben, round 1 scored (both bid 1, Ann took the trick), round 2's first bid in."""
     table = new_table(app, client, "blackout", ("Ann", "Ben"), {"max_cards": 2})
     ok(post(client, table, "trump", trump="H"))
     for seat in (2, 1):
         ok(post(client, table, "bid", player=seat, bid=1))
     ok(post(client, table, "tricks", tricks_1=1, tricks_2=0))
     ok(post(client, table, "bid", player=1, bid=0))  # round 2 begins
+    return table
+
+
+def test_the_summary_stays_below_the_totals_once_the_next_round_begins(
+    app: Flask, client: FlaskClient
+) -> None:
+    table = second_round_begun(app, client)
     page = client.get(f"/t/{table}").text
     assert section(page, "summary-title").startswith("Round 1 scored")
     assert page.index('id="totals-title"') < page.index('id="summary-title"')
-
-
-def undo(client: FlaskClient, table: str) -> None:
-    page = client.get(f"/t/{table}").text
-    data = {"seq": hidden(page, "seq")}
-    token = re.search(r'name="csrf_token"[^>]*? value="([^"]*)"', page)
-    if token:
-        data["csrf_token"] = token.group(1)
-    assert client.post(f"/t/{table}/undo", data=data).status_code == 303
 
 
 def test_the_summary_of_the_round_before_follows_the_language_and_an_undo(
@@ -109,12 +106,7 @@ def test_the_summary_of_the_round_before_follows_the_language_and_an_undo(
     # While a round is in play, the summary of the round before is told once per language and
     # kept: a German reader after an English one reads German, and the round told again after
     # an undo is the round as it now is.
-    table = new_table(app, client, "blackout", ("Ann", "Ben"), {"max_cards": 2})
-    ok(post(client, table, "trump", trump="H"))
-    for seat in (2, 1):
-        ok(post(client, table, "bid", player=seat, bid=1))
-    ok(post(client, table, "tricks", tricks_1=1, tricks_2=0))
-    ok(post(client, table, "bid", player=1, bid=0))  # round 2 begins
+    table = second_round_begun(app, client)
     told = section(client.get(f"/t/{table}?lang=en").text, "summary-title")
     assert "Ann bid 1, took 1 and made it: 11 points." in told
     german = section(client.get(f"/t/{table}?lang=de").text, "summary-title")

@@ -32,7 +32,7 @@ from referee.store.tables import get_table, table_state
 from referee.web.sheet.footnotes import corrections
 from tests.durability.legal import next_entry
 from tests.sheets.reading import page_texts
-from tests.web.helpers import hidden, kept_as_breach, new_table, ok, post
+from tests.web.helpers import hidden, kept_as_breach, new_table, ok, post, undo
 from tests.web.test_records_web import REFUSED
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
@@ -63,12 +63,6 @@ def load(client: FlaskClient, body: bytes) -> str:
     assert found, response.headers["Location"]
     assert client.get(response.headers["Location"]).status_code == 200
     return found.group(1)
-
-
-def undo(client: FlaskClient, table: str) -> None:
-    page = client.get(f"/t/{table}").text
-    ok(client.post(f"/t/{table}/undo", data={"seq": hidden(page, "seq")}))
-    client.get(f"/t/{table}")  # the message it leaves
 
 
 def correct(
