@@ -165,10 +165,15 @@ class Front:
                 return None
             if rest == "hold=1" and can_hold():
                 # Held, from what this process knows: a sweep due is made by the held polls'
-                # own sweeper within its interval, which wakes this one if the table moved.
+                # own sweeper within its interval, which wakes this one if the table moved. A
+                # table this process has not seen yet is read once (then known), so that the
+                # first poll a worker gets is held too.
                 seq = self.positions.known.get(table_id)
                 if seq is None:
-                    return None
+                    with self.app.app_context():
+                        seq = self.positions.get(table_id)
+                if seq is None:
+                    return None  # no such table (any more): Flask's 404
                 if f"seq-{seq}" in parse_etags(if_none_match):
                     seq = self.holding().wait(table_id, seq)
                 return position_text(seq, if_none_match, (HELD_HEADER, "1"))

@@ -37,6 +37,9 @@ HELD_HEADER = "X-Poll-Held"
 #: busy server: about 6 % of a worker's time at 1,000 live tables (``bench/capacity.py``), where
 #: sweeping every 0.1 s held fewer tables, not more.
 SWEEP_EVERY = 0.04
+#: How often a held poll looks for itself (seconds), should its table's move not have woken it:
+#: the process's sweep then runs from the poll too (at most once per ``Positions.every``).
+LOOK_EVERY = 1.0
 
 log = logging.getLogger(__name__)
 
@@ -81,8 +84,11 @@ class Held:
                 if now is not None and now != seq:
                     return now
                 left = deadline - time.monotonic()
-                if left <= 0 or not event.wait(left):
+                if left <= 0:
                     return seq
+                if not event.wait(min(left, LOOK_EVERY)):
+                    with self.app.app_context():  # at most one sweep per ``Positions.every``
+                        self.positions.sweep()
         finally:
             still = self.count[table_id] - 1
             if still:
