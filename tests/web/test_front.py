@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 from collections.abc import Callable
 
 import pytest
@@ -16,6 +17,7 @@ from flask.testing import FlaskClient
 from referee.rules import events as ev
 from referee.store.tables import append_entry
 from referee.web.headers import HEADERS
+from referee.web.speed.held import Held
 from tests.links import join
 from tests.web.helpers import new_table, ok, post
 
@@ -283,3 +285,20 @@ def test_an_expired_cookie_opens_nothing_in_front_of_flask_either(
     flask_calls.clear()
     refused = spectator.get(f"/t/{table}/sheet")
     assert refused.status_code == 403 and flask_calls == [f"/t/{table}/sheet"]
+
+
+def test_a_first_poll_arriving_while_the_held_polls_start_joins_them(app, monkeypatch):
+    # Under gevent, starting the held polls' sweeper lets other requests run, and one of them may
+    # be the worker's second first poll: it must find the same held polls, or it makes others
+    # that take the wake-ups over, and the first one's polls never hear of a change.
+    front = app.wsgi_app
+    during: list[Held] = []
+
+    def start(_thread: threading.Thread) -> None:  # another request runs meanwhile
+        if not during:
+            during.append(front.holding())
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    held = front.holding()
+    assert during == [held]
+    assert app.extensions["referee.speed"].positions.moved == held.wake

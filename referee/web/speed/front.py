@@ -194,6 +194,7 @@ class Front:
         if self.held is None:
             seconds = float(self.app.config["POLL_HOLD_SECONDS"])
             self.held = Held(self.app, self.positions, seconds)
+            self.held.start()  # noted first: starting a thread lets other requests run
         return self.held
 
 

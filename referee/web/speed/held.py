@@ -37,9 +37,6 @@ HELD_HEADER = "X-Poll-Held"
 #: busy server: about 6 % of a worker's time at 1,000 live tables (``bench/capacity.py``), where
 #: sweeping every 0.1 s held fewer tables, not more.
 SWEEP_EVERY = 0.04
-#: How often a held poll looks for itself (seconds), should its table's move not have woken it:
-#: the process's sweep then runs from the poll too (at most once per ``Positions.every``).
-LOOK_EVERY = 1.0
 
 log = logging.getLogger(__name__)
 
@@ -67,8 +64,13 @@ class Held:
         self.events: dict[str, threading.Event] = {}
         #: Table id → how many polls this process holds for it.
         self.count: dict[str, int] = {}
-        threading.Thread(target=self.sweeping, name="held-polls", daemon=True).start()
         positions.moved = self.wake
+
+    def start(self) -> None:
+        """Start the sweeper. Under gevent this switches to other requests while it starts: the
+        process must know this ``Held`` by then, or a second first poll makes another one that
+        takes ``Positions.moved`` over, and no move ever wakes the polls this one holds."""
+        threading.Thread(target=self.sweeping, name="held-polls", daemon=True).start()
 
     def wait(self, table_id: str, seq: int) -> int:
         """The table's position once it is not ``seq`` any more, or ``seq`` after ``seconds``."""
@@ -86,9 +88,7 @@ class Held:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return seq
-                if not event.wait(min(left, LOOK_EVERY)):
-                    with self.app.app_context():  # at most one sweep per ``Positions.every``
-                        self.positions.sweep()
+                event.wait(left)
         finally:
             still = self.count[table_id] - 1
             if still:
