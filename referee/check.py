@@ -55,7 +55,7 @@ def _sort_key(breach: Breach) -> tuple[int, int]:
 
 
 def report(record: Record, state: State, record_rounds: int) -> dict[str, Any]:
-    """The ``--json`` document of record-format.md for a replayed record. A round whose last
+    """The ``--json`` document of docs/record-format.md for a replayed record. A round whose last
     trick is under way (a record of a table in play may stop there) also says which trick it is,
     how many of its cards are played and who plays next (``trick_in_play``)."""
     game = state.game

@@ -5,7 +5,7 @@ A record's rounds say what a table holds; its history says how it came to: every
 order it was made, each undo and correction, each with its time. ``read_history`` reads one
 (``RecordError`` naming the field), ``write_history`` writes a table's log, and ``as_entered``
 takes a record's entries one by one as the app takes them, giving the log a table loaded from
-the record holds (``docs/rulings.md``, "Loading a record into the app").
+the record holds (``docs/record-format.md``, "Loading a record into the app").
 """
 
 from __future__ import annotations

@@ -216,7 +216,7 @@ def trick_events(
     final = out[-1] if out else None
     under_way = last and not ({"tricks", "won"} & raw.keys())
     if under_way and isinstance(final, ev.Trick) and 0 < len(final.cards) < seats:
-        # A trick under way (record-format.md): its cards one by one, the first by the leader.
+        # A trick under way (docs/record-format.md): its cards one by one, the first by the leader.
         # Only in a round under way: beside the round's results it is a trick short of cards.
         out[-1:] = [ev.Play(number, final.cards[0], final.leader)]
         out += [ev.Play(number, card) for card in final.cards[1:]]

@@ -1,4 +1,4 @@
-"""Game records in the ``table-referee/1`` format (``record-format.md``): read, check shape, write.
+"""Game records in the ``table-referee/1`` format (docs/record-format.md): read, check shape, write.
 
 ``parse_record`` turns a JSON document into a ``Record`` (a ``Setup`` and the events its rounds
 stand for) or raises ``RecordError`` naming the field that cannot be read — the referee's exit 2.
@@ -10,14 +10,14 @@ rounds hold, and which field names who begins round 1, its record part reads and
 (``referee/games/<package>/record.py``, a ``referee.record_parts.RecordGame``).
 
 A record of a table in play may stop in the middle of a trick in its last round
-(record-format.md): that trick's cards are read one by one, as played (``trick_events``).
-Extensions beyond record-format.md (``docs/rulings.md``): a secret Alles oder Nichts bid not yet
+(docs/record-format.md): that trick's cards are read one by one, as played (``trick_events``).
+Extensions (``docs/record-format.md``): a secret Alles oder Nichts bid not yet
 turned up is ``{"open": false}`` without ``bid``; ``history`` holds the table's whole log, undos
 and corrections with their times (``referee.record_history``, ``docs/record-history.md``). A
 record with a history is scored by its entries in force, which must give its rounds as the app
 writes them.
 
-Reading stops at the first thing no game can hold (``docs/rulings.md``): text that is not valid
+Reading stops at the first thing no game can hold (docs/record-format.md): text that is not valid
 Unicode, more players than any game seats, a round with more tricks or cards than it deals, a map
 naming more players or colours than there are. So a refused record costs little however it was
 made, and what a message quotes of the record is its start (``names.quote``).
@@ -163,7 +163,7 @@ def renamed_player(setup: Setup, events: Sequence[ev.Event]) -> Renamed | None:
     """The entries' name for a player the table names otherwise: when the entries use exactly
     one name that is no player's, some of a player's own entries are made under it (a bid, a
     count …), and they name every player but one, that name is that player's
-    (``docs/rulings.md``, "One bad entry, one breach"). None when they do not, or when the
+    (``docs/record-format.md``, "One bad entry, one breach"). None when they do not, or when the
     players themselves break a rule (too many, a name empty or twice …)."""
     used: dict[str, tuple[int | None, int | None]] = {}  # name → where it is first used
     keyed: set[str] = set()  # the names a player's own entries are made under
@@ -194,7 +194,7 @@ def renamed_in_what_is_read(state: State) -> Renamed | None:
     """The renamed player (``renamed_player``) of the entries the table reads, when the entries
     as written show none: a name that is no player's, used only in entries the referee sets
     aside (a count in ``won``, a starter chosen by nobody at the table), does not keep a player
-    renamed elsewhere from being read as that player (``docs/rulings.md``). Otherwise the
+    renamed elsewhere from being read as that player (``docs/record-format.md``). Otherwise the
     record's export, which writes only what was read, would be read differently from the record
     itself. Only a replay that met a name that is no player's is read again."""
     if not any(breach.code == "unknown-player" for breach in state.violations):

@@ -1,6 +1,6 @@
 """Random legal games of Blackout, Alles oder Nichts and ebbes, for the property tests.
 
-The simulator is a second, independent reading of ``rules.md``: it deals real hands, plays random
+The simulator is a second, independent reading of docs/rules.md: it deals real hands, plays random
 *legal* cards (follow the led colour when you can, otherwise anything), settles every trick and
 scores every round itself. It never imports ``referee``, so when a test finds the engine and the
 simulator agreeing, two separate implementations of the rule book agree.

@@ -1,4 +1,4 @@
-"""``python -m referee check`` as record-format.md specifies: output, --json, stdin, exit codes."""
+"""``python -m referee check`` as docs/record-format.md says: output, --json, stdin, exit codes."""
 
 import json
 import subprocess
@@ -243,7 +243,7 @@ def test_a_record_stopped_in_a_trick_says_which_trick_and_who_plays_next():
 
 
 def test_a_round_under_way_may_lack_its_trump_a_complete_one_may_not():
-    """record-format.md: `trump` is "no trump in a complete round that must have one"."""
+    """docs/record-format.md: `trump` is "no trump in a complete round that must have one"."""
     record = json.loads(IN_PLAY.read_bytes())
     del record["rounds"][-1]["trump"]
     done = referee("check", "-", "--json", stdin=json.dumps(record).encode())

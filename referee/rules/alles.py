@@ -1,4 +1,4 @@
-"""Alles oder Nichts (rules.md, "Alles oder Nichts").
+"""Alles oder Nichts (docs/rules.md, "Alles oder Nichts").
 
 3–6 players, 48 cards, seven rounds of 6-5-4-3-4-5-6 cards, always a trump. Each player picks a
 bid 0–6 face down, then, from left of the dealer to the dealer, declares it open or keeps it

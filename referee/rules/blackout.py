@@ -1,4 +1,4 @@
-"""Blackout: Oh Hell with "1-prefix" scoring (rules.md, "Blackout").
+"""Blackout: Oh Hell with "1-prefix" scoring (docs/rules.md, "Blackout").
 
 2–8 players; hands grow and shrink by ``sequence`` up to ``max_cards``; the max round deals the
 whole trimmed deck and has no trump. Bidding runs from left of the dealer to the dealer, who may not

@@ -1,6 +1,6 @@
 """Breaches of the rules: a small exception hierarchy under ``ValueError``.
 
-Every breach carries the rule id from ``record-format.md`` (``hook``, ``follow-suit`` …), a finer
+Every breach carries a rule id of ``docs/record-format.md`` (``hook``, ``follow-suit`` …), a finer
 message ``code``, where it happened (round, trick, player, all counted from 1) and the parameters.
 The sentence people read is built from the code and the parameters (``referee.rules.wording``),
 so it can be translated: the parameters are language-free (numbers, names, card and colour codes,
@@ -23,7 +23,7 @@ from referee.rules.marks import N_, Nn_, Plural
 from referee.rules.names import quote
 from referee.rules.wording import ENGLISH, Translations, say
 
-#: Every rule id a breach can carry (``record-format.md``).
+#: Every rule id a breach can carry (``docs/record-format.md``).
 RULE_IDS = frozenset(
     {
         "players",
@@ -279,7 +279,7 @@ class Breach(ValueError):
 
     @property
     def message(self) -> str:
-        """The sentence in English, the catalog's source (``record-format.md``'s ``message``)."""
+        """The sentence in English, the catalog's source (docs/record-format.md's ``message``)."""
         return self.sentence(ENGLISH)
 
     def sentence(self, translations: Translations, symbols: bool = True) -> str:
@@ -289,7 +289,7 @@ class Breach(ValueError):
         return say(MESSAGES[self.code], {**where, **self.params}, translations, symbols)
 
     def to_dict(self) -> dict[str, object]:
-        """The breach as ``record-format.md`` prints it."""
+        """The breach as ``docs/record-format.md`` prints it."""
         return {
             "round": self.round,
             "trick": self.trick,

@@ -59,7 +59,7 @@ class DealtGame(Game[D]):
 
     def trump_lacking(self, rnd: D) -> list[Breach]:
         """A complete round that needs a trump and has none: one ``trump`` breach (none more
-        for a bad trump, already flagged). A round under way may lack it (record-format.md:
+        for a bad trump, already flagged). A round under way may lack it (docs/record-format.md:
         "no trump in a complete round that must have one")."""
         lacking = rnd.trump_colour is None and not self.whole_deck(rnd.number)
         if lacking and self.results_in(rnd) and "trump-missing" not in rnd.flagged:

@@ -1,4 +1,4 @@
-"""ebbes (rules.md, "ebbes").
+"""ebbes (docs/rules.md, "ebbes").
 
 3–5 players, five colours, 10 cards each (15 with ``extended``), five rounds. A revealed number N
 (1–5, each once a game) decides the roles as its cards fall: the 1st N's colour is trump, the 2nd

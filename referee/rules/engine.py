@@ -12,7 +12,7 @@ A game's ``dispatch`` matches each entry to the handler typed for it (``on_bid``
 and a ``BlackoutRound``); the two games that deal and turn a trump share ``referee.rules.dealt``.
 
 A lenient replay reports an entry it cannot use once, where it is, and takes what depends on it
-as not known rather than guessing (``docs/rulings.md``, "One bad entry, one breach"): a card
+as not known rather than guessing (``docs/record-format.md``, "One bad entry, one breach"): a card
 that cannot have been played is a ``BadCard`` standing for some card of its player; a trick its
 cards cannot settle (such a card, a wrong or unknown leader, the wrong number of cards, a trump
 not known) was won by the next trick's leader.
@@ -437,7 +437,7 @@ class Game(Generic[R]):
     def retake(self, run: Run, rnd: R, card: Card) -> None:
         """Take round ``rnd`` again from its first entry, with ``card`` (played twice) and any
         other card it then finds played twice in doubt: neither copy of such a card is known
-        to be the card (``docs/rulings.md``), so nothing that hangs on the first one — a show-out,
+        to be the card (docs/record-format.md), so nothing that hangs on the first one — a show-out,
         a trick's winner, a role — may accuse anyone; the second is the one breach."""
         state = run.state
         doubtful = rnd.doubtful | {card}
@@ -561,7 +561,7 @@ class Game(Generic[R]):
         the one who had to lead: its cards are counted from that leader, as recorded). Both are
         flagged. A leader who is not a player makes the trick loose, the cards counted from
         the one who had to lead; so does a wrong one, since the record cannot tell a wrong
-        name from a lead out of turn (``docs/rulings.md``)."""
+        name from a lead out of turn (``docs/record-format.md``)."""
         number = len(rnd.plays) + 1
         expected = rnd.plays[-1].winner if rnd.plays else rnd.leader
         if not isinstance(leader, str) or leader not in self.players:

@@ -1,6 +1,6 @@
 """Settling disputes: the rules in plain words, and "who wins this trick?".
 
-The rules pages have an anchor per rule id of ``record-format.md``, so every breach on a table
+The rules pages have an anchor per rule id of ``docs/record-format.md``, so every breach on a table
 links to the rule it cites. The trick tool asks the engine's shared ``trick_winner``; nothing
 here decides a rule itself.
 """

@@ -5,7 +5,7 @@ so a loaded record becomes the same table: the same log, entry times included. A
 one becomes a table whose log is the entries of its rounds. Either way each entry is taken as the
 app takes it (``referee.record_history.as_entered``): a breach a table keeps, such as a revoke,
 is kept and noted, and the page says so; a record whose entries the app could not have taken is
-refused with the reason (``docs/rulings.md``, "Loading a record into the app").
+refused with the reason (``docs/record-format.md``, "Loading a record into the app").
 
 Reading a record is the costliest thing a stranger can ask for, so every refused upload counts
 toward the address's limit on new tables (``TABLE_LIMIT`` in ``TABLE_LIMIT_SECONDS``), in the

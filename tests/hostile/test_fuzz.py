@@ -507,7 +507,7 @@ def test_record_uploads(hostile_app, hostile_client, body, filename):
     answered(response, what="upload")
     if response.status_code == 303:
         # A loaded record's table notes the breaches the referee finds in the record, no
-        # others (docs/rulings.md: the breaches a table keeps are kept), its log whole.
+        # others (docs/record-format.md: the breaches a table keeps are kept), its log whole.
         table_id = response.headers["Location"].rsplit("/", 1)[-1]
         with hostile_app.app_context():
             record = get_table(table_id)

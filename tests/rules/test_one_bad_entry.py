@@ -109,7 +109,7 @@ def card_scores(doc: dict[str, Any], number: int, trick: int) -> str:
 
 def under_way(doc: dict[str, Any], number: int) -> bool:
     """Round ``number`` is the record's last and is not complete: it may still lack an entry
-    (record-format.md), so leaving one out of it is not a bad entry."""
+    (docs/record-format.md), so leaving one out of it is not a bad entry."""
     state = parse_record(doc).replay()
     return number == len(state.rounds) and not state.game.round_complete(state.rounds[-1])
 

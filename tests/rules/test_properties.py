@@ -1,10 +1,10 @@
 """Property tests: random legal games, and broken records, through the referee.
 
 ``tests/simulate.py`` deals and plays random legal games of every game and option and scores them
-itself, from rules.md, without the engine. Here those games go through the engine three ways (the
-lenient record replay, the ``check --json`` report, the strict API) and must come out legal, with
-the simulator's trick winners and scores. Corrupted records and random JSON must never crash the
-referee: exit 1 or 2 (0 if the corruption happens to be legal), and a well-formed report.
+itself, from docs/rules.md, without the engine. Here those games go through the engine three ways
+(the lenient record replay, the ``check --json`` report, the strict API) and must come out legal,
+with the simulator's trick winners and scores. Corrupted records and random JSON must never crash
+the referee: exit 1 or 2 (0 if the corruption happens to be legal), and a well-formed report.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ CASES: list[tuple[str, Any]] = [
     *EBBES_CASES,
 ]
 
-#: The rule ids and report keys record-format.md documents.
+#: The rule ids and report keys docs/record-format.md documents.
 # fmt: off
 RULE_IDS = {"players", "round-count", "missing", "dealer", "bid-range", "hook", "bid-above-hand",
             "trick-total", "trump", "number", "designation", "colour-total", "starter", "card",
@@ -374,7 +374,7 @@ class Expected:
     entry. ``scores``: the round's scores the entries now give (None: unscorable). ``proven_by``:
     the trick whose cards prove the breach; if the breach made in the record leaves that trick
     led by someone other than the cards say had to lead it, whose card is whose in it is not
-    known (``docs/rulings.md``), so the breach is not proven and the example is not one."""
+    known (``docs/record-format.md``), so the breach is not proven and the example is not one."""
 
     rule: str
     round: int
@@ -896,7 +896,7 @@ def check_strict_refuses_with_a_breach(doc: Any) -> None:
 
 
 def check_report_shape(report: dict[str, Any]) -> None:
-    """The documented keys and types of a ``--json`` report (record-format.md)."""
+    """The documented keys and types of a ``--json`` report (docs/record-format.md)."""
     assert set(report) == REPORT_KEYS
     assert isinstance(report["complete"], bool)
     for entry in report["rounds"]:

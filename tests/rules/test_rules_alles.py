@@ -1,4 +1,4 @@
-"""Alles oder Nichts, rule by rule (rules.md, "Alles oder Nichts")."""
+"""Alles oder Nichts, rule by rule (docs/rules.md, "Alles oder Nichts")."""
 
 import pytest
 

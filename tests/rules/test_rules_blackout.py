@@ -1,4 +1,4 @@
-"""Blackout, rule by rule (rules.md, "Blackout"), through the strict engine API."""
+"""Blackout, rule by rule (docs/rules.md, "Blackout"), through the strict engine API."""
 
 import pytest
 
@@ -152,7 +152,7 @@ def test_hook_allows_everything_when_the_others_already_exceed_the_hand():
 
 def test_a_bid_out_of_range_does_not_put_the_dealer_on_the_hook():
     """Ben's -1 (a bid-range breach), Cho's 1 and Ann's 1 make 1, the hand size: Ann is not accused
-    because of Ben's bid (docs/rulings.md, "One bad entry, one breach")."""
+    because of Ben's bid (docs/record-format.md, "One bad entry, one breach")."""
     events = [ev.Trump(1, "S"), *bids(1, Ben=-1, Cho=1, Dee=0, Ann=1)]
     state = replay(Setup("blackout", FOUR), events, lenient=True)
     assert [(b.rule, b.player) for b in state.violations] == [("bid-range", "Ben")]

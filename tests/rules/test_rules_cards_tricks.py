@@ -1,4 +1,4 @@
-"""Cards, decks and the trick mechanics all three games share (rules.md, "Common trick play")."""
+"""Cards, decks and the trick mechanics of all three games (docs/rules.md, "Common trick play")."""
 
 import pytest
 

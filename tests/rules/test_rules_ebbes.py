@@ -1,4 +1,4 @@
-"""ebbes, rule by rule (rules.md, "ebbes"), entering designations and cards won by hand."""
+"""ebbes, rule by rule (docs/rules.md, "ebbes"), entering designations and cards won by hand."""
 
 import pytest
 

@@ -192,8 +192,9 @@ def test_cards_left_leave_out_played_turned_and_discarded_cards():
 
 
 def test_the_results_wait_for_the_trick_under_way():
-    """A table stops in the middle of a trick only while its round is under way (record-format.md),
-    so the tricks (ebbes: the cards won) are refused until that trick is finished."""
+    """A table stops in the middle of a trick only while its round is under way
+    (docs/record-format.md), so the tricks (ebbes: the cards won) are refused until that trick is
+    finished."""
     state = run(blackout_round_two(), *plays(2, "QS", "AS"))
     tricks = ev.Tricks(2, {"Ann": 0, "Ben": 1, "Cho": 0, "Dee": 1})
     breach = refused(state, tricks)

@@ -110,7 +110,7 @@ def test_a_blackout_spreadsheet_has_each_round_with_its_one_in_front_scores(
         for seat, player in enumerate(players):
             bid, took, score, after = row[4 + 4 * seat : 8 + 4 * seat]
             assert (int(bid), int(took)) == (entered["bids"][player], entered["tricks"][player])
-            # rules.md: an exact bid scores the bid with a 1 in front, a missed one nothing.
+            # docs/rules.md: an exact bid scores the bid with a 1 in front, a missed one nothing.
             exact = entered["bids"][player] == entered["tricks"][player]
             assert int(score) == (int("1" + bid) if exact else 0) == told["scores"][player]
             assert int(after) == sum_after[player]
@@ -155,7 +155,7 @@ def test_a_sealed_bid_is_not_in_the_spreadsheet_before_its_round_is_over(app: Fl
     assert sheets[0] == sheets[1]
     header, first, second, _ = read(sheets[1])
     cho = header.index("Cho: bid")
-    assert first[cho : cho + 5] == ["2", "open", "2", "7", "7"]  # rules.md: 2 × 2 + 3
+    assert first[cho : cho + 5] == ["2", "open", "2", "7", "7"]  # docs/rules.md: 2 × 2 + 3
     assert second[cho : cho + 5] == ["", "secret", "", "", ""]  # sealed, and nothing scored yet
     for seat in (1, 2):
         ok(post(keeper, table, "declare", player=seat, choice="open-2"))
@@ -382,7 +382,7 @@ def played_to_the_end(app: Flask, setup: Setup, minutes: float) -> tuple[str, St
 @pytest.mark.parametrize(
     ("setup", "title", "starts"),
     [
-        # Who begins: the player left of round 1's dealer bids first and leads (rules.md).
+        # Who begins: the player left of round 1's dealer bids first and leads (docs/rules.md).
         (Setup("blackout", ("Ann", "Ben", "Cho"), {"max_cards": 2}, "Ann"), "Blackout", "Ben"),
         (Setup("alles-oder-nichts", ("Ann", "Ben", "Zoë"), {}, "Zoë"), "Alles oder Nichts", "Ann"),
         (Setup("ebbes", ("Ann", "Ben", "Cho"), {}, "Cho"), "ebbes", "Cho"),
@@ -435,7 +435,7 @@ def test_only_a_finished_table_links_to_bg_stats(app: Flask, client: FlaskClient
     _, record, _ = golden("blackout", "default-4p")
     begun = json.dumps(record | {"rounds": record["rounds"][:3]}).encode()  # 3 rounds of 25
     assert links_on(client, upload(client, begun)) == []
-    # One round of one card each: the whole deck, so no trump (rules.md).
+    # One round of one card each: the whole deck, so no trump (docs/rules.md).
     table = new_table(app, client, "blackout", ("Ann", "Ben"), {"max_cards": 1})
     assert links_on(client, table) == []
     for seat, bid in ((2, 0), (1, 0)):

@@ -1,6 +1,6 @@
 """A record of a table in play stopped in the middle of a trick loads as a table in play at that
 card: the trick's cards are on the table, the one the referee names plays next, and the table
-goes on from there (record-format.md: "A record of a table in play may stop in the middle of a
+goes on from there (docs/record-format.md: "A record of a table in play may stop in the middle of a
 trick in its last round")."""
 
 from __future__ import annotations

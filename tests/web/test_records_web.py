@@ -217,8 +217,9 @@ def test_an_unknown_table_has_no_record(client: FlaskClient, table_id: str) -> N
 # --- refusing what cannot be loaded ---------------------------------------------------------------
 
 
-#: The golden records the app refuses to load, and why (docs/rulings.md, "Loading a record into
-#: the app"): entries the app's order of entry never takes, players no table seats.
+#: The golden records the app refuses to load, and why (docs/record-format.md,
+#: "Loading a record into the app"): entries the app's order of entry never takes, players no
+#: table seats.
 REFUSED = {
     "alles-oder-nichts/breach-players.json": "is played by 3 to 6 players, not 7",
     "alles-oder-nichts/breach-trump-missing.json": "Turn up the trump for round 2 before the bids",

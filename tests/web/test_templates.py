@@ -1,4 +1,4 @@
-"""Templates only show what they are given (DESIGN.md: routes, view models, templates): none
+"""Templates only show what they are given (routes, then view models, then templates): none
 calls anything on the engine's objects, reads the engine's game, or indexes the table's state.
 What a page shows of the rules comes prepared by a view model (``referee/web/round/screen.py``,
 each game's ``screens.py``, the history routes) as plain data.
