@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import tomllib
 from functools import cache
 from pathlib import Path
 
@@ -202,3 +203,41 @@ def test_the_readme_layout_names_every_folder():
         and not any(n.startswith(folder + "/") for n in named)
     )
     assert unnamed == []
+
+
+#: The kinds of change a release lists (Keep a Changelog), each at most once.
+KINDS = ("Added", "Changed", "Deprecated", "Removed", "Fixed", "Security")
+
+
+def changelog() -> list[tuple[int, str, list[str]]]:
+    """The changelog's headings as (level, text, the texts of the headings it is under)."""
+    headings = []
+    above: list[tuple[int, str]] = []
+    for hashes, heading in HEADING.findall(FENCE.sub("", (ROOT / "CHANGELOG.md").read_text())):
+        level = len(hashes)
+        above = [(lvl, text) for lvl, text in above if lvl < level]
+        headings.append((level, heading, [text for _, text in above]))
+        above.append((level, heading))
+    return headings
+
+
+def test_no_changelog_heading_repeats_within_its_section():
+    """One section per release, and in it each kind of change (and each theme under one) once."""
+    seen = [(tuple(parents), level, heading) for level, heading, parents in changelog()]
+    assert sorted({key for key in seen if seen.count(key) > 1}) == []
+
+
+def test_the_changelog_has_releases_and_kinds_of_change():
+    releases = [heading for level, heading, _ in changelog() if level == 2]
+    assert releases[0] == "[Unreleased]"
+    for release in releases[1:]:
+        assert re.fullmatch(r"\[\d+\.\d+\.\d+\] - \d{4}-\d{2}-\d{2}", release), release
+    kinds = [heading for level, heading, _ in changelog() if level == 3]
+    assert set(kinds) <= set(KINDS)
+    assert [h for level, h, _ in changelog() if level == 1] == ["Changelog"]
+
+
+def test_the_newest_release_is_the_version_in_pyproject():
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    releases = [heading for level, heading, _ in changelog() if level == 2]
+    assert releases[1].startswith(f"[{version}] - ")
