@@ -3,10 +3,11 @@ kept by a browser or a proxy, and the paper a printed sheet is made for."""
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Mapping
 
-from flask import Response
+from flask import Response, send_file
 from flask_babel import lazy_gettext
 
 from referee.sheets import Page
@@ -25,10 +26,17 @@ def safe_file_name(*parts: str) -> str:
 
 
 def attachment(body: bytes | str, mimetype: str, name: str) -> Response:
-    """``body`` as a download called ``name``."""
-    response = Response(body, mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
-    response.headers["X-Content-Type-Options"] = "nosniff"
+    """``body`` as a download called ``name`` (Flask's ``send_file`` writes the
+    ``Content-Disposition``, with the RFC 5987 form of a name that is not ASCII)."""
+    data = body.encode() if isinstance(body, str) else body
+    response = send_file(
+        io.BytesIO(data),
+        mimetype=mimetype,
+        as_attachment=True,
+        download_name=name,
+        conditional=False,
+        etag=False,
+    )
     response.headers["Cache-Control"] = "no-store"
     return response
 

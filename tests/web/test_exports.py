@@ -88,7 +88,7 @@ def test_a_blackout_spreadsheet_has_each_round_with_its_one_in_front_scores(
     response = client.get(f"/t/{table}/sheet.csv")
     disposition = response.headers["Content-Disposition"]
     assert re.fullmatch(
-        r'attachment; filename="blackout-\d{4}-\d{2}-\d{2}-[A-Za-z0-9_-]{8}-sheet\.csv"',
+        r"attachment; filename=blackout-\d{4}-\d{2}-\d{2}-[A-Za-z0-9_-]{8}-sheet\.csv",
         disposition,
     ), disposition
     header, *rounds, total = read(download(client, table))
