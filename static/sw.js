@@ -9,8 +9,8 @@
 //   cannot be reached at all is the kept version shown, marked with the time it was made
 //   (<body data-offline="…">: app.js shows the "offline — as of 20:31" line), so a kept page is
 //   never shown as current.
-// - Static files: their addresses carry their content's hash (?v=…), so the kept copy is the
-//   file: cache first, in a cache named after VERSION; the caches of older versions go.
+// - Static files: their names carry their content's hash (app.1a2b3c4d5e6f.js), so the kept
+//   copy is the file: cache first, in a cache named after VERSION; the caches of older versions go.
 // - Anything else (entries, polls, downloads) goes to the network untouched.
 "use strict";
 
@@ -18,6 +18,7 @@ const STATIC_CACHE = `static-${VERSION}`;
 const PAGE_CACHE = "pages"; // app.js keeps the screens an entry brings back here too
 const KEPT_AT = "X-Kept-At"; // when the kept page was made (an ISO time)
 const MOST_PAGES = 60;
+const HASHED = /\.[0-9a-f]{12}\.[^./]+$/; // a static file's name with its content's hash
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -112,7 +113,7 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (request.mode === "navigate") event.respondWith(page(event));
-  else if (url.pathname.startsWith("/static/") && url.searchParams.has("v")) {
+  else if (url.pathname.startsWith("/static/") && HASHED.test(url.pathname)) {
     event.respondWith(staticFile(request));
   }
 });

@@ -12,50 +12,44 @@ from __future__ import annotations
 
 import hashlib
 import json
-import mimetypes
 
 from flask import Blueprint, Response, abort, current_app, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from referee.web.speed.front import static_file
+from referee.web.assets import asset
 
 bp = Blueprint("offline", __name__)
 
 #: The static files every page uses, kept by the service worker when it is installed.
 PAGE_FILES = ("style.css", "app.js")
 
-# Python knows the manifest's type from 3.12 (and some systems' mime.types) only.
-mimetypes.add_type("application/manifest+json", ".webmanifest")
-
 
 def worker_script() -> tuple[str, str]:
     """``static/sw.js`` with ``VERSION`` and ``STATIC`` put before it, and that version."""
-    folder = current_app.static_folder or ""
-    found = static_file(folder, "sw.js")
+    found = asset(current_app, "sw.js")
     if found is None:
         raise FileNotFoundError("static/sw.js")
     addresses = [url_for("static", filename=name) for name in PAGE_FILES]
-    version = hashlib.sha256(json.dumps([found[2], *addresses]).encode()).hexdigest()[:12]
+    version = hashlib.sha256(json.dumps([found.digest, *addresses]).encode()).hexdigest()[:12]
     script = (
         f"const VERSION = {json.dumps(version)};\n"
-        f"const STATIC = {json.dumps(addresses)};\n" + found[0].decode("utf-8")
+        f"const STATIC = {json.dumps(addresses)};\n" + found.body.decode("utf-8")
     )
     return script, version
 
 
 @bp.get("/favicon.ico")
 def favicon() -> WerkzeugResponse:
-    """The icon browsers ask for by themselves, for the tab (``static/icon-48.png``): from memory,
-    as every static file (``static_file``), with its content hash for an ETag. Sent from the
-    file, a request could leave the file open for the garbage collector to find (a
-    ``ResourceWarning`` that failed a browser test once)."""
-    found = static_file(current_app.static_folder or "", "icon-48.png")
+    """The icon browsers ask for by themselves, for the tab (``static/icon-48.png``): from memory
+    (``referee.web.assets``), with its content hash for an ETag. Sent from the file, a request
+    could leave the file open for the garbage collector to find (a ``ResourceWarning`` that
+    failed a browser test once)."""
+    found = asset(current_app, "icon-48.png")
     if found is None:
         abort(404)
-    body, mimetype, digest = found
-    response = Response(body, mimetype=mimetype)
+    response = Response(found.body, mimetype=found.mimetype)
     response.headers["Cache-Control"] = "no-cache"
-    response.set_etag(digest)
+    response.set_etag(found.digest)
     return response.make_conditional(request)
 
 

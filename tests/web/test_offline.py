@@ -20,7 +20,7 @@ def test_the_service_worker_is_served_from_the_root_with_the_pages_static_files(
     assert worker.status_code == 200 and worker.mimetype == "text/javascript"
     assert worker.headers["Cache-Control"] == "no-cache"
     listed = json.loads(re.search(r"^const STATIC = (.*);$", worker.text, re.M).group(1))
-    named = re.findall(r'(?:href|src)="(/static/(?:style\.css|app\.js)\?v=[0-9a-f]{12})"', page)
+    named = re.findall(r'(?:href|src)="(/static/(?:style|app)\.[0-9a-f]{12}\.(?:css|js))"', page)
     assert sorted(listed) == sorted(named) and len(named) == 2  # the versions the page uses
     assert re.search(r'^const VERSION = "[0-9a-f]{12}";$', worker.text, re.M)
 
