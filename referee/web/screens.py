@@ -13,19 +13,16 @@ and its rules page. The defaults here are those of the games that deal and turn 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 from flask_babel import lazy_gettext
 from wtforms import Form
 
 from referee.parts import ORDER, PACKAGES, part
 from referee.rules import GAMES, Deck, RoundState, State, Step
-from referee.web.speed.translations import gettext as _
+from referee.web.i18n import gettext as _
 from referee.web.words import card_label, colour_label, colour_short
-
-if TYPE_CHECKING:
-    from referee.web.sheet.rows import SheetRow
 
 #: What a cell of the spreadsheet (CSV) of the score sheet holds: a number, text, or nothing.
 Value = int | str | None
@@ -61,6 +58,21 @@ class Cell:
     score: int | None = None
     blacked: bool = False
     explain: str = ""
+
+
+@dataclass
+class SheetRow:
+    """One round of the sheet: its number, tricks, who dealt (or started), its trump (or the
+    colours' roles), each player's cell, the running totals, and whether it is scored."""
+
+    number: int
+    hand_size: int
+    who: str | None
+    trump: str
+    cells: dict[str, Cell]
+    running: dict[str, int]
+    complete: bool
+    roles: dict[str, str | None] = field(default_factory=dict)
 
 
 class ScreensGame:

@@ -6,7 +6,7 @@ column per role), and the discards recorded card by card."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask_babel import lazy_gettext
 from wtforms import BooleanField, Form, SelectField
@@ -17,14 +17,11 @@ from referee.rules.ebbes import ROLES, Ebbes, EbbesRound
 from referee.rules.marks import N_
 from referee.rules.wording import ROLE_NAMES
 from referee.web.forms import choices, default
+from referee.web.i18n import gettext
 from referee.web.round.looks import ColourChip, colour_chips, colour_class
 from referee.web.round.screen import count_fields
-from referee.web.screens import Cell, ScreensGame, Value
-from referee.web.speed.translations import gettext
+from referee.web.screens import Cell, ScreensGame, SheetRow, Value
 from referee.web.words import colour_label, colour_short, name_of
-
-if TYPE_CHECKING:
-    from referee.web.sheet.rows import SheetRow
 
 VARIANT_LABELS = {
     "standard": lazy_gettext("Standard: a number card"),

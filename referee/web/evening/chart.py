@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from referee.web.sheet.rows import SheetRow
+from referee.web.screens import SheetRow
 
 #: The drawing's size in its own units (the page scales it to its width).
 WIDTH, HEIGHT = 400, 240

@@ -4,26 +4,9 @@ entries, score and its explanation, and the running totals.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from referee.rules import State
-from referee.web.screens import Cell, screens
+from referee.web.screens import Cell, SheetRow, screens
 from referee.web.words import score_text
-
-
-@dataclass
-class SheetRow:
-    """One round of the sheet: its number, tricks, who dealt (or started), its trump (or the
-    colours' roles), each player's cell, the running totals, and whether it is scored."""
-
-    number: int
-    hand_size: int
-    who: str | None
-    trump: str
-    cells: dict[str, Cell]
-    running: dict[str, int]
-    complete: bool
-    roles: dict[str, str | None] = field(default_factory=dict)
 
 
 def sheet(state: State) -> list[SheetRow]:

@@ -1,0 +1,64 @@
+"""Every blueprint of the app, and what every page shares: registered by ``create_app``."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+
+def register_blueprints(app: Flask) -> None:
+    """Register every blueprint of the app, the security headers every response gets, the
+    static files, and the plain ways to load tables and keep what is rendered (``loading``,
+    ``memo``: the speed layer replaces them when ``create_app`` installs it)."""
+    from referee.web import (
+        assets,
+        disputes,
+        errors,
+        home,
+        language,
+        loading,
+        memo,
+        newtable,
+        offline,
+        records,
+        scorecards,
+        serve,
+        text,
+    )
+    from referee.web.evening import routes as evening
+    from referee.web.fragments import once
+    from referee.web.headers import security_headers
+    from referee.web.history import routes as history
+    from referee.web.nav import table_nav
+    from referee.web.round import routes as round_screen
+    from referee.web.screens import game_titles
+    from referee.web.sharing import routes as sharing
+    from referee.web.sharing.access import links_in_templates
+    from referee.web.sheet import routes as sheet
+    from referee.web.words import name_of
+
+    app.after_request(security_headers)
+    app.add_template_global(game_titles)
+    app.add_template_global(table_nav)
+    app.add_template_global(once)
+    app.add_template_filter(name_of, "named")  # a suit, colour or role code as its name
+    app.context_processor(links_in_templates)
+    loading.init_app(app)
+    memo.init_app(app)
+    assets.init_app(app)
+    language.init_app(app)
+
+    app.register_blueprint(disputes.bp)
+    app.register_blueprint(errors.bp)
+    app.register_blueprint(home.bp)
+    app.register_blueprint(language.bp)
+    app.register_blueprint(newtable.bp)
+    app.register_blueprint(offline.bp)
+    app.register_blueprint(serve.bp)
+    app.register_blueprint(records.bp)
+    app.register_blueprint(sharing.bp)
+    app.register_blueprint(sheet.bp)
+    app.register_blueprint(scorecards.bp)
+    app.register_blueprint(round_screen.bp)
+    app.register_blueprint(history.bp)
+    app.register_blueprint(evening.bp)
+    app.register_blueprint(text.bp)
