@@ -22,14 +22,10 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee.store import db, migrate, prepare_database
 from referee.store.db import close_autocommit, database_uri
-from referee.web import (
-    csrf,
-    instance_secret_key,
-    listed,
-    register_blueprints,
-    secret_keys,
-)
+from referee.web import csrf, instance_secret_key, listed, secret_keys
+from referee.web.blueprints import register_blueprints
 from referee.web.language import chosen as chosen_language
+from referee.web.sessions import Sessions
 
 #: The settings and their defaults; ``.env.example`` says what each does.
 DEFAULTS: dict[str, Any] = {
@@ -45,7 +41,7 @@ DEFAULTS: dict[str, Any] = {
     "PUBLIC_URL": "",  # the app's public address for shared links and QR codes (else the Host)
     "TRUSTED_HOSTS": None,  # the host names the app answers to (a comma-separated list)
     "PROXY_FIX": 0,  # how many proxies in front set X-Forwarded-For, -Proto and -Host
-    "SPEED": True,  # the speed layer (referee.web.speed); false: nothing kept in memory
+    "SPEED": True,  # the speed layer (referee/web/speed/); false: not even imported
     "SPEED_TABLES": 2048,  # live tables each server process keeps in memory (speed layer)
     "POLL_HOLD_SECONDS": 25,  # how long a page's poll waits for a change (gevent workers)
     "MAX_CONTENT_LENGTH": 64 * 1024,  # the largest request body (a record upload sets its own)
@@ -82,7 +78,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     # apps with different catalogs in one process would otherwise share them.
     Babel(app, locale_selector=chosen_language)
 
+    app.session_interface = Sessions()
     register_blueprints(app)
+    if app.config["SPEED"]:
+        # Imported only when on: with it off, the app runs on the plain implementations.
+        from referee.web import speed
+
+        speed.init_app(app)
     proxies = int(app.config["PROXY_FIX"])
     if proxies:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]

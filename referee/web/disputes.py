@@ -15,9 +15,9 @@ from referee.parts import ORDER
 from referee.rules import GAMES
 from referee.rules.cards import Card
 from referee.rules.tricks import trick_winner
+from referee.web.i18n import gettext as _
 from referee.web.round.looks import colour_chips, colour_class, picker_rows
 from referee.web.screens import game_titles, screens
-from referee.web.speed.translations import gettext as _
 from referee.web.words import WHY, card_label
 
 bp = Blueprint("disputes", __name__)

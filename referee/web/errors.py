@@ -28,7 +28,7 @@ from werkzeug.exceptions import (
 )
 
 from referee.store.tables import TooManyTables
-from referee.web.speed.translations import gettext
+from referee.web.i18n import gettext
 
 bp = Blueprint("errors", __name__)
 

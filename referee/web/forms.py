@@ -16,8 +16,8 @@ from wtforms import Field, Form, FormField, RadioField, StringField
 from referee.parts import ORDER
 from referee.rules import GAMES, OptionError
 from referee.rules.names import LONGEST_NAME
+from referee.web.i18n import gettext, ngettext
 from referee.web.screens import screens
-from referee.web.speed.translations import gettext, ngettext
 
 if TYPE_CHECKING:
     # The type stubs (types-WTForms 3.2) predate SelectChoice, which WTForms 3.3 wants for the

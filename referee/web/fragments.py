@@ -9,11 +9,11 @@ from flask import render_template, request
 from markupsafe import Markup
 
 from referee.web.language import language
-from referee.web.speed import speed
+from referee.web.memo import memo
 
 
 def once(template: str) -> Markup:
     """``template`` rendered without the page's variables, kept per language and address prefix
     (a template that needs anything else does not belong here)."""
     key = (template, language(), request.script_root)
-    return speed().fragments.get_or_make(key, lambda: Markup(render_template(template)))
+    return memo("fragments", key, lambda: Markup(render_template(template)))

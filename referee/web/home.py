@@ -14,9 +14,9 @@ from flask_wtf.file import FileField, FileRequired
 
 from referee.parts import ORDER
 from referee.rules import GAMES
+from referee.web.i18n import gettext
+from referee.web.loading import table
 from referee.web.recent import remembered
-from referee.web.speed import table
-from referee.web.speed.translations import gettext
 
 bp = Blueprint("home", __name__)
 

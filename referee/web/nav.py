@@ -10,8 +10,8 @@ from markupsafe import Markup, escape
 
 from referee.store.tables import TableRecord
 from referee.web.language import language
+from referee.web.memo import memo
 from referee.web.sharing.access import keeps_score
-from referee.web.speed import speed
 
 #: The table id the bar is rendered with: no table has it (ids are URL-safe base64), and it
 #: reads the same in an address and in HTML.
@@ -23,7 +23,8 @@ def table_nav(record: TableRecord) -> Markup:
     here = request.blueprint  # the room of the page: its tab is marked as the current one
     keeper = keeps_score(record.id)
     key = (record.setup.game, keeper, language(), request.script_root, here)
-    bar = speed().navs.get_or_make(
+    bar = memo(
+        "navs",
         key,
         lambda: Markup(
             render_template(

@@ -30,9 +30,9 @@ from referee.web.forms import (
     note_option_error,
     render_form,
 )
+from referee.web.i18n import gettext
 from referee.web.screens import screens
 from referee.web.sharing.access import creator, may_create, open_new_table, too_many_tables
-from referee.web.speed.translations import gettext
 from referee.web.words import breach_text
 
 bp = Blueprint("newtable", __name__)

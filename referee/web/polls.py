@@ -11,10 +11,15 @@ import base64
 import hashlib
 import hmac
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from flask import current_app
+from werkzeug.wrappers import Response
 
 from referee.web import secret_keys
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import WSGIEnvironment
 
 
 def poll_key(table_id: str, secret_key: str | None = None) -> str:
@@ -39,3 +44,19 @@ def valid_poll_key(table_id: str, key: str, keys: Sequence[str] | None = None) -
         hmac.compare_digest(given, poll_key(table_id, secret).encode())
         for secret in keys or secret_keys(current_app.config)
     )
+
+
+#: The header of every poll answer from a server that holds polls (the speed layer's held
+#: polls): ask again at once.
+HELD_HEADER = "X-Poll-Held"
+
+
+def position_answer(seq: int, environ: WSGIEnvironment, held: bool = False) -> Response:
+    """The answer to "has anything changed?": the table's log position as text, a bodiless 304
+    while the page's ETag is still that position; ``held``: the server holds polls."""
+    response = Response(str(seq), mimetype="text/plain")
+    response.set_etag(f"seq-{seq}")
+    response.cache_control.no_cache = True
+    if held:
+        response.headers[HELD_HEADER] = "1"
+    return response.make_conditional(environ)

@@ -41,10 +41,10 @@ from referee.web import csrf
 from referee.web.downloads import attachment, safe_file_name
 from referee.web.errors import on_stale
 from referee.web.home import UPLOAD_LIMIT, UploadForm, render_home
+from referee.web.i18n import gettext, ngettext
+from referee.web.loading import load
 from referee.web.sealed import shown_notes
 from referee.web.sharing.access import creator, open_new_table, require
-from referee.web.speed import load
-from referee.web.speed.translations import gettext, ngettext
 from referee.web.words import breach_text
 
 bp = Blueprint("records", __name__)

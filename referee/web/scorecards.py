@@ -27,8 +27,8 @@ from referee.web.forms import (
     note_option_error,
     render_form,
 )
+from referee.web.i18n import gettext, translations
 from referee.web.screens import screens
-from referee.web.speed.translations import gettext, translations
 from referee.web.words import breach_text
 
 bp = Blueprint("scorecards", __name__)

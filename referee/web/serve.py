@@ -17,7 +17,7 @@ import waitress
 from flask import Blueprint, Flask, current_app
 from segno import make as make_qr
 
-from referee.web.speed.translations import gettext
+from referee.web.i18n import gettext
 
 bp = Blueprint("serve", __name__, cli_group=None)
 

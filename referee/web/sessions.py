@@ -2,8 +2,7 @@
 
 After a rotation of the secret key, a cookie signed with one of the ``SECRET_KEY_FALLBACKS`` is
 still accepted (Flask does that) and sent back signed with the new key, so every phone that comes
-back moves to it before the old key is dropped. The speed layer's ``CheckedOnce``
-(``referee.web.speed.sessions``) does the same from its memory.
+back moves to it before the old key is dropped.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template, request
 from flask.typing import ResponseReturnValue
 
-from referee.web.speed.translations import gettext
+from referee.web.i18n import gettext
 
 bp = Blueprint("text", __name__)
 

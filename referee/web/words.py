@@ -14,8 +14,8 @@ from referee.rules import events as ev
 from referee.rules.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
 from referee.rules.marks import N_
 from referee.rules.wording import ROLE_NAMES, card_name, colour_name, trump_name
+from referee.web.i18n import gettext, ngettext, translations
 from referee.web.sealed import shown_notes
-from referee.web.speed.translations import gettext, ngettext, translations
 
 
 def breach_text(breach: Breach) -> str:

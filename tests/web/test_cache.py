@@ -7,7 +7,7 @@ import pytest
 from referee.records import export_record
 from referee.rules import events as ev
 from referee.store.tables import append_entry, table_state
-from referee.web import speed as cache
+from referee.web import loading as cache
 from tests.databases import statements
 from tests.links import join
 from tests.web.helpers import new_table, ok, post
@@ -120,7 +120,7 @@ def test_a_table_this_process_does_not_keep_is_read_whole_without_asking_its_pos
     table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     with app.app_context():  # another process turns up the trump; this one has forgotten the table
         append_entry(table, 0, "event", ev.Trump(1, "H").to_dict())
-    app.extensions["referee.speed"].tables.discard(table)
+    app.extensions["referee.speed"].tables.replayed.discard(table)
     with statements(app) as ran:
         page = client.get(f"/t/{table}").text
     assert 'data-seq="1"' in page and "Ben bids" in page
@@ -177,7 +177,7 @@ def test_the_number_of_tables_kept_is_a_setting(tmp_path) -> None:
         }
     )
     kept = app.extensions["referee.speed"]
-    assert (kept.tables.size, kept.pages.size) == (5, 10)
+    assert (kept.tables.replayed.size, kept.memo["pages"].size) == (5, 10)
 
 
 def test_one_navigation_bar_serves_every_table_of_a_game(app, client) -> None:
@@ -189,5 +189,6 @@ def test_one_navigation_bar_serves_every_table_of_a_game(app, client) -> None:
         other = second if table == first else first
         assert f'href="/t/{table}/sheet"' in page and f'href="/t/{table}/sheet.pdf"' in page
         assert other not in page and "~table~" not in page
-    bars = [key for key in app.extensions["referee.speed"].navs.items if key[0] == "blackout"]
+    navs = app.extensions["referee.speed"].memo["navs"]
+    bars = [key for key in navs.items if key[0] == "blackout"]
     assert len(bars) == 1, bars

@@ -127,7 +127,7 @@ def test_a_german_and_an_english_spectator_each_get_their_own_cached_page(app) -
     german, english = app.test_client(), app.test_client()
     join(app, german, table, "viewer")
     join(app, english, table, "viewer")
-    pages = app.extensions["referee.speed"].pages
+    pages = app.extensions["referee.speed"].memo["pages"]
     for _ in range(2):
         for path in (f"/t/{table}", f"/t/{table}/sheet", f"/t/{table}/tv", f"/t/{table}/standings"):
             de = german.get(path, headers={"Accept-Language": "de-DE"}).text
@@ -144,7 +144,7 @@ def test_the_pdf_is_kept_per_language(app, client) -> None:
     table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     client.get(f"/t/{table}/sheet.pdf", headers={"Accept-Language": "de"})
     client.get(f"/t/{table}/sheet.pdf", headers={"Accept-Language": "en"})
-    pdfs = app.extensions["referee.speed"].pdfs
+    pdfs = app.extensions["referee.speed"].memo["pdfs"]
     assert {key[-1] for key in pdfs.items if table in key} == {"de", "en"}
 
 

@@ -17,8 +17,8 @@ from referee.rules.alles import HIGHEST_BID, AllesRound
 from referee.rules.cards import ALLES_COLOURS, coloured_deck
 from referee.rules.names import quote
 from referee.web.forms import add_error, whole_number
+from referee.web.i18n import gettext
 from referee.web.screens import BidLine, Bids, Cell, ScreensGame, Value
-from referee.web.speed.translations import gettext
 
 
 class Options(Form):

@@ -14,8 +14,8 @@ from referee.rules import RoundState, State, Step
 from referee.rules.blackout import Blackout, BlackoutRound
 from referee.rules.cards import blackout_deck
 from referee.web.forms import choices, default, whole_number
+from referee.web.i18n import gettext
 from referee.web.screens import BidLine, Bids, Cell, ScreensGame
-from referee.web.speed.translations import gettext
 from referee.web.words import breach_text
 
 SEQUENCE_LABELS = {

@@ -11,9 +11,9 @@ from werkzeug.wrappers import Response
 
 from referee.web.evening.chart import chart
 from referee.web.evening.story import evening
+from referee.web.loading import load_since
+from referee.web.pages import kind_of_viewer, shared_page
 from referee.web.sharing.access import require
-from referee.web.speed import load_since
-from referee.web.speed.pages import kind_of_viewer, shared_page
 
 bp = Blueprint("evening", __name__, url_prefix="/t")
 

@@ -11,13 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.rules import RoundState, State
+from referee.web.i18n import gettext as _
+from referee.web.i18n import ngettext
 from referee.web.language import language
-from referee.web.screens import Cell, screens
-from referee.web.sheet.rows import SheetRow
+from referee.web.memo import memo
+from referee.web.screens import Cell, SheetRow, screens
 from referee.web.sheet.rows import sheet as sheet_rows
-from referee.web.speed import speed
-from referee.web.speed.translations import gettext as _
-from referee.web.speed.translations import ngettext
 
 
 @dataclass
@@ -117,20 +116,17 @@ def last_summary(state: State) -> RoundSummary | None:
 
     The round before the last never changes again (entries go to the last one), so while the
     last is in play, its summary is told once per language and kept (``Speed.summaries``):
-    every card of a round showed the same summary of the round before."""
+    every card of a round showed the same summary of the round before. The key holds the
+    round's identity, which is its own while the memo keeps the round with the summary."""
     last = state.rounds[-1] if state.rounds else None
     told = None if last is None else round_summary(state, last)
     if told is not None or len(state.rounds) < 2:
         return told
     earlier = state.rounds[-2]
     totals = state.totals()
-    key = (id(earlier), language())
-    found = speed().summaries.get(key)
-    if found is not None and found[0] is earlier and found[1] == totals:
-        return found[2]
-    told = round_summary(state, earlier, totals)
-    speed().summaries.put(key, (earlier, totals, told))  # the round kept: its id stays its own
-    return told
+    key = (id(earlier), tuple(totals.items()), language())
+    kept = memo("summaries", key, lambda: (earlier, round_summary(state, earlier, totals)))
+    return kept[1]
 
 
 def round_summary(

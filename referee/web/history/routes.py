@@ -25,14 +25,14 @@ from referee.web.history.lines import (
     iso_utc,
     target_event,
 )
+from referee.web.i18n import gettext as _
+from referee.web.i18n import ngettext
+from referee.web.loading import load
 from referee.web.round.entries import EntryError, EntryForm, build_event
 from referee.web.round.screen import count_fields
 from referee.web.screens import screens
 from referee.web.sealed import rounds_over, shown_early, shown_notes
 from referee.web.sharing.access import require, write
-from referee.web.speed import load
-from referee.web.speed.translations import gettext as _
-from referee.web.speed.translations import ngettext
 from referee.web.words import breach_text, colour_label, describe_event
 
 bp = Blueprint("history", __name__, url_prefix="/t")

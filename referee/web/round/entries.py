@@ -21,7 +21,7 @@ from referee.rules.cards import EBBES_COLOURS
 from referee.rules.ebbes import EbbesRound
 from referee.rules.names import quote
 from referee.rules.wording import COLOUR_NAMES
-from referee.web.speed.translations import gettext as _
+from referee.web.i18n import gettext as _
 
 #: Counts and bids above this are refused as input before the rules see them.
 LARGEST = 999

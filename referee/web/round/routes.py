@@ -20,7 +20,10 @@ from referee.rules import events as ev
 from referee.rules.events import event_from_dict
 from referee.store.tables import StaleTable, TableRecord, in_force
 from referee.web.evening.story import last_summary
-from referee.web.polls import valid_poll_key
+from referee.web.i18n import gettext as _
+from referee.web.loading import load, load_since, recent_seq, remember_after
+from referee.web.pages import shared_page
+from referee.web.polls import position_answer, valid_poll_key
 from referee.web.recent import remember
 from referee.web.round.entries import EntryError, EntryForm, SeqForm, build_event
 from referee.web.round.screen import (
@@ -36,16 +39,6 @@ from referee.web.screens import screens
 from referee.web.sealed import public, sealed_bid, shown_notes
 from referee.web.sharing.access import held, require, write
 from referee.web.sheet.exports import finished_play
-from referee.web.speed import (
-    load,
-    load_since,
-    recent_seq,
-    remember_after,
-)
-from referee.web.speed.front import position_text
-from referee.web.speed.held import HELD_HEADER, can_hold
-from referee.web.speed.pages import shared_page
-from referee.web.speed.translations import gettext as _
 from referee.web.standings import leaders
 from referee.web.words import breach_text, describe_event, notes
 
@@ -304,16 +297,14 @@ def undo(table_id: str) -> Response:
 def seq(table_id: str) -> Response:
     """Has anything changed? The table's log position, as text with an ETag: a page that polls
     it gets a 304 until the next entry. A page's own poll carries the table's ``poll_key`` and
-    is answered from memory, mostly by ``referee.web.speed.front`` before it gets here (no session,
-    no link lookup), which also holds it until the table changes when it asks (``hold=1``) and
-    the server can (``referee.web.speed.held``). Here it is answered at once, saying so to a page
-    that asked to be held, which then asks again at once. Anything else needs a link."""
+    needs no link (no session, no link lookup); the speed layer answers it from memory before it
+    gets here, and holds it until the table changes when it asks (``hold=1``) and the server
+    can. Here it is answered at once, and the page asks again on its own schedule. Anything else
+    needs a link."""
     key = request.args.get("k")
     if key is None or not valid_poll_key(table_id, key):
         require(table_id)
     last = recent_seq(table_id)
     if last is None:
         abort(404)
-    more = [(HELD_HEADER, "1")] if request.args.get("hold") == "1" and can_hold() else []
-    status, headers, body = position_text(last, request.headers.get("If-None-Match"), *more)
-    return Response(body, status, headers)
+    return position_answer(last, request.environ)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.rules import RoundState, State, Step
+from referee.web.i18n import gettext as _
 from referee.web.round.looks import (
     ColourChip,
     PickerRow,
@@ -19,7 +20,6 @@ from referee.web.round.looks import (
     picker_rows,
 )
 from referee.web.screens import screens
-from referee.web.speed.translations import gettext as _
 from referee.web.words import WHY, card_label
 
 

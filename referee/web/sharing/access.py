@@ -27,7 +27,7 @@ from flask import (
     session,
 )
 
-from referee.store.links import Access, NoAccess, access, make_link
+from referee.store.links import Access, NoAccess, make_link
 from referee.store.models import utcnow
 from referee.store.tables import (
     LogEntry,
@@ -35,10 +35,10 @@ from referee.store.tables import (
     created_since,
     current_seq,
 )
+from referee.web.i18n import gettext
+from referee.web.loading import tables
 from referee.web.polls import poll_key
 from referee.web.recent import KEEP, remember
-from referee.web.speed import speed
-from referee.web.speed.translations import gettext
 
 #: How much each kind of link allows, for "is this link at least that".
 RANK = {"viewer": 0, "player": 1, "keeper": 2}
@@ -70,10 +70,10 @@ def held_token(table_id: str) -> str | None:
 
 def held(table_id: str, fresh: bool = False, writes: bool = False) -> Access | None:
     """What this browser's link opens at the table (None: no link, or a revoked one), looked up
-    once per request: from the links this process keeps (``Speed.links``: a link revoked in
-    another process is forgotten within ``SWEEP_EVERY``) unless ``fresh``, which asks the
-    database. ``writes``: the request writes with the link (``write``), and the write checks
-    that the link still opens the table; so, unless this process keeps the link, what the
+    once per request: from what the app's tables know of its links (``referee.web.loading``:
+    kept ones forget a link revoked in another process within a sweep) unless ``fresh``, which
+    asks the database. ``writes``: the request writes with the link (``write``), and the write
+    checks that the link still opens the table; so, unless the app knows the link, what the
     session says the link opened is enough to decide what it may write (a link's kind and
     player never change, and the session is signed), without reading the link first."""
     cache = g.setdefault("access", {})
@@ -89,24 +89,14 @@ def held(table_id: str, fresh: bool = False, writes: bool = False) -> Access | N
 
 
 def lookup(token: str, table_id: str, fresh: bool, opened: Access | None = None) -> Access | None:
-    """The link's access to the table, kept by this process (see ``held``); ``opened``, when
-    given, stands in for a read of a link this process does not keep."""
-    if not fresh:
-        memory = speed()
-        memory.positions.sweep()
-        kept = memory.links.get(table_id)
-        if kept is not None and token in kept:
-            return kept[token]
-        if opened is not None:
-            return opened
-    found = access(token, table_id)
-    speed().links.get_or_make(table_id, dict)[token] = found
-    return found
+    """The link's access to the table (see ``held``); ``opened``, when given, stands in for a
+    read of a link the app does not know yet."""
+    return tables().link(token, table_id, fresh, opened)
 
 
 def forget_links(table_id: str) -> None:
     """Forget the table's links this process knows (after revoking some)."""
-    speed().links.discard(table_id)
+    tables().forget_links(table_id)
 
 
 def require(table_id: str, need: str = "viewer", write_checks_link: bool = False) -> Access:

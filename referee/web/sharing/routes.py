@@ -44,6 +44,8 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from referee.store.links import NoAccess, access, make_link, revoke
 from referee.store.tables import current_seq
 from referee.web.errors import on_stale
+from referee.web.i18n import gettext, ngettext
+from referee.web.loading import load
 from referee.web.recent import remember
 from referee.web.screens import screens
 from referee.web.sharing.access import (
@@ -57,8 +59,6 @@ from referee.web.sharing.access import (
     require,
     shown_token,
 )
-from referee.web.speed import load
-from referee.web.speed.translations import gettext, ngettext
 
 bp = Blueprint("sharing", __name__, cli_group=None)
 

@@ -29,9 +29,9 @@ from urllib.parse import quote
 
 from referee.rules import State
 from referee.store.tables import TableRecord
+from referee.web.i18n import gettext as _
 from referee.web.screens import Value, screens
 from referee.web.sheet.rows import sheet as sheet_rows
-from referee.web.speed.translations import gettext as _
 
 #: What a spreadsheet takes a cell of text starting with for a formula (OWASP, "CSV Injection").
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -12,7 +12,7 @@ from referee.rules.events import event_from_dict
 from referee.sheets import Correction, SheetInfo
 from referee.store.tables import LogEntry, TableRecord
 from referee.web.history.lines import target_event
-from referee.web.speed.translations import gettext
+from referee.web.i18n import gettext
 from referee.web.words import entry_text
 
 

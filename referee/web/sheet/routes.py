@@ -20,21 +20,21 @@ from referee.sheets import table_sheet
 from referee.web.downloads import attachment, page_from, safe_file_name
 from referee.web.evening.chart import chart
 from referee.web.evening.story import evening
+from referee.web.i18n import translations
 from referee.web.language import language
+from referee.web.loading import load, load_since
+from referee.web.memo import memo
+from referee.web.pages import kind_of_viewer, shared_page
 from referee.web.round.screen import (
     describe_step,
     round_header,
 )
-from referee.web.screens import ScreensGame, screens
+from referee.web.screens import ScreensGame, SheetRow, screens
 from referee.web.sealed import shown_early
 from referee.web.sharing.access import require
 from referee.web.sheet.exports import bgstats_link, finished_play, sheet_csv
 from referee.web.sheet.footnotes import sheet_info
-from referee.web.sheet.rows import SheetRow
 from referee.web.sheet.rows import sheet as sheet_rows
-from referee.web.speed import load, load_since, speed
-from referee.web.speed.pages import kind_of_viewer, shared_page
-from referee.web.speed.translations import translations
 from referee.web.standings import leaders
 from referee.web.words import breach_text, notes
 
@@ -106,7 +106,8 @@ def pdf(table_id: str) -> ResponseReturnValue:
     require(table_id)
     record, state = load(table_id)
     page = page_from(request.args)
-    body = speed().pdfs.get_or_make(
+    body = memo(
+        "pdfs",
         (table_id, record.last_seq, page, language()),
         lambda: table_sheet(state, sheet_info(record), page, words=translations()),
     )

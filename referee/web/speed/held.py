@@ -13,7 +13,7 @@ Holding a request costs a worker only under a server of green threads: gunicorn'
 (``gunicorn.conf.py``), where a waiting request is a little memory. Anywhere else (the tests'
 client, ``flask --app app table``'s waitress, threaded or sync gunicorn workers) nothing is held:
 the poll is answered at once and the page asks on its own schedule. Every answer of a server that
-holds says so (``HELD_HEADER``), so the page knows to ask again at once.
+holds says so (``referee.web.polls.HELD_HEADER``), so the page knows to ask again at once.
 """
 
 from __future__ import annotations
@@ -29,8 +29,6 @@ if TYPE_CHECKING:
 
     from referee.web.speed.kept import Positions
 
-#: The header of every poll answer from a server that holds polls: ask again at once.
-HELD_HEADER = "X-Poll-Held"
 #: How often a process that holds polls sweeps for changes made elsewhere (seconds): how late a
 #: held poll hears of an entry written through another process. Each sweep is one indexed read
 #: of the tables changed in the last few seconds (``kept.SWEEP_OVERLAP``), hundreds of rows at a

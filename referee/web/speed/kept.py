@@ -1,5 +1,5 @@
-"""Tables replayed once and caught up entry by entry, and every table's log position, kept in
-this process's memory (the app's ``Speed``, ``referee.web.speed``).
+"""The kept tables: replayed once and caught up entry by entry, every table's log position, and
+the links this process looked up, kept in its memory (``referee.web.loading``'s ``Tables``).
 
 A table only changes by a new entry in its log, which raises its sequence number; so whatever is
 computed from the log is kept with the number it was computed at. One indexed read of
@@ -18,13 +18,10 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
-
-from flask import abort, current_app, request
 
 from referee.rules import State, extend, replay
 from referee.rules.events import event_from_dict
-from referee.store.links import Access, revoked_since
+from referee.store.links import Access, access, revoked_since
 from referee.store.models import utcnow
 from referee.store.tables import (
     LogEntry,
@@ -35,79 +32,119 @@ from referee.store.tables import (
     entries_after,
     get_table,
 )
+from referee.web.loading import Loaded
 from referee.web.speed.lru import LRU
 
-if TYPE_CHECKING:
-    from referee.web.speed import Speed
 
+class KeptTables:
+    """The tables this process keeps (``referee.web.loading.Tables``): replayed once and caught
+    up entry by entry, every table's log position (``Positions``), and the links it looked up."""
 
-def load(table_id: str) -> tuple[TableRecord, State]:
-    """The stored table and its replayed state (lenient: breaches are shown, not hidden), or a
-    404 page for an unknown table."""
-    found = table(table_id)
-    if found is None:
-        abort(404)
-    return found
+    def __init__(self, tables: int, links: int, positions: int, sweep_every: float) -> None:
+        #: Replayed tables by id: up to about 180 KB each (a complete 25-round game), most of a
+        #: process's memory at the default size.
+        self.replayed: LRU[Loaded] = LRU(tables)
+        #: The links this process looked up, per table: token → what it opens (None: nothing).
+        #: A table's are forgotten when a sweep finds one of its links revoked, at once when this
+        #: process revokes one. Reads trust them; a write checks its link in the statement that
+        #: writes (``referee.store.tables.add_entry``).
+        self.links: LRU[dict[str, Access | None]] = LRU(links)
+        #: Every table's log position, for "has anything changed?".
+        self.positions = Positions(positions, self.links, sweep_every)
 
-
-def load_since(table_id: str, seq: int) -> tuple[TableRecord, State]:
-    """The table as it is at log position ``seq`` or later, for a request that knows the log
-    reached ``seq``: the page that follows this phone's own entry (``?at=``), or an entry posted
-    from a page shown at ``seq``.
-
-    The kept table, without asking the database, if it is at least there and this process knows
-    of nothing newer (``recent_seq``: another process's write shows within ``SWEEP_EVERY``, as on
-    every spectator's page; a write from a page that was overtaken meanwhile is refused by its
-    conditional UPDATE). A kept table that is behind ``seq`` (the entry went to another process)
-    is caught up without first asking for the log position. Else ``load``."""
-    known = speed().tables.get(table_id)
-    if known is not None and seq <= known[0].last_seq == recent_seq(table_id):
-        return known
-    if known is not None and known[0].last_seq < seq:
-        caught_up = catch_up(table_id, *known)
-        if caught_up is not None:
-            return caught_up
-    return load(table_id)
-
-
-def table(table_id: str) -> tuple[TableRecord, State] | None:
-    """The stored table and its replayed state, kept and caught up; None for an unknown table.
-    A kept table costs one read of its log position (and the newer entries, if any); one this
-    process does not keep is read whole at once."""
-    known = speed().tables.get(table_id)
-    if known is not None:
-        seq = current_seq(table_id)
-        if seq is None:
+    def table(self, table_id: str) -> Loaded | None:
+        """Kept and caught up: a kept table costs one read of its log position (and the newer
+        entries, if any); one this process does not keep is read whole at once."""
+        known = self.replayed.get(table_id)
+        if known is not None:
+            seq = current_seq(table_id)
+            if seq is None:
+                return None
+            self.positions.set(table_id, seq)
+            if known[0].last_seq == seq:
+                return known
+            if known[0].last_seq < seq:
+                caught_up = self.catch_up(table_id, *known)
+                if caught_up is not None:
+                    return caught_up
+        record = get_table(table_id)
+        if record is None:
             return None
-        speed().positions.set(table_id, seq)
-        if known[0].last_seq == seq:
+        self.positions.set(table_id, record.last_seq)
+        loaded = (record, replay(record.setup, effective_events(record.entries), lenient=True))
+        self.replayed.put(table_id, loaded)
+        return loaded
+
+    def load_since(self, table_id: str, seq: int) -> Loaded | None:
+        """The kept table, without asking the database, if it is at least at ``seq`` and this
+        process knows of nothing newer (``position``: another process's write shows within a
+        sweep, as on every spectator's page; a write from a page that was overtaken meanwhile is
+        refused by its conditional UPDATE). A kept table that is behind ``seq`` (the entry went
+        to another process) is caught up without first asking for the log position."""
+        known = self.replayed.get(table_id)
+        if known is not None and seq <= known[0].last_seq == self.position(table_id):
             return known
-        if known[0].last_seq < seq:
-            caught_up = catch_up(table_id, *known)
+        if known is not None and known[0].last_seq < seq:
+            caught_up = self.catch_up(table_id, *known)
             if caught_up is not None:
                 return caught_up
-    record = get_table(table_id)
-    if record is None:
-        return None
-    speed().positions.set(table_id, record.last_seq)
-    loaded = (record, replay(record.setup, effective_events(record.entries), lenient=True))
-    speed().tables.put(table_id, loaded)
-    return loaded
+        return self.table(table_id)
 
+    def catch_up(self, table_id: str, record: TableRecord, state: State) -> Loaded | None:
+        """The kept table with the entries written since, replayed onto it (and kept); None
+        when there are none or one of them changes the past (an undo, a correction): then only
+        a whole replay will do."""
+        newer = entries_after(table_id, record.last_seq)
+        if not newer or any(entry.kind != "event" for entry in newer):
+            return None
+        for entry in newer:
+            state = extend(state, event_from_dict(entry.payload))
+        caught_up = (replace(record, entries=(*record.entries, *newer)), state)
+        self.replayed.put(table_id, caught_up)
+        self.positions.set(table_id, caught_up[0].last_seq)
+        return caught_up
 
-def catch_up(table_id: str, record: TableRecord, state: State) -> tuple[TableRecord, State] | None:
-    """The kept table with the entries written since, replayed onto it (and kept); None when
-    there are none or one of them changes the past (an undo, a correction): then only a whole
-    replay will do."""
-    newer = entries_after(table_id, record.last_seq)
-    if not newer or any(entry.kind != "event" for entry in newer):
-        return None
-    for entry in newer:
-        state = extend(state, event_from_dict(entry.payload))
-    caught_up = (replace(record, entries=(*record.entries, *newer)), state)
-    speed().tables.put(table_id, caught_up)
-    speed().positions.set(table_id, caught_up[0].last_seq)
-    return caught_up
+    def position(self, table_id: str) -> int | None:
+        """At most a sweep old (see ``Positions``)."""
+        return self.positions.get(table_id)
+
+    def shown_position(self, table_id: str, seen: int | None) -> int | None:
+        """The one this process knows (at most a sweep old, no read for a repeat view), unless
+        the phone's poll answered a newer one (``seen``): a process that had swept since
+        answered it, while this one may still be a sweep behind an entry another process wrote.
+        Keyed by the known position then, the page would be the one from before the entry, and
+        the phone would wait a whole poll interval for the next try; so the database is asked
+        (one indexed read) and the position noted."""
+        known = self.position(table_id)
+        if known is None or seen is None or seen <= known:
+            return known
+        seq = current_seq(table_id)
+        if seq is not None:
+            self.positions.set(table_id, seq)
+        return seq
+
+    def after(self, record: TableRecord, entry: LogEntry, state: State) -> Loaded:
+        kept = (replace(record, entries=(*record.entries, entry)), state)
+        self.replayed.put(record.id, kept)
+        self.positions.set(record.id, entry.seq)
+        return kept
+
+    def link(self, token: str, table_id: str, fresh: bool, opened: Access | None) -> Access | None:
+        """Kept by this process unless ``fresh`` (a link revoked in another process is forgotten
+        within a sweep)."""
+        if not fresh:
+            self.positions.sweep()
+            kept = self.links.get(table_id)
+            if kept is not None and token in kept:
+                return kept[token]
+            if opened is not None:
+                return opened
+        found = access(token, table_id)
+        self.links.get_or_make(table_id, dict)[token] = found
+        return found
+
+    def forget_links(self, table_id: str) -> None:
+        self.links.discard(table_id)
 
 
 #: How far back each sweep looks before the last one, for clocks of writers that differ a little
@@ -122,8 +159,7 @@ class Positions:
     once per poll cost more than the rest of the request (``bench/web_poll.py``). Instead, at
     most once per ``every`` seconds, one indexed read fetches the tables changed since the last
     look (``changed_since``); a table this process has not seen yet is read once; a table it
-    writes itself is known at once. With the speed layer off (``size`` 0) nothing is kept and
-    every question asks the database.
+    writes itself is known at once.
     """
 
     def __init__(self, size: int, links: LRU[dict[str, Access | None]], every: float) -> None:
@@ -160,7 +196,7 @@ class Positions:
         the tables that changed, and forget the links of the tables that had one revoked
         (``links``). Nothing to do when nothing is kept."""
         now = time.monotonic()
-        if not self.known.size or now - self.swept < (self.every if every is None else every):
+        if now - self.swept < (self.every if every is None else every):
             return
         if not self.lock.acquire(blocking=False):
             return  # fresh enough, or another thread of this process is sweeping
@@ -185,52 +221,3 @@ class Positions:
             self.known.put(table_id, seq)
             if seq != known and self.moved is not None:
                 self.moved(table_id)
-
-
-def recent_seq(table_id: str) -> int | None:
-    """The table's log position as this process knows it (see ``Positions``); None for an
-    unknown table."""
-    return speed().positions.get(table_id)
-
-
-#: The header a watching phone's page fetch carries (``static/app.js``): the log position its
-#: poll answered, which the page it fetches must show.
-SEEN_HEADER = "X-Table-Seq"
-
-
-def shown_position(table_id: str) -> int | None:
-    """The log position to render a page every spectator sees alike at (``Speed.pages``); None
-    for an unknown table.
-
-    The one this process knows (``recent_seq``: at most a sweep old, no read for a repeat view),
-    unless the phone says its poll answered a newer one (``SEEN_HEADER``): a process that had
-    swept since answered it, while this one may still be a sweep behind an entry another
-    process wrote. Keyed by ``recent_seq`` then, the page would be the one from before the
-    entry, and the phone would wait a whole poll interval for the next try; so the database is
-    asked (one indexed read) and the position noted for "has anything changed?"."""
-    known = recent_seq(table_id)
-    seen = request.headers.get(SEEN_HEADER, type=int)
-    if known is None or seen is None or seen <= known:
-        return known
-    seq = current_seq(table_id)
-    if seq is not None:
-        speed().positions.set(table_id, seq)
-    return seq
-
-
-def remember_after(record: TableRecord, entry: LogEntry, state: State) -> tuple[TableRecord, State]:
-    """Keep the table as it is after ``entry``, so the page that follows needs no replay; return
-    it.
-
-    ``state`` must be the lenient replay of the new log: ``extend`` of the old state gives it.
-    """
-    kept = (replace(record, entries=(*record.entries, entry)), state)
-    speed().tables.put(record.id, kept)
-    speed().positions.set(record.id, entry.seq)
-    return kept
-
-
-def speed() -> Speed:
-    """The current app's speed layer."""
-    found: Speed = current_app.extensions["referee.speed"]
-    return found

@@ -1,5 +1,4 @@
-"""A small thread-safe least-recently-used map: what every memory of the speed layer is made of.
-A map of size 0 keeps nothing, which is how the speed layer is switched off."""
+"""A small thread-safe least-recently-used map: what every memory of the speed layer is made of."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The templates' ``_``, ``gettext`` and ``ngettext``, bound to the request's translations once
-per page; and Python's ``flask_babel.gettext`` finding them once per request.
+"""The translation binding: the templates' ``_``, ``gettext`` and ``ngettext`` bound to the
+request's translations once per page, and Python's translations (``referee.web.i18n``) found
+once per request.
 
 Flask-Babel's template functions find the locale, the domain and the translations again for every
 string: about 30 µs each on this project's machines, and a table page has about 30 strings —
@@ -8,11 +9,9 @@ render functions bound to the translations Flask-Babel chose for this request. T
 Jinja's i18n extension in its "newstyle" (how Flask-Babel installs it): the translated string is
 markup-safe, its ``%(name)s`` arguments are escaped, and ``ngettext`` knows ``num``.
 
-Python code translates with this module's ``gettext`` and ``ngettext`` (Flask-Babel's, with the
-same behaviour): Flask-Babel's looked the locale, the domain and the translations up again for
-every string, and a round screen has about twenty such sentences. Its domain (``OncePerRequest``)
-keeps what it found for the rest of the request, and ``translations`` hands that on with one
-look; Flask-Babel's own functions (``lazy_gettext``, ``format_time``) use the same domain.
+Flask-Babel's domain is replaced by ``OncePerRequest``, which keeps what it found in ``flask.g``
+(``i18n.KEPT``) for the rest of the request; ``i18n.translations`` then finds it with one look,
+and Flask-Babel's own functions (``lazy_gettext``, ``format_time``) use the same domain.
 """
 
 from __future__ import annotations
@@ -22,11 +21,10 @@ from typing import Any
 
 from babel.support import NullTranslations
 from flask import Flask, g, has_request_context
-from flask_babel import Domain, get_translations
+from flask_babel import Domain
 from markupsafe import Markup
 
-#: Where ``OncePerRequest`` keeps the request's translations (in ``flask.g``).
-KEPT = "referee_translations"
+from referee.web.i18n import KEPT, translations
 
 
 class OncePerRequest(Domain):
@@ -41,29 +39,6 @@ class OncePerRequest(Domain):
             found = super().get_translations()
             setattr(g, KEPT, found)
         return found
-
-
-def translations() -> NullTranslations:
-    """The request's translations as Flask-Babel chose them (the default language's outside a
-    request): with one look once ``OncePerRequest`` found them."""
-    if has_request_context():
-        found: NullTranslations | None = g.get(KEPT)
-        if found is not None:
-            return found
-    return get_translations()
-
-
-def gettext(string: str, **variables: Any) -> str:
-    """``string`` in the request's language, its ``%(name)s`` filled in from ``variables``."""
-    text = translations().ugettext(string)
-    return text % variables if variables else text
-
-
-def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
-    """``singular`` or ``plural`` as ``num`` asks, in the request's language, its ``%(name)s``
-    filled in from ``variables`` (``num`` among them)."""
-    variables.setdefault("num", num)
-    return translations().ungettext(singular, plural, num) % variables
 
 
 def install(app: Flask) -> None:

@@ -1,0 +1,145 @@
+"""How pages get a table: the stored table replayed through the rules engine, its log position,
+and what a link opens at it — through one small interface (``Tables``) with two implementations,
+chosen when the app is made (``init_app``):
+
+- ``Replayed`` (here): every question asks the database, every table is replayed whole;
+- the speed layer's kept tables: replayed once and caught up entry by entry.
+
+Pages call the functions below, never an implementation. A table only changes by a new entry in
+its log, so whatever is computed from the log is the same for the same log position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Protocol
+
+from flask import Flask, abort, current_app, request
+
+from referee.rules import State, replay
+from referee.store.links import Access, access
+from referee.store.tables import (
+    LogEntry,
+    TableRecord,
+    current_seq,
+    effective_events,
+    get_table,
+)
+
+#: A stored table and its lenient replay (breaches are shown, not hidden).
+Loaded = tuple[TableRecord, State]
+
+#: The header a watching phone's page fetch carries (``static/app.js``): the log position its
+#: poll answered, which the page it fetches must show.
+SEEN_HEADER = "X-Table-Seq"
+
+
+class Tables(Protocol):
+    """What pages ask of the tables (see the module)."""
+
+    def table(self, table_id: str) -> Loaded | None:
+        """The table as it is now; None for an unknown table."""
+
+    def load_since(self, table_id: str, seq: int) -> Loaded | None:
+        """The table at log position ``seq`` or later (a request that knows the log got
+        there); None for an unknown table."""
+
+    def position(self, table_id: str) -> int | None:
+        """The table's log position, for "has anything changed?"; None for an unknown table."""
+
+    def shown_position(self, table_id: str, seen: int | None) -> int | None:
+        """The log position to render a page every viewer sees alike at, for a phone whose
+        poll answered ``seen`` (None: it did not say); None for an unknown table."""
+
+    def after(self, record: TableRecord, entry: LogEntry, state: State) -> Loaded:
+        """The table after this process wrote ``entry`` (``state``: its lenient replay)."""
+
+    def link(self, token: str, table_id: str, fresh: bool, opened: Access | None) -> Access | None:
+        """What the link ``token`` opens at the table (None: nothing). ``fresh``: ask the
+        database; ``opened``, when given, is what the session says the link opened, enough for
+        a request whose write checks the link itself."""
+
+    def forget_links(self, table_id: str) -> None:
+        """Forget what is known of the table's links (after revoking some)."""
+
+
+class Replayed:
+    """Every question asks the database; every table is replayed whole."""
+
+    def table(self, table_id: str) -> Loaded | None:
+        record = get_table(table_id)
+        if record is None:
+            return None
+        return record, replay(record.setup, effective_events(record.entries), lenient=True)
+
+    def load_since(self, table_id: str, seq: int) -> Loaded | None:
+        return self.table(table_id)
+
+    def position(self, table_id: str) -> int | None:
+        return current_seq(table_id)
+
+    def shown_position(self, table_id: str, seen: int | None) -> int | None:
+        return current_seq(table_id)
+
+    def after(self, record: TableRecord, entry: LogEntry, state: State) -> Loaded:
+        return replace(record, entries=(*record.entries, entry)), state
+
+    def link(self, token: str, table_id: str, fresh: bool, opened: Access | None) -> Access | None:
+        if not fresh and opened is not None:
+            return opened
+        return access(token, table_id)
+
+    def forget_links(self, table_id: str) -> None:
+        pass
+
+
+def init_app(app: Flask, tables: Tables | None = None) -> None:
+    """Give ``app`` its tables: ``tables``, or the ones that ask the database every time."""
+    app.extensions["referee.tables"] = tables if tables is not None else Replayed()
+
+
+def tables() -> Tables:
+    """The current app's tables."""
+    found: Tables = current_app.extensions["referee.tables"]
+    return found
+
+
+def table(table_id: str) -> Loaded | None:
+    """The stored table and its replayed state; None for an unknown table."""
+    return tables().table(table_id)
+
+
+def load(table_id: str) -> Loaded:
+    """The stored table and its replayed state, or a 404 page for an unknown table."""
+    found = tables().table(table_id)
+    if found is None:
+        abort(404)
+    return found
+
+
+def load_since(table_id: str, seq: int) -> Loaded:
+    """The table as it is at log position ``seq`` or later, for a request that knows the log
+    reached ``seq`` (the page that follows this phone's own entry, an entry posted from a page
+    shown at ``seq``); a 404 page for an unknown table."""
+    found = tables().load_since(table_id, seq)
+    if found is None:
+        abort(404)
+    return found
+
+
+def recent_seq(table_id: str) -> int | None:
+    """The table's log position, for "has anything changed?"; None for an unknown table."""
+    return tables().position(table_id)
+
+
+def shown_position(table_id: str) -> int | None:
+    """The log position to render a page every viewer sees alike at (``referee.web.pages``);
+    None for an unknown table. A phone that follows the table says which position its poll
+    answered (``SEEN_HEADER``): the page must show at least that one."""
+    return tables().shown_position(table_id, request.headers.get(SEEN_HEADER, type=int))
+
+
+def remember_after(record: TableRecord, entry: LogEntry, state: State) -> Loaded:
+    """The table as it is after ``entry``, which this request wrote (``state``: ``extend`` of
+    the old state), so that the page that follows needs no replay."""
+    return tables().after(record, entry, state)
