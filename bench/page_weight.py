@@ -5,9 +5,11 @@ table, opens its page as a spectator and as the scorekeeper, and its score sheet
 process: bytes do not depend on the server), then fetches every resource the page names (style
 sheets, scripts, images, icons, fonts, the web app manifest) once, as a browser with an empty
 cache would, and the service worker's script its script registers (``data-sw``; issue 19). An
-address in the page itself (``data:``) is no request. Prints the requests, the bytes
-uncompressed and gzipped (level 6, as a web server would send them), and the requests to other
-hosts, in each language (``LANGUAGES``: a German page must keep the same
+address in the page itself (``data:``) is no request. Every request says what a browser accepts
+(``Accept-Encoding: gzip, deflate, br``). Prints the requests, the bytes uncompressed, gzipped
+(level 6, as a reverse proxy that compresses would send them) and as the app itself sends them
+(on the wire: the static files Brotli-compressed by WhiteNoise, the pages as they are), and the
+requests to other hosts, in each language (``LANGUAGES``: a German page must keep the same
 budgets); exit 1 when a budget is broken.
 
     python bench/page_weight.py
@@ -26,8 +28,10 @@ import re
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
+
+import brotli
 
 if TYPE_CHECKING:
     from flask.testing import FlaskClient
@@ -58,21 +62,39 @@ SHOWN = re.compile(
 WORKER = re.compile(r'\sdata-sw="([^"]+)"')
 
 
-def first_view(client: FlaskClient, path: str) -> list[tuple[str, bytes]]:
-    """The page at ``path`` and every resource it names, each fetched once: (address, body)."""
-    page = client.get(path)
+#: What a browser says it accepts.
+BROWSER = {"Accept-Encoding": "gzip, deflate, br"}
+
+#: What a first view fetched: (address, body, bytes on the wire).
+Fetched = list[tuple[str, bytes, int]]
+
+
+def decoded(response: Any) -> tuple[bytes, int]:
+    """A response's body as the browser reads it, and its length as it came."""
+    body = response.get_data()
+    encoding = response.headers.get("Content-Encoding")
+    if encoding == "br":
+        return brotli.decompress(body), len(body)
+    if encoding == "gzip":
+        return gzip.decompress(body), len(body)
+    return body, len(body)
+
+
+def first_view(client: FlaskClient, path: str) -> Fetched:
+    """The page at ``path`` and every resource it names, each fetched once."""
+    page = client.get(path, headers=BROWSER)
     assert page.status_code == 200, page.status_code
-    fetched = [(path, page.data)]
+    fetched = [(path, *decoded(page))]
     named = [*FETCHED.findall(page.text), *WORKER.findall(page.text)]
     for address in dict.fromkeys(html.unescape(a) for a in named):
         if address.startswith("data:"):
             continue  # in the page already
         if urlsplit(address).netloc:
-            fetched.append((address, b""))  # another host: counted, never fetched
+            fetched.append((address, b"", 0))  # another host: counted, never fetched
             continue
-        with client.get(address) as response:
+        with client.get(address, headers=BROWSER) as response:
             assert response.status_code == 200, (address, response.status_code)
-            fetched.append((address, response.get_data()))
+            fetched.append((address, *decoded(response)))
     return fetched
 
 
@@ -84,17 +106,19 @@ VIEWS = [
 ]
 
 
-def figures_of(fetched: list[tuple[str, bytes]]) -> dict[str, int]:
-    """Requests, bytes, gzipped bytes and third-party requests of a first view."""
+def figures_of(fetched: Fetched) -> dict[str, int]:
+    """Requests, bytes, gzipped bytes, bytes on the wire and third-party requests of a first
+    view."""
     return {
         "requests": len(fetched),
-        "bytes": sum(len(body) for _, body in fetched),
-        "gzip": sum(len(gzip.compress(body, 6)) for _, body in fetched),
-        "third-party": sum(1 for address, _ in fetched if urlsplit(address).netloc),
+        "bytes": sum(len(body) for _, body, _ in fetched),
+        "gzip": sum(len(gzip.compress(body, 6)) for _, body, _ in fetched),
+        "wire": sum(wire for _, _, wire in fetched),
+        "third-party": sum(1 for address, _, _ in fetched if urlsplit(address).netloc),
     }
 
 
-def measure(language: str = "en") -> list[tuple[str, str, list[tuple[str, bytes]]]]:
+def measure(language: str = "en") -> list[tuple[str, str, Fetched]]:
     """Each view of ``VIEWS`` in ``language``: page, who (spectator, scorekeeper) and what its
     first view fetched (address with ``<id>`` for the table, body)."""
     from app import create_app
@@ -120,15 +144,15 @@ def measure(language: str = "en") -> list[tuple[str, str, list[tuple[str, bytes]
             client.set_cookie("lang", language)  # as the language switcher leaves it
             fetched = first_view(client, f"/t/{table}{path}")
             who = "spectator" if kind == "viewer" else "scorekeeper"
-            result.append((page, who, [(a.replace(table, "<id>"), b) for a, b in fetched]))
+            result.append((page, who, [(a.replace(table, "<id>"), b, w) for a, b, w in fetched]))
     return result
 
 
-def shown_of(fetched: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+def shown_of(fetched: Fetched) -> Fetched:
     """The page (first) and the style sheets and scripts it names (``SHOWN``) of a first view."""
-    (page, body), *rest = fetched
-    shown = {html.unescape(a) for a in SHOWN.findall(body.decode())}
-    return [(page, body), *((a, b) for a, b in rest if a in shown)]
+    first, *rest = fetched
+    shown = {html.unescape(a) for a in SHOWN.findall(first[1].decode())}
+    return [first, *(one for one in rest if one[0] in shown)]
 
 
 def described(figures: dict[str, int], budgets: dict[str, int]) -> str:
@@ -141,6 +165,8 @@ def described(figures: dict[str, int], budgets: dict[str, int]) -> str:
             said.append(f"{figures[name] / 1024:.1f} KB{kind} (≤ {budget // 1024})")
         else:
             said.append(f"{figures[name]} {name} (≤ {budget})")
+    if "wire" in figures:
+        said.append(f"{figures['wire'] / 1024:.1f} KB on the wire")
     return ", ".join(said)
 
 
@@ -162,8 +188,8 @@ def main() -> int:
             f"first view of a complete 4-player Blackout's {page} ({who}, {language}): "
             f"{described(figures, BUDGETS)} {said}"
         )
-        for address, body in fetched:
-            print(f"    {len(body):6d} B  {address}")
+        for address, body, wire in fetched:
+            print(f"    {len(body):6d} B, {wire:6d} B on the wire  {address}")
         if page == "table page":
             own = figures_of(shown_of(fetched))
             over, said = verdict(own, PAGE_BUDGETS)

@@ -130,6 +130,7 @@ class Figure:
     unit: str = ""
     budgeted: bool = False  # budgets given in ``measured`` itself
     problems: list[str] = field(default_factory=list)
+    off: str = ""  # the same figure with the speed layer off (``REFEREE_SPEED=false``)
 
     @property
     def ok(self) -> bool:
@@ -149,6 +150,8 @@ class Figure:
             text += " (no budget)"
         if self.problems:
             text += "; " + "; ".join(self.problems)
+        if self.off:
+            text += f"; speed off: {self.off}"
         return f"{text} {'ok' if self.ok else 'BROKEN'}"
 
 
@@ -486,14 +489,45 @@ def card_run(
     )
 
 
+def measure_runs(
+    base: str, reference: str, bare: Path, runs: list[Run], files: list[Path], seconds: float
+) -> list[Load]:
+    """Each run against the server at ``base`` (its warm-up first), with the true bare route
+    (``reference``) measured before the first and after each: the bare runs."""
+    bare_loads = [wrk(reference, bare, seconds, {200})]
+    for run, file in zip(runs, files, strict=True):
+        if run.warm_up:
+            warm = request_file(file.with_name(f"warm-{file.name}"), run.warm_up)
+            warming = wrk(base, warm, run.warm_seconds, {200, 304})
+            if warming.failures:
+                run.problems.append(f"warm-up failed: {warming.describe_failures()}")
+        run.load = wrk(base, file, seconds, run.expect, fresh=bool(run.fresh))
+        bare_loads.append(wrk(reference, bare, seconds, {200}))
+    return bare_loads
+
+
+def rated(run: Run, bare_loads: list[Load], i: int) -> tuple[float, float]:
+    """The run's rate (per unit) and the true bare route's beside it: the average of the bare
+    runs just before and just after it, so a spell of load from the machine's other tenants
+    weighs on both sides of the ratio."""
+    assert run.load is not None
+    return run.load.rate / run.per_unit, (bare_loads[i].rate + bare_loads[i + 1].rate) / 2
+
+
 def web_figures(
-    groups: set[str], seconds: float, workers: int, postgres: str | None = None
+    groups: set[str],
+    seconds: float,
+    workers: int,
+    postgres: str | None = None,
+    speed_off: bool = True,
 ) -> list[Figure]:
     """The web figures on SQLite, or on a throwaway database on the PostgreSQL server of
     ``postgres`` (a ``DATABASE_URL``); the PostgreSQL figures' names start with "PostgreSQL: ".
     Each is divided by the true bare route (``bench/bare_app.py``, its own gunicorn with the
     same settings) measured just before and just after it; the app's own ``GET /bare`` is
-    measured against it at the start and at the end."""
+    measured against it at the start and at the end. ``speed_off``: each figure again, on
+    tables and requests of its own, against a server with the speed layer off
+    (``REFEREE_SPEED=false``), measured after the first server has stopped."""
     if not installed():
         return [Figure("web figures", "wrk is not installed", problems=["not measured"])]
     place = instance("referee-run-") if postgres is None else postgres_instance(postgres)
@@ -503,34 +537,36 @@ def web_figures(
         probe = wrk(reference.base, bare, PROBE, {200})
         start = time.monotonic()
         runs = seed(database, groups, seconds, probe.rate)
+        runs_off = seed(database, groups, seconds, probe.rate) if speed_off else []
         print(f"(seeded in {time.monotonic() - start:.0f} s)", flush=True)
         files = [request_file(folder / f"run-{i}.txt", run.requests) for i, run in enumerate(runs)]
-        warm = {
-            i: request_file(folder / f"warm-{i}.txt", run.warm_up)
-            for i, run in enumerate(runs)
-            if run.warm_up
-        }
         with Server(database, workers) as server:
-            bare_loads = [wrk(reference.base, bare, seconds, {200})]
             in_app = [wrk(server.base, bare, seconds, {200})]
-            for i, (run, file) in enumerate(zip(runs, files, strict=True)):
-                if i in warm:
-                    warming = wrk(server.base, warm[i], run.warm_seconds, {200, 304})
-                    if warming.failures:
-                        run.problems.append(f"warm-up failed: {warming.describe_failures()}")
-                run.load = wrk(server.base, file, seconds, run.expect, fresh=bool(run.fresh))
-                bare_loads.append(wrk(reference.base, bare, seconds, {200}))
+            bare_loads = measure_runs(server.base, reference.base, bare, runs, files, seconds)
             in_app.append(wrk(server.base, bare, seconds, {200}))
             bare_loads.append(wrk(reference.base, bare, seconds, {200}))
+        if runs_off:
+            files = [
+                request_file(folder / f"off-{i}.txt", run.requests)
+                for i, run in enumerate(runs_off)
+            ]
+            with Server(database, workers, env={"REFEREE_SPEED": "false"}) as plain:
+                bare_off = measure_runs(plain.base, reference.base, bare, runs_off, files, seconds)
     figures = [bare_figure(f"gunicorn, {workers} gevent workers, {label}", bare_loads, in_app)]
     rates = {}
     for i, run in enumerate(runs):
         assert run.load is not None
-        rate = run.load.rate / run.per_unit
-        # Side by side: against the bare runs just before and just after this figure, so a
-        # spell of load from the machine's other tenants weighs on both sides of the ratio.
-        beside = (bare_loads[i].rate + bare_loads[i + 1].rate) / 2
+        rate, beside = rated(run, bare_loads, i)
         rates[run.name] = rate
+        off = ""
+        if runs_off:
+            rate_off, beside_off = rated(runs_off[i], bare_off, i)
+            off = (
+                f"{rate_off:.0f} {run.unit}, ratio {rate_off / beside_off:.3f}; "
+                f"on ÷ off {(rate / beside) / (rate_off / beside_off):.1f} ×"
+            )
+            if runs_off[i].problems or runs_off[i].load.failures:  # type: ignore[union-attr]
+                off += " (failed)"
         problems = list(run.problems)
         if run.load.failures:
             problems.append(f"failed: {run.load.describe_failures()}")
@@ -543,6 +579,7 @@ def web_figures(
                 rate / beside,
                 run.budget,
                 problems=problems,
+                off=off,
             )
         )
     growth = [n for n in rates if n.startswith("growth")]
@@ -612,6 +649,11 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
     parser.add_argument("--pdf-runs", type=int, default=30, help="repetitions of each PDF")
     parser.add_argument("--only", nargs="+", choices=GROUPS, default=list(GROUPS))
+    parser.add_argument(
+        "--no-speed-off",
+        action="store_true",
+        help="skip the speed-off column (each web figure again with REFEREE_SPEED=false)",
+    )
     args = parser.parse_args()
     exit_on_sigterm()
     groups = set(args.only)
@@ -639,7 +681,7 @@ def main() -> int:
     postgres = os.environ.get("DATABASE_URL")
     for database in [None, postgres] if postgres else [None]:
         if web:
-            show(web_figures(web, args.seconds, args.workers, database))
+            show(web_figures(web, args.seconds, args.workers, database, not args.no_speed_off))
         if "capacity" in groups:
             show(capacity_figures(args.workers, database))
     if (web or "capacity" in groups) and not postgres:
