@@ -248,18 +248,20 @@ class Ebbes(Game[EbbesRound]):
 
     def on_starter(self, run: Run, rnd: EbbesRound, event: ev.Starter) -> None:
         player = self.check_player(event.player, rnd.number)
-        chooser = (
-            None if event.chosen_by is None else self.check_player(event.chosen_by, rnd.number)
-        )
         if rnd.number == 1:
-            expected = rnd.leader
-            if player != expected:
+            # Nobody chooses round 1's starter: ``chosen_by`` means nothing and is ignored
+            # (record-format.md), even a name that is no player's (a player's is kept as given).
+            chooser = event.chosen_by if event.chosen_by in self.players else None
+            if player != rnd.leader:
                 run.flag(
                     IllegalEntry(
-                        "starter", "starter-round-one", round=1, player=player, expected=expected
+                        "starter", "starter-round-one", round=1, player=player, expected=rnd.leader
                     )
                 )
         else:
+            chooser = (
+                None if event.chosen_by is None else self.check_player(event.chosen_by, rnd.number)
+            )
             if not run.lenient and rnd.leader is not None:
                 raise OutOfTurn("turn", "starter-twice", round=rnd.number)
             previous = self.rounds_of(run.state)[rnd.number - 2]

@@ -5,6 +5,9 @@ complete, wherever it is: not scored, and the game names no winners.
 
 The records are random legal games of ``tests/simulate.py`` (results only, no plays), with one
 player's results taken out.
+
+And in ebbes round 1 nobody chooses the starter: ``chosen_by`` means nothing and is ignored, so
+a wrong starter is reported whoever the record says chose them.
 """
 
 from __future__ import annotations
@@ -143,3 +146,27 @@ def test_a_count_under_a_name_that_is_no_players_stands_for_the_one_left_out(
     report = check(doc)
     assert located(report) == [("players", len(doc["rounds"]), None)]
     assert report["complete"] is True
+
+
+# --- ebbes round 1: chosen_by means nothing -----------------------------------------------------
+
+
+def ebbes_round_one(**round_one: Any) -> dict[str, Any]:
+    return {
+        "format": "table-referee/1",
+        "game": "ebbes",
+        "players": list(THREE),
+        "first_starter": "Ben",
+        "rounds": [{"number": 1, **round_one}],
+    }
+
+
+@pytest.mark.parametrize("chooser", ["Zed", "Ann", "Cho"])
+def test_round_one_chosen_by_is_ignored_and_a_wrong_starter_reported(chooser: str) -> None:
+    report = check(ebbes_round_one(starter="Cho", chosen_by=chooser))
+    assert located(report) == [("starter", 1, "Cho")]
+
+
+@pytest.mark.parametrize("chooser", ["Zed", "Ann"])
+def test_round_one_chosen_by_is_no_breach_beside_the_right_starter(chooser: str) -> None:
+    assert located(check(ebbes_round_one(starter="Ben", chosen_by=chooser))) == []
