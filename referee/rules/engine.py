@@ -207,6 +207,18 @@ class State:
             self.game.round_complete(rnd) for rnd in self.rounds
         )
 
+    @property
+    def round_to_play(self) -> int | None:
+        """How far the game is: the first round not complete, or the next one to begin; None
+        once the game is complete. (A round before the last that is not complete, such as one
+        whose results leave a player out, holds the game there: ``upcoming`` is where the next
+        entry goes.)"""
+        for rnd in self.rounds:
+            if not self.game.round_complete(rnd):
+                return rnd.number
+        number = len(self.rounds) + 1
+        return number if number <= self.game.round_count else None
+
     def scores(self, number: int) -> dict[str, Score] | None:
         """The scores of round ``number`` (None while it cannot be scored)."""
         return self.game.score_round(self, self.rounds[number - 1])

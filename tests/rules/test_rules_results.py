@@ -170,3 +170,22 @@ def test_round_one_chosen_by_is_ignored_and_a_wrong_starter_reported(chooser: st
 @pytest.mark.parametrize("chooser", ["Zed", "Ann"])
 def test_round_one_chosen_by_is_no_breach_beside_the_right_starter(chooser: str) -> None:
     assert located(check(ebbes_round_one(starter="Ben", chosen_by=chooser))) == []
+
+
+# --- how far the game is ------------------------------------------------------------------------
+
+
+def test_the_round_to_play_is_the_first_one_not_complete() -> None:
+    """What the pages and the sheet say of how far a game is: a round before the last that is
+    not complete holds the game there, though no entry can be made after the last round."""
+    doc = legal("blackout", {"max_cards": 2})
+    assert parse_record(doc).replay().round_to_play is None
+    del doc["rounds"][0]["tricks"]["Ben"]
+    state = parse_record(doc).replay()
+    assert state.game.upcoming(state) is None and not state.complete
+    assert state.round_to_play == 1
+    del doc["rounds"][0]["tricks"]
+    doc["rounds"] = doc["rounds"][:1]
+    assert parse_record(doc).replay().round_to_play == 1
+    doc["rounds"][0]["tricks"] = {"Ann": 1, "Ben": 0, "Cho": 0}
+    assert parse_record(doc).replay().round_to_play == 2
