@@ -18,7 +18,7 @@ from typing import Any
 
 from referee.log import LogEntry, in_force
 from referee.record_parts import RecordError, is_int, need
-from referee.rules import Breach, Setup, State, extend, start
+from referee.rules import Breach, Missing, Setup, State, extend, start
 from referee.rules import events as ev
 from referee.rules.engine import Run
 
@@ -206,12 +206,16 @@ class EntryRefused(ValueError):
 class _AsEntered(Run):
     """The app's order of entry (a strict step), keeping an entry that only breaks a rule a
     table keeps an entry with (``Run.flag``: a revoke, a hook bid …) and noting the breach, as
-    a table whose earlier entry was corrected holds it."""
+    a table whose earlier entry was corrected holds it. Results that leave a player out (the
+    one ``missing`` breach flagged) are refused: the app asks for every player's, and the round
+    could not be completed from them."""
 
     def __init__(self, state: State) -> None:
         super().__init__(state, lenient=False)
 
     def flag(self, breach: Breach) -> None:
+        if isinstance(breach, Missing):
+            raise breach
         self.state.violations.append(breach)
 
 

@@ -251,6 +251,32 @@ def test_a_kept_breach_is_kept_and_an_entry_out_of_turn_refused():
     assert caught.value.breach.code == "bid-turn"
 
 
+@pytest.mark.parametrize("amend", [False, True], ids=["entered", "corrected"])
+def test_tricks_that_leave_a_player_out_are_refused(amend):
+    """The app asks for every player's tricks, and a round without one is not complete: the
+    table could not go on from it (its tricks are entered), so the entry is refused with the
+    one breach the referee reports for it."""
+    round_one = [
+        ("event", ev.Trump(1, "H")),
+        ("event", bid("Ben", 1)),
+        ("event", bid("Cho", 1)),
+        ("event", bid("Ann", 1)),
+    ]
+    lacking = ev.Tricks(1, {"Ann": 1, "Cho": 0})
+    if amend:
+        tricks = ev.Tricks(1, {"Ann": 1, "Ben": 0, "Cho": 0})
+        amended = {"target": 5, "event": lacking.to_dict()}
+        entries = log(*round_one, ("event", tricks), ("amend", amended))
+    else:
+        entries = log(*round_one, ("event", lacking))
+    with pytest.raises(EntryRefused) as caught:
+        as_entered(SETUP, (), entries, START)
+    breach = caught.value.breach
+    assert (caught.value.seq, breach.rule, breach.player) == (len(entries), "missing", "Ben")
+    with pytest.raises(EntryRefused):  # a record's rounds without a history: the same
+        as_entered(SETUP, [ev.BeginRound(1), *(e for _, e in round_one), lacking], (), START)
+
+
 def test_a_record_without_history_becomes_the_entries_of_its_rounds_at_the_time_given():
     doc = document(CORRECTED)
     del doc["history"]

@@ -190,7 +190,7 @@ class AllesOderNichts(DealtGame[AllesRound]):
                 found.append(Missing("missing", "missing-declaration", round=rnd.number, player=p))
             elif p in rnd.open and p not in rnd.bids:
                 found.append(Missing("missing", "missing-secret", round=rnd.number, player=p))
-        if results and not self.results_in(rnd):
+        if results and not self.results_given(rnd):  # a player left out is flagged already
             found.append(Missing("missing", "missing-tricks", round=rnd.number))
         return found
 

@@ -195,7 +195,7 @@ class Blackout(DealtGame[BlackoutRound]):
                 [p for p in self.bidding_order(rnd) if p not in rnd.bids], rnd.strays
             )
         ]
-        if results and not self.results_in(rnd):
+        if results and not self.results_given(rnd):  # a player left out is flagged already
             found.append(Missing("missing", "missing-tricks", round=rnd.number))
         return found
 

@@ -58,11 +58,12 @@ class DealtGame(Game[D]):
         return False
 
     def trump_lacking(self, rnd: D) -> list[Breach]:
-        """A complete round that needs a trump and has none: one ``trump`` breach (none more
-        for a bad trump, already flagged). A round under way may lack it (docs/record-format.md:
-        "no trump in a complete round that must have one")."""
+        """A round whose tricks are in that needs a trump and has none: one ``trump`` breach
+        (none more for a bad trump, already flagged). A round under way may lack it
+        (docs/record-format.md: "no trump in a complete round that must have one"); a round
+        before the last whose tricks leave a player out is checked for it, as for all of it."""
         lacking = rnd.trump_colour is None and not self.whole_deck(rnd.number)
-        if lacking and self.results_in(rnd) and "trump-missing" not in rnd.flagged:
+        if lacking and self.results_given(rnd) and "trump-missing" not in rnd.flagged:
             return [IllegalEntry("trump", "trump-missing", round=rnd.number)]
         return []
 

@@ -248,18 +248,20 @@ class Ebbes(Game[EbbesRound]):
 
     def on_starter(self, run: Run, rnd: EbbesRound, event: ev.Starter) -> None:
         player = self.check_player(event.player, rnd.number)
-        chooser = (
-            None if event.chosen_by is None else self.check_player(event.chosen_by, rnd.number)
-        )
         if rnd.number == 1:
-            expected = rnd.leader
-            if player != expected:
+            # Nobody chooses round 1's starter: ``chosen_by`` means nothing and is ignored
+            # (record-format.md), even a name that is no player's (a player's is kept as given).
+            chooser = event.chosen_by if event.chosen_by in self.players else None
+            if player != rnd.leader:
                 run.flag(
                     IllegalEntry(
-                        "starter", "starter-round-one", round=1, player=player, expected=expected
+                        "starter", "starter-round-one", round=1, player=player, expected=rnd.leader
                     )
                 )
         else:
+            chooser = (
+                None if event.chosen_by is None else self.check_player(event.chosen_by, rnd.number)
+            )
             if not run.lenient and rnd.leader is not None:
                 raise OutOfTurn("turn", "starter-twice", round=rnd.number)
             previous = self.rounds_of(run.state)[rnd.number - 2]
@@ -449,17 +451,20 @@ class Ebbes(Game[EbbesRound]):
     ) -> None:
         """Everybody and every scoring colour present, whole tricks, colour totals, the plays.
         An entry already flagged (``strays`` players, ``unknown`` colours of a player) may
-        stand for one that is missing: that is not reported again."""
+        stand for one that is missing: that is not reported again. The players reported
+        missing, or missing a colour, are the round's ``lacking``."""
         roles = rnd.role_map()
         needed = [c for c in (roles[r] for r in ("plus", "ebbes", "minus", "nix")) if c is not None]
         size = len(self.players)
-        for name in unaccounted([p for p in self.players if p not in won], strays):
+        left_out = unaccounted([p for p in self.players if p not in won], strays)
+        for name in left_out:
             run.flag(Missing("missing", "missing-won", round=rnd.number, player=name))
         for name in self.players:
             if name not in won:
                 continue
             lacking = [colour for colour in needed if colour not in won[name]]
             for colour in unaccounted(lacking, unknown.get(name, 0)):
+                left_out.append(name)
                 run.flag(
                     Missing(
                         "missing",
@@ -469,6 +474,7 @@ class Ebbes(Game[EbbesRound]):
                         colour=colour,
                     )
                 )
+        rnd.lacking = frozenset(left_out)
         for colour in EBBES_COLOURS:
             if all(colour in won.get(name, {}) for name in self.players):
                 total = sum(won[name][colour] for name in self.players)
@@ -528,7 +534,7 @@ class Ebbes(Game[EbbesRound]):
 
     # --- results and scores ------------------------------------------------------------------
 
-    def results_in(self, rnd: EbbesRound) -> bool:
+    def results_given(self, rnd: EbbesRound) -> bool:
         return rnd.plays_complete or rnd.won is not None
 
     def derived_won(self, rnd: EbbesRound) -> dict[str, dict[str, int]]:
@@ -589,7 +595,7 @@ class Ebbes(Game[EbbesRound]):
                     needed=expected,
                 )
             )
-        if results and not self.results_in(rnd):
+        if results and not self.results_given(rnd):  # a player left out is flagged already
             found.append(Missing("missing", "missing-results", round=rnd.number))
         return found
 

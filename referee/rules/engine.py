@@ -120,6 +120,9 @@ class RoundState:
     noted: tuple[int, int] = (0, 0)
     #: Cards played twice this round (a lenient replay): neither copy is known to be the card.
     doubtful: frozenset[Card] = frozenset()
+    #: The players the round's results (tricks won; ebbes: cards won) leave out, each one
+    #: ``missing`` breach: the round is not complete while there are any (``Game.results_in``).
+    lacking: frozenset[str] = frozenset()
 
     def copy(self) -> RoundState:
         """A copy whose containers can change without touching this one."""
@@ -203,6 +206,18 @@ class State:
         return len(self.rounds) == self.game.round_count and all(
             self.game.round_complete(rnd) for rnd in self.rounds
         )
+
+    @property
+    def round_to_play(self) -> int | None:
+        """How far the game is: the first round not complete, or the next one to begin; None
+        once the game is complete. (A round before the last that is not complete, such as one
+        whose results leave a player out, holds the game there: ``upcoming`` is where the next
+        entry goes.)"""
+        for rnd in self.rounds:
+            if not self.game.round_complete(rnd):
+                return rnd.number
+        number = len(self.rounds) + 1
+        return number if number <= self.game.round_count else None
 
     def scores(self, number: int) -> dict[str, Score] | None:
         """The scores of round ``number`` (None while it cannot be scored)."""
@@ -340,9 +355,16 @@ class Game(Generic[R]):
         """Round ``number`` before anything is entered."""
         raise NotImplementedError
 
-    def results_in(self, rnd: R) -> bool:
-        """The round's results are in: tricks (or cards) won, entered or played."""
+    def results_given(self, rnd: R) -> bool:
+        """The round's results are entered (tricks won; ebbes: cards won), even if they leave
+        a player out, or all its tricks are played: its play is over."""
         return rnd.plays_complete or rnd.tricks is not None
+
+    def results_in(self, rnd: R) -> bool:
+        """The round's results are in (record-format.md): all its tricks played, or results
+        entered for every player. A player they leave out (``RoundState.lacking``, a
+        ``missing`` breach) leaves the round incomplete, wherever it is."""
+        return rnd.plays_complete or (self.results_given(rnd) and not rnd.lacking)
 
     def sealed(self, rnd: R) -> frozenset[str]:
         """The players whose bid in ``rnd`` is known to the log but not yet to the table (a
@@ -733,7 +755,8 @@ class Game(Generic[R]):
 
         The players' counts, and the total of all the counts, those under a name that is no
         player's too (None if one is not a whole number ≥ 0). A bad count or name is one
-        breach: its player is not reported missing besides.
+        breach: its player is not reported missing besides. The players reported missing are
+        the round's ``lacking``.
         """
         out: dict[str, int] = {}
         strays = 0
@@ -755,9 +778,10 @@ class Game(Generic[R]):
                 total += count
             if name in self.players:
                 out[name] = count
-        lacking = [name for name in self.players if name not in counts]
-        for name in unaccounted(lacking, strays):
+        lacking = unaccounted([name for name in self.players if name not in counts], strays)
+        for name in lacking:
             run.flag(Missing("missing", "missing-player-tricks", round=rnd.number, player=name))
+        rnd.lacking = frozenset(lacking)
         return out, total
 
     def on_tricks(self, run: Run, rnd: R, event: ev.Tricks) -> None:
@@ -770,7 +794,8 @@ class Game(Generic[R]):
         self.ready_to_play(run, rnd)
         self.after_last_card(run, rnd)
         tricks, total = self.read_counts(run, rnd, event.tricks, "trick-negative")
-        if total is not None and total != rnd.tricks_total:
+        # A count left out is its one breach: the total is not checked without it.
+        if total is not None and not rnd.lacking and total != rnd.tricks_total:
             run.flag(
                 Miscount(
                     "trick-total",

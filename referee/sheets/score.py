@@ -124,10 +124,10 @@ def sheet(state: State, info: SheetInfo | None, page: Page | None) -> bytes:
 
 def progress(state: State) -> str:
     """How far the game is: complete, or the round being played."""
-    upcoming = None if state.complete else state.game.upcoming(state)
-    if upcoming is None:
+    number = state.round_to_play
+    if number is None:
         return _("complete")
-    return _("round %(n)s of %(of)s to play", n=upcoming.number, of=state.game.round_count)
+    return _("round %(n)s of %(of)s to play", n=number, of=state.game.round_count)
 
 
 def result(winners: Sequence[str], best: int) -> list[Flowable]:

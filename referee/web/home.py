@@ -53,8 +53,8 @@ def summary(table_id: str) -> TableSummary | None:
         return None
     state = found[1]
     game = state.game
-    upcoming = game.upcoming(state)
-    if state.complete or upcoming is None:
+    number = state.round_to_play
+    if number is None:
         winners = state.winners()
         progress = (
             gettext("Finished · won by %(names)s", names=", ".join(winners))
@@ -62,9 +62,7 @@ def summary(table_id: str) -> TableSummary | None:
             else gettext("Finished")
         )
     else:
-        progress = gettext(
-            "Round %(number)d of %(rounds)d", number=upcoming.number, rounds=game.round_count
-        )
+        progress = gettext("Round %(number)d of %(rounds)d", number=number, rounds=game.round_count)
     return TableSummary(
         url=url_for("round.show", table_id=table_id),
         record_url=url_for("records.download", table_id=table_id),

@@ -374,7 +374,9 @@ class Expected:
     entry. ``scores``: the round's scores the entries now give (None: unscorable). ``proven_by``:
     the trick whose cards prove the breach; if the breach made in the record leaves that trick
     led by someone other than the cards say had to lead it, whose card is whose in it is not
-    known (``docs/record-format.md``), so the breach is not proven and the example is not one."""
+    known (``docs/record-format.md``), so the breach is not proven and the example is not one.
+    ``incomplete``: the breach is the sole one (warnings of the legal game aside) and leaves its
+    round, and so the game, not complete (no winners)."""
 
     rule: str
     round: int
@@ -384,6 +386,7 @@ class Expected:
     only: bool = False
     scores: Any = UNKNOWN
     proven_by: int | None = None
+    incomplete: bool = False
 
 
 Maker = Callable[[sim.Game, dict[str, Any], random.Random], Expected | None]
@@ -480,6 +483,19 @@ def bid_left_out(truth: sim.Game, doc: dict[str, Any], rng: random.Random) -> Ex
     rnd, player = rng.choice(truth.rounds), rng.choice(truth.players)
     del entry_of(doc, rnd)["bids"][player]
     return Expected("missing", rnd.number, only=True, scores=None)
+
+
+@breach("blackout", {}, "summary")
+@breach("alles-oder-nichts", None, "summary")
+@breach("ebbes", {}, "summary")
+def result_left_out(truth: sim.Game, doc: dict[str, Any], rng: random.Random) -> Expected | None:
+    """One player left out of a round's results (``tricks``; ebbes: ``won``): one missing
+    breach, not also a trick-total or colour-total one, and the round not complete, wherever
+    it is: not scored, and the game names no winners."""
+    rnd, player = rng.choice(truth.rounds), rng.choice(truth.players)
+    results = entry_of(doc, rnd)["won" if truth.name == "ebbes" else "tricks"]
+    del results[player]
+    return Expected("missing", rnd.number, player, scores=None, incomplete=True)
 
 
 @breach("blackout", {}, "summary")
@@ -668,6 +684,9 @@ def test_a_breach_put_into_a_legal_game_is_reported(
         ] == []
     if expected.scores is not UNKNOWN:
         assert report["rounds"][expected.round - 1]["scores"] == expected.scores
+    if expected.incomplete:
+        assert report["violations"] == found
+        assert (report["complete"], report["winners"]) == (False, [])
 
 
 def matches(violation: dict[str, Any], expected: Expected) -> bool:

@@ -195,6 +195,13 @@ def test_a_game_in_progress_says_how_far_it_is_and_names_no_winner():
     assert "to play" in text and "Winner" not in text
 
 
+def test_a_game_with_an_earlier_round_not_complete_is_not_called_complete():
+    state = golden("blackout/breach-missing-middle-round.json")  # round 2 without its tricks
+    assert not state.complete
+    text = page_texts(table_sheet(state))[0]
+    assert "round 2 of 3 to play" in text and "complete" not in text and "Winner" not in text
+
+
 def test_a_shared_win():
     state = golden("blackout/shared-win-3p-max1.json")
     assert len(state.winners()) > 1

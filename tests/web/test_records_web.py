@@ -133,7 +133,7 @@ def test_warnings_do_not_stop_a_record_and_are_shown(client: FlaskClient) -> Non
     assert any(kind == "warning" and "can never be made exactly" in text for kind, text in flashes)
 
 
-#: Records the app loads: all that keep the rules but the game in progress that skipped a step
+#: Records the app loads: all that keep the rules but the games in progress that skipped a step
 #: (``test_a_game_in_progress_that_skipped_a_step_is_refused``).
 LOADABLE = [p for p in cases(0) if p.name != "in-progress.json"]
 
@@ -221,10 +221,13 @@ def test_an_unknown_table_has_no_record(client: FlaskClient, table_id: str) -> N
 #: "Loading a record into the app"): entries the app's order of entry never takes, players no
 #: table seats.
 REFUSED = {
+    "alles-oder-nichts/breach-missing-tricks-player.json": "Cho's tricks in round 2 are missing",
     "alles-oder-nichts/breach-players.json": "is played by 3 to 6 players, not 7",
     "alles-oder-nichts/breach-trump-missing.json": "Turn up the trump for round 2 before the bids",
     "alles-oder-nichts/breach-trump-not-in-deck.json": "'red-13' is not a suit, colour or card",
+    "alles-oder-nichts/in-progress.json": "Turn up the trump for round 2 before the bids",
     "blackout/breach-missing-middle-round.json": "Round 3 has not started; the table is in round 2",
+    "blackout/breach-missing-tricks-player.json": "Ben's tricks in round 3 are missing",
     "blackout/breach-trump-missing.json": "Turn up the trump for round 2 before the bids",
     "blackout/breach-trump-not-in-deck.json": "'JC' is not a suit, colour or card of this deck",
     "blackout/breach-trump-whole-deck.json": "Round 3 deals the whole deck: there is no trump",
@@ -232,6 +235,9 @@ REFUSED = {
     "ebbes/breach-designation-too-many.json": "Only four colours get a role",
     "ebbes/breach-missing.json": "The number card of round 2 is missing",
     "ebbes/breach-missing-number-plays.json": "The number card of round 1 is missing",
+    "ebbes/breach-missing-won-colour.json": "Ben's green cards won in round 2 are missing",
+    "ebbes/breach-missing-won-player.json": "Ann's cards won in round 5 are missing",
+    "ebbes/breach-number-placed-designators.json": "With placed designators no number card",
 }
 #: The records that break the rules and load: every one but those the app's order of entry
 #: refuses.

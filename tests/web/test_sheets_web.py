@@ -12,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.check import check_text
+from referee.store.tables import table_state
 from tests.sheets.reading import line_of, page_sizes, page_texts, round_numbers
 from tests.web.helpers import hidden, kept_as_breach, new_table, ok, post
 
@@ -120,6 +121,37 @@ def test_the_sheet_follows_the_table(app: Flask, client: FlaskClient) -> None:
     ok(post(client, table, "trump", trump="H"))
     after = pdf_of(client.get(f"/t/{table}/sheet.pdf"))
     assert line_of(after, "1")[:3] == ["1", "Ann", "hearts"]
+
+
+def test_a_correction_that_leaves_an_earlier_round_without_a_count_ends_no_game(
+    app: Flask, client: FlaskClient
+) -> None:
+    """An ebbes table whose round 1 was entered without the trump's cards won (they score
+    nothing), then its trump corrected to the nix colour: the old trump, now nix, must be
+    counted, so round 1 is not complete and the game is not over, though every round is
+    played. The pages, the sheet and its exports say what the referee says."""
+    doc = json.loads((GOLDEN.parent.parent / "ebbes" / "default-3p.json").read_text())
+    first = doc["rounds"][0]
+    assert first["designations"][0] == "blue"  # trump; red is nix
+    for counts in first["won"].values():
+        del counts["blue"]
+    table_id = upload(client, json.dumps(doc).encode())
+    page = client.get(f"/t/{table_id}").text
+    assert 'class="winner"' in page and "Finished" in client.get("/").text
+    url = f"/t/{table_id}/amend/3"  # round 1: starter, number, then the trump's designation
+    data = {"seq": hidden(client.get(url).text, "seq"), "round": "1", "action": "designate"}
+    ok(kept_as_breach(client, url, data | {"colour": "red"}))
+    with app.app_context():
+        state = table_state(table_id)
+    assert state is not None and not state.complete and state.winners() == []
+    assert state.round_to_play == 1
+    page = client.get(f"/t/{table_id}").text
+    assert 'class="winner"' not in page and "bgstats" not in page
+    home = client.get("/").text
+    assert "Finished" not in home and "Round 1 of 5" in home
+    assert 'class="winner"' not in client.get(f"/t/{table_id}/sheet").text
+    text = page_texts(pdf_of(client.get(f"/t/{table_id}/sheet.pdf")))[0]
+    assert "round 1 of 5 to play" in text and "Winner" not in text
 
 
 # --- blank scorecards -------------------------------------------------------------------------
