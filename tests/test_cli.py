@@ -76,6 +76,11 @@ def test_standard_input():
             b' "event": {"type": "trump", "round": 1, "card": "H"}}]}',
             "history[0].at",
         ),
+        (
+            b'{"format": "table-referee/1", "game": "blackout", "players": ["A", "B"],'
+            b' "rounds": [{"trump": "H", "tricks": {"B": 1, "A": ' + b"9" * 4300 + b"}}]}",
+            "rounds[0].tricks.A",
+        ),
         (b"\xff\xfe garbage", ""),
         (b"[]", ""),
     ],

@@ -123,6 +123,8 @@ def ebbes(rounds, **options):
 
 
 TRICK = {"leader": "Ann", "cards": ["2H", "3H", "4H", "5H"]}
+#: What a whole number beyond 2**53 - 1 either side of 0 is refused with.
+BEYOND = "is beyond the largest number a record may hold"
 
 
 @pytest.mark.parametrize(
@@ -198,6 +200,32 @@ TRICK = {"leader": "Ann", "cards": ["2H", "3H", "4H", "5H"]}
             "rounds[0].tricks." + "x" * 60 + "…",
             "must be a whole number",
         ),
+        (
+            blackout([{"trump": "H", "tricks": {"Ann": 10**4299}}]),  # its digits: 4300
+            "rounds[0].tricks.Ann",
+            BEYOND,
+        ),
+        (blackout([{"trump": "H", "bids": {"Ben": 2**53}}]), "rounds[0].bids.Ben", BEYOND),
+        (ebbes([{"number": -(2**53)}]), "rounds[0].number", BEYOND),
+        (
+            {**blackout([]), "game": "alles-oder-nichts", "options": {"values": 10**400}},
+            "options.values",
+            BEYOND,
+        ),
+        (
+            {
+                **blackout([]),
+                "history": [
+                    {
+                        "seq": 1,
+                        "at": "2025-03-01T19:02:03Z",
+                        "event": {"type": "trump", "round": 2**64, "card": "H"},
+                    }
+                ],
+            },
+            "history[0].event.round",
+            BEYOND,
+        ),
     ],
     ids=[
         "tricks",
@@ -218,6 +246,11 @@ TRICK = {"leader": "Ann", "cards": ["2H", "3H", "4H", "5H"]}
         "surrogate-option",
         "surrogate-colour",
         "long-key",
+        "huge-count",
+        "bid-past-2**53",
+        "number-below--2**53",
+        "huge-option",
+        "huge-round",
     ],
 )
 def test_what_no_game_can_hold_is_unreadable(doc, field, message):

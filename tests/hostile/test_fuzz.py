@@ -493,6 +493,7 @@ json_value = st.recursive(
     st.none()
     | st.booleans()
     | st.integers()
+    | st.sampled_from([2**53, -(2**53), 10**4299, -(10**4299)])  # beyond what a record holds
     | st.floats(allow_nan=True, allow_infinity=True)
     | hostile_text,
     lambda inner: (
