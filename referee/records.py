@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -216,14 +216,18 @@ def renamed_in_what_is_read(state: State) -> Renamed | None:
 def load_record(text: str | bytes) -> Record:
     """Parse JSON text into a record (``RecordError`` if it is not JSON or not a record).
 
-    Bytes are decoded strictly (a surrogate written as UTF-8 bytes is not text), so only a
-    ``\\u`` escape can make a lone surrogate: text without one skips the check of the text
-    (``_check_values``), as text without 16 digits in a row skips the check of the numbers.
+    An object that gives a key twice is refused, naming it: JSON readers let the last one win
+    without a word. Bytes are decoded strictly (a surrogate written as UTF-8 bytes is not
+    text), so only a ``\\u`` escape can make a lone surrogate: text without one skips the check
+    of the text (``_check_values``), as text without 16 digits in a row skips the check of the
+    numbers.
     """
     try:
-        if isinstance(text, bytes):
-            text = text.decode(json.detect_encoding(text))
-        data = json.loads(text)
+        text = text.decode(json.detect_encoding(text)) if isinstance(text, bytes) else text
+        data = json.loads(text, object_pairs_hook=_unique)
+    except _Repeats:
+        assert isinstance(text, str)
+        raise _repeated_key(text) from None
     except (ValueError, RecursionError) as exc:
         raise RecordError("", f"not JSON ({exc})") from None
     numbers = _LONG_DIGITS.search(text) is not None
@@ -244,6 +248,63 @@ def _field(where: _Where) -> str:
     for part in reversed(parts):
         field = f"{field}[{part}]" if isinstance(part, int) else subfield(field, part)
     return field
+
+
+def _places(data: dict[Any, Any] | list[Any]) -> Iterator[tuple[tuple[Any, str | int], Any]]:
+    """Where each value inside ``data`` sits, and the value (parents before what they hold)."""
+    stack: list[tuple[dict[Any, Any] | list[Any], _Where]] = [(data, None)]
+    while stack:
+        value, where = stack.pop()
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            inside = (where, key)
+            yield inside, item
+            if isinstance(item, dict | list):
+                stack.append((item, inside))
+
+
+class _Repeats(Exception):
+    """An object of the document gives a key twice (``_unique``)."""
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of the document; ``_Repeats`` when it gives a key twice."""
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        raise _Repeats
+    return found
+
+
+class _Repeated(dict[str, Any]):
+    """An object of the document that gives ``key`` twice (``_repeated_key``)."""
+
+    key = ""
+
+
+def _marked(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of the document, a ``_Repeated`` one when it gives a key twice."""
+    found = dict(pairs)
+    if len(found) == len(pairs):
+        return found
+    repeated, seen = _Repeated(found), set()
+    for key, _ in pairs:
+        if key in seen:
+            repeated.key = key
+            break
+        seen.add(key)
+    return repeated
+
+
+def _repeated_key(text: str) -> RecordError:
+    """The error naming a key that ``text``, a JSON document, gives twice in an object. The
+    document is read again, marking such objects: only a document that has one is read twice."""
+    data = json.loads(text, object_pairs_hook=_marked)
+    where, found = None, data
+    if not isinstance(data, _Repeated):
+        where, found = next((w, v) for w, v in _places(data) if isinstance(v, _Repeated))
+    return RecordError(
+        subfield(_field(where), found.key), "appears twice in its object; a key is given once"
+    )
 
 
 def _is_unicode(text: str) -> bool:
@@ -275,20 +336,13 @@ def _check_values(data: object, text: bool, numbers: bool) -> None:
     if not isinstance(data, dict | list):
         return
     beyond = f"is beyond the largest number a record may hold (±{LARGEST_NUMBER})"
-    stack: list[tuple[dict[Any, Any] | list[Any], _Where]] = [(data, None)]
-    while stack:
-        value, where = stack.pop()
-        items = value.items() if isinstance(value, dict) else enumerate(value)
-        for key, item in items:
-            inside = (where, key)
-            if text and isinstance(key, str):
-                need(_is_unicode(key), _field(inside), "is not valid Unicode text")
-            if text and isinstance(item, str):
-                need(_is_unicode(item), _field(inside), "is not valid Unicode text")
-            elif numbers and is_int(item):
-                need(-LARGEST_NUMBER <= item <= LARGEST_NUMBER, _field(inside), beyond)
-            elif isinstance(item, dict | list):
-                stack.append((item, inside))
+    for inside, item in _places(data):
+        if text and isinstance(inside[1], str):
+            need(_is_unicode(inside[1]), _field(inside), "is not valid Unicode text")
+        if text and isinstance(item, str):
+            need(_is_unicode(item), _field(inside), "is not valid Unicode text")
+        elif numbers and is_int(item):
+            need(-LARGEST_NUMBER <= item <= LARGEST_NUMBER, _field(inside), beyond)
 
 
 def _check_options(options: dict[str, Any]) -> None:

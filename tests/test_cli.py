@@ -81,6 +81,11 @@ def test_standard_input():
             b' "rounds": [{"trump": "H", "tricks": {"B": 1, "A": ' + b"9" * 4300 + b"}}]}",
             "rounds[0].tricks.A",
         ),
+        (
+            b'{"format": "table-referee/1", "game": "blackout", "players": ["A", "B"],'
+            b' "rounds": [{"trump": "H", "tricks": {"A": 1, "B": 0, "A": 0}}]}',
+            "rounds[0].tricks.A",
+        ),
         (b"\xff\xfe garbage", ""),
         (b"[]", ""),
     ],
