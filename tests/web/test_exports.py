@@ -431,6 +431,15 @@ def test_players_on_the_same_total_share_their_place(client: FlaskClient) -> Non
     assert play["durationMin"] == 0  # an uploaded record's entries are all stored at once
 
 
+def test_a_clock_set_back_during_the_game_makes_no_play_of_negative_minutes(app: Flask) -> None:
+    setup = Setup("blackout", ("Ann", "Ben", "Cho"), {"max_cards": 2}, "Ann")
+    table, _ = played_to_the_end(app, setup, minutes=-30)  # the last entry's time before the first
+    phone = app.test_client()
+    join(app, phone, table, "viewer")
+    play = decoded(links_on(phone, table)[0])
+    assert play["playDate"] == "2024-05-01 19:00:00" and play["durationMin"] == 0
+
+
 def test_only_a_finished_table_links_to_bg_stats(app: Flask, client: FlaskClient) -> None:
     _, record, _ = golden("blackout", "default-4p")
     begun = json.dumps(record | {"rounds": record["rounds"][:3]}).encode()  # 3 rounds of 25

@@ -91,7 +91,8 @@ def bgstats_link(record: TableRecord, state: State) -> str | None:
 
     The play is built to the format of BG Stats' support page (see the module's docstring):
     the game (its name; the highest total wins, as ``State.winners`` has it), when it began, how
-    long it took (from the first entry to the last, in whole minutes), and each player with their
+    long it took (from the first entry to the last, in whole minutes; none when the clock went
+    back so far that the last entry's time is before the first's), and each player with their
     total, place (players on the same total share it), whether they won and whether they began
     the game (led round 1). Times are UTC: a table keeps no time zone. Left out: the game's
     BoardGameGeek id (none is known), the board, a comment, and the location, which BG Stats sets
@@ -107,7 +108,7 @@ def bgstats_link(record: TableRecord, state: State) -> str | None:
         "sourceName": SOURCE_NAME,
         "sourcePlayId": record.id,
         "playDate": began.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"),
-        "durationMin": round((ended - began).total_seconds() / 60),
+        "durationMin": max(0, round((ended - began).total_seconds() / 60)),
         "game": {
             "name": state.game.title,
             "highestWins": True,
