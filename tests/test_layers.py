@@ -82,7 +82,8 @@ LAYERS = [
             "referee.parts",
         ),
         frozenset(
-            SMALL_STDLIB | {"bisect", "datetime", "gettext", "json", "os", "pathlib", "re", "sys"}
+            SMALL_STDLIB
+            | {"bisect", "datetime", "gettext", "itertools", "json", "os", "pathlib", "re", "sys"}
         ),
         frozenset(WEB_AND_DATABASE | {"reportlab"}),
         "record",

@@ -199,6 +199,23 @@ def test_the_earliest_and_the_latest_time_read_back_as_written():
     assert export_record(record.replay(), record.log) == doc
 
 
+def test_a_clock_that_went_back_is_a_line_of_the_table_and_changes_nothing_else():
+    """The entries count in the log's order: a clock set back at the table breaks no rule."""
+    doc = good()
+    doc["history"][3]["at"] = doc["history"][6]["at"] = "2025-03-01T18:00:00.000000Z"
+    status, output = check_text(json.dumps(doc))
+    assert status == 1  # the hook, as ever
+    lines = [line for line in output.splitlines() if "clock" in line]
+    assert lines == [
+        "Warning: the clock went back at entry 4 of the history; its entries count in the "
+        "order they were made.",
+        "Warning: the clock went back at entry 7 of the history; its entries count in the "
+        "order they were made.",
+    ]
+    assert check_text(json.dumps(doc), as_json=True) == check_text(json.dumps(good()), True)
+    assert "clock" not in check_text(json.dumps(good()))[1]
+
+
 def test_a_correction_names_an_entry_not_an_undo():
     doc = good()
     doc["history"].append({"seq": 9, "at": doc["history"][0]["at"], "amend": 8, "event": {}})
