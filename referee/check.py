@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from typing import Any
 
 from referee.record_parts import NO_TRUMP, record_part
@@ -107,6 +108,10 @@ WORDS: dict[str, str] = {
     "winners": N_("Winners (shared): %(players)s"),
     "keeps": N_("The record keeps the rules."),
     "unreadable": N_("This record cannot be read: %(text)s"),
+    "clock": N_(
+        "Warning: the clock went back at entry %(seq)s of the history; its entries count in "
+        "the order they were made."
+    ),
     "in play": N_(
         "In play: round %(round)s, trick %(trick)s, %(played)s of %(seats)s cards played."
     ),
@@ -157,9 +162,12 @@ def _last_column(text: str, t: Translations) -> str:
     return t.gettext(NO_TRUMP) if text == NO_TRUMP else trump_name(text, t)
 
 
-def render_table(doc: dict[str, Any], state: State, t: Translations = ENGLISH) -> str:
+def render_table(
+    doc: dict[str, Any], state: State, t: Translations = ENGLISH, clock_back: Sequence[int] = ()
+) -> str:
     """The report as a plain-text score table with the breaches listed under it, in the
-    language of ``t`` (the breaches from ``state``, in the order ``doc`` lists them)."""
+    language of ``t`` (the breaches from ``state``, in the order ``doc`` lists them), and a line
+    for each entry of the history the clock went back at (``clock_back``, their seqs)."""
     own = record_part(doc["game"])
     players = [shown(p) for p in doc["players"]]
     width = max([5, *(len(p) for p in players)])
@@ -199,6 +207,9 @@ def render_table(doc: dict[str, Any], state: State, t: Translations = ENGLISH) -
         if items:
             lines.append("\n" + say(COUNTED[kind], {"count": len(items)}, t))
             lines += [f"  {_where(b, t)}: {printable(b.sentence(t))} [{b.rule}]" for b in items]
+    if clock_back:
+        lines.append("")
+        lines += [t.gettext(WORDS["clock"]) % {"seq": seq} for seq in clock_back]
     broken = len(doc["violations"])
     verdict = say(COUNTED["breaks"], {"count": broken}, t) if broken else t.gettext(WORDS["keeps"])
     lines.append("\n" + verdict)
@@ -223,4 +234,9 @@ def check_text(
     status = 1 if doc["violations"] else 0
     if as_json:
         return status, json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
-    return status, render_table(doc, state, translations)
+    clock_back: list[int] = []
+    if record.log:
+        from referee.log import clock_went_back  # only a record with a history needs it
+
+        clock_back = clock_went_back(record.log)
+    return status, render_table(doc, state, translations, clock_back)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import pairwise
 from typing import Any
 
 from referee.rules.events import Event, event_from_dict
@@ -82,6 +83,12 @@ def undone_by(entries: Sequence[LogEntry]) -> dict[int, int]:
         if entry.kind == "undo" and entry.seq not in undone:
             undone[entry.payload["target"]] = entry.seq
     return undone
+
+
+def clock_went_back(entries: Sequence[LogEntry]) -> list[int]:
+    """The entries made at a time before the entry before them: a clock set back at the table.
+    They count in the log's order, the order they were made in (``docs/record-history.md``)."""
+    return [b.seq for a, b in pairwise(entries) if b.created_at < a.created_at]
 
 
 def effective_events(entries: Sequence[LogEntry]) -> list[Event]:

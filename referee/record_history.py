@@ -33,6 +33,13 @@ TIME_TEXT = 40
 
 _TIME_HINT = "must be a time with its offset from UTC, such as 2025-03-01T19:02:03.123456Z"
 
+#: The earliest time a history may hold and the first it may not (UTC): well inside the years
+#: 1 to 9999 that ``datetime`` holds, so that the time in any time zone (a database session's, a
+#: page's) is one too, and its year has the four digits ``write_time`` gives it.
+EARLIEST, BEYOND = datetime(1000, 1, 1, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC)
+
+_TIME_RANGE = "must be a time from the year 1000 to the year 9998 (in UTC)"
+
 
 def write_time(moment: datetime) -> str:
     """A time as a history writes it: UTC, to the microsecond.
@@ -44,7 +51,7 @@ def write_time(moment: datetime) -> str:
 
 
 def read_time(value: object, field: str) -> datetime:
-    """A time in ISO 8601 with its offset, in UTC."""
+    """A time in ISO 8601 with its offset, in UTC, from ``EARLIEST`` to before ``BEYOND``."""
     need(isinstance(value, str) and len(value) <= TIME_TEXT, field, _TIME_HINT)
     assert isinstance(value, str)
     try:
@@ -52,7 +59,12 @@ def read_time(value: object, field: str) -> datetime:
     except ValueError:
         raise RecordError(field, _TIME_HINT) from None
     need(moment.tzinfo is not None, field, _TIME_HINT)
-    return moment.astimezone(UTC)
+    try:
+        moment = moment.astimezone(UTC)
+    except OverflowError:  # before the year 1 or after 9999 in UTC
+        raise RecordError(field, _TIME_RANGE) from None
+    need(EARLIEST <= moment < BEYOND, field, _TIME_RANGE)
+    return moment
 
 
 # --- reading -------------------------------------------------------------------------------------

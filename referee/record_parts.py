@@ -148,14 +148,16 @@ def subfield(field: str, key: str) -> str:
 
 
 def name_map(value: object, field: str, kind: str, seats: int) -> dict[str, Any]:
-    """A map keyed by player name (keys trimmed) naming at most ``seats`` players; ``kind``
-    "int" or "str" checks each value, "any" none."""
+    """A map keyed by player name (keys trimmed, each player once) naming at most ``seats``
+    players; ``kind`` "int" or "str" checks each value, "any" none."""
     need(isinstance(value, dict), field, "must be an object keyed by player name")
     assert isinstance(value, dict)
     need(len(value) <= seats, field, f"names {len(value)} players; the table has {seats}")
     out: dict[str, Any] = {}
     for key, item in value.items():
         name = key.strip()
+        if name in out:
+            raise RecordError(subfield(field, key), "names the same player as a key before it")
         if kind == "int" and not is_int(item):
             raise RecordError(subfield(field, key), "must be a whole number")
         if kind == "str" and not isinstance(item, str):

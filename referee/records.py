@@ -18,9 +18,10 @@ record with a history is scored by its entries in force, which must give its rou
 writes them.
 
 Reading stops at the first thing no game can hold (docs/record-format.md): text that is not valid
-Unicode, more players than any game seats, a round with more tricks or cards than it deals, a map
-naming more players or colours than there are. So a refused record costs little however it was
-made, and what a message quotes of the record is its start (``names.quote``).
+Unicode, a number beyond ``LARGEST_NUMBER``, more players than any game seats, a round with more
+tricks or cards than it deals, a map naming more players or colours than there are. So a refused
+record costs little however it was made, and what a message quotes of the record is its start
+(``names.quote``).
 
 >>> record = parse_record({"format": "table-referee/1", "game": "blackout",
 ...     "players": ["Ann", "Ben"], "rounds": [{"trump": "H", "bids": {"Ann": 1, "Ben": 1}}]})
@@ -31,11 +32,12 @@ made, and what a message quotes of the record is its start (``names.quote``).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from referee.record_parts import RecordError, need, record_part, str_list, subfield
+from referee.record_parts import RecordError, is_int, need, record_part, str_list, subfield
 from referee.rules import GAMES, IllegalEntry, OptionError, Setup, State, replay
 from referee.rules import events as ev
 from referee.rules.engine import check_players
@@ -62,6 +64,14 @@ LARGEST_TABLE = 8
 
 #: The longest text an option may hold (a sequence's name, a colour).
 OPTION_TEXT = 40
+
+#: The largest whole number a record may hold, either side of 0: 2**53 - 1, the largest every
+#: JSON reader keeps exactly (RFC 7493), far beyond any count, bid or number of a game. JSON
+#: allows any: one of thousands of digits would cost every sum and text it comes into (Python
+#: writes no more than 4300 digits).
+LARGEST_NUMBER = 2**53 - 1
+#: A run of digits that may be a number beyond ``LARGEST_NUMBER`` (which has 16).
+_LONG_DIGITS = re.compile(r"\d{16}")
 
 #: The top fields of every record; each game adds the one naming who begins round 1
 #: (``RecordGame.first_field``).
@@ -206,16 +216,22 @@ def renamed_in_what_is_read(state: State) -> Renamed | None:
 def load_record(text: str | bytes) -> Record:
     """Parse JSON text into a record (``RecordError`` if it is not JSON or not a record).
 
-    Bytes are decoded strictly (a surrogate written as UTF-8 bytes is not text), so only a
-    ``\\u`` escape can make a lone surrogate: text without one skips ``_check_text``.
+    An object that gives a key twice is refused, naming it: JSON readers let the last one win
+    without a word. Bytes are decoded strictly (a surrogate written as UTF-8 bytes is not
+    text), so only a ``\\u`` escape can make a lone surrogate: text without one skips the check
+    of the text (``_check_values``), as text without 16 digits in a row skips the check of the
+    numbers.
     """
     try:
-        if isinstance(text, bytes):
-            text = text.decode(json.detect_encoding(text))
-        data = json.loads(text)
+        text = text.decode(json.detect_encoding(text)) if isinstance(text, bytes) else text
+        data = json.loads(text, object_pairs_hook=_unique)
+    except _Repeats:
+        assert isinstance(text, str)
+        raise _repeated_key(text) from None
     except (ValueError, RecursionError) as exc:
         raise RecordError("", f"not JSON ({exc})") from None
-    return _parse(data, check_text="\\u" in text)
+    numbers = _LONG_DIGITS.search(text) is not None
+    return _parse(data, check_text="\\u" in text, check_numbers=numbers)
 
 
 #: Where a value sits in a document: None for the whole, else (where its parent sits, its key
@@ -234,6 +250,63 @@ def _field(where: _Where) -> str:
     return field
 
 
+def _places(data: dict[Any, Any] | list[Any]) -> Iterator[tuple[tuple[Any, str | int], Any]]:
+    """Where each value inside ``data`` sits, and the value (parents before what they hold)."""
+    stack: list[tuple[dict[Any, Any] | list[Any], _Where]] = [(data, None)]
+    while stack:
+        value, where = stack.pop()
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            inside = (where, key)
+            yield inside, item
+            if isinstance(item, dict | list):
+                stack.append((item, inside))
+
+
+class _Repeats(Exception):
+    """An object of the document gives a key twice (``_unique``)."""
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of the document; ``_Repeats`` when it gives a key twice."""
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        raise _Repeats
+    return found
+
+
+class _Repeated(dict[str, Any]):
+    """An object of the document that gives ``key`` twice (``_repeated_key``)."""
+
+    key = ""
+
+
+def _marked(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of the document, a ``_Repeated`` one when it gives a key twice."""
+    found = dict(pairs)
+    if len(found) == len(pairs):
+        return found
+    repeated, seen = _Repeated(found), set()
+    for key, _ in pairs:
+        if key in seen:
+            repeated.key = key
+            break
+        seen.add(key)
+    return repeated
+
+
+def _repeated_key(text: str) -> RecordError:
+    """The error naming a key that ``text``, a JSON document, gives twice in an object. The
+    document is read again, marking such objects: only a document that has one is read twice."""
+    data = json.loads(text, object_pairs_hook=_marked)
+    where, found = None, data
+    if not isinstance(data, _Repeated):
+        where, found = next((w, v) for w, v in _places(data) if isinstance(v, _Repeated))
+    return RecordError(
+        subfield(_field(where), found.key), "appears twice in its object; a key is given once"
+    )
+
+
 def _is_unicode(text: str) -> bool:
     """Whether ``text`` is valid Unicode: JSON's ``\\ud800`` escapes can make a lone surrogate,
     which no page, database or terminal can write."""
@@ -244,31 +317,32 @@ def _is_unicode(text: str) -> bool:
     return True
 
 
-def _check_text(data: object) -> None:
-    """``RecordError`` naming a string or key that is not valid Unicode.
+def _check_values(data: object, text: bool, numbers: bool) -> None:
+    """``RecordError`` naming a string or key that is not valid Unicode (``text``), or a whole
+    number beyond ``LARGEST_NUMBER`` (``numbers``).
 
     The whole document is checked at once first (in C: a tenth of the time of a look at each
-    string); only a document that fails is searched for the field to name.
+    value); only a document that fails is searched for the field to name.
     """
     try:
-        if _is_unicode(json.dumps(data, ensure_ascii=False)):
-            return
+        whole = json.dumps(data, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
-        pass  # not what JSON decodes to (a test's Python value): search it
+        pass  # not what JSON decodes to (a test's Python value), or a number Python won't write
+    else:
+        text = text and not _is_unicode(whole)
+        numbers = numbers and _LONG_DIGITS.search(whole) is not None
+        if not (text or numbers):
+            return
     if not isinstance(data, dict | list):
         return
-    stack: list[tuple[dict[Any, Any] | list[Any], _Where]] = [(data, None)]
-    while stack:
-        value, where = stack.pop()
-        items = value.items() if isinstance(value, dict) else enumerate(value)
-        for key, item in items:
-            inside = (where, key)
-            if isinstance(key, str):
-                need(_is_unicode(key), _field(inside), "is not valid Unicode text")
-            if isinstance(item, str):
-                need(_is_unicode(item), _field(inside), "is not valid Unicode text")
-            elif isinstance(item, dict | list):
-                stack.append((item, inside))
+    beyond = f"is beyond the largest number a record may hold (±{LARGEST_NUMBER})"
+    for inside, item in _places(data):
+        if text and isinstance(inside[1], str):
+            need(_is_unicode(inside[1]), _field(inside), "is not valid Unicode text")
+        if text and isinstance(item, str):
+            need(_is_unicode(item), _field(inside), "is not valid Unicode text")
+        elif numbers and is_int(item):
+            need(-LARGEST_NUMBER <= item <= LARGEST_NUMBER, _field(inside), beyond)
 
 
 def _check_options(options: dict[str, Any]) -> None:
@@ -284,7 +358,7 @@ def _check_options(options: dict[str, Any]) -> None:
 
 def parse_record(data: object) -> Record:
     """Check the shape of a decoded document and turn it into a ``Record``."""
-    return _parse(data, check_text=True)
+    return _parse(data, check_text=True, check_numbers=True)
 
 
 def _is_top_field(key: str, game: object) -> bool:
@@ -297,11 +371,11 @@ def _is_top_field(key: str, game: object) -> bool:
     return key in {record_part(other).first_field for other in GAMES}
 
 
-def _parse(data: object, check_text: bool) -> Record:
+def _parse(data: object, check_text: bool, check_numbers: bool) -> Record:
     need(isinstance(data, dict), "", "a record is a JSON object")
     assert isinstance(data, dict)
-    if check_text:
-        _check_text(data)
+    if check_text or check_numbers:
+        _check_values(data, check_text, check_numbers)
     for key in data:
         need(
             _is_top_field(key, data.get("game")),

@@ -1,5 +1,6 @@
 """The app factory: configuration, first start on an empty instance folder, CSRF, the front page."""
 
+import re
 import stat
 from pathlib import Path
 
@@ -89,6 +90,18 @@ def test_a_new_sqlite_file_is_readable_by_its_owner_only(empty_instance: Path) -
         modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in files}
         db.engine.dispose()
     assert all(mode == 0o600 for mode in modes.values()), modes
+
+
+def test_compose_publishes_the_app_servers_on_the_loopback_only() -> None:
+    """Behind ``REFEREE_PROXY_FIX=1`` an app server trusts X-Forwarded-For: whoever reached it
+    directly could name any address and walk past the limit on new tables. Only the proxy, on
+    this machine, may reach it."""
+    compose = (ROOT / "compose.yaml").read_text()
+    published = re.findall(r"^\s+ports:\n((?:\s+- .*\n)+)", compose, re.M)
+    ports = [
+        line.split("- ", 1)[1].strip('"') for block in published for line in block.split("\n")[:-1]
+    ]
+    assert ports and all(port.startswith("127.0.0.1:") for port in ports), ports
 
 
 #: Each ``REFEREE_`` setting of ``.env.example``: a value the environment could give it, and

@@ -70,6 +70,22 @@ def test_standard_input():
             b' "options": {"max_cards": 27}}',
             "options.max_cards",
         ),
+        (
+            b'{"format": "table-referee/1", "game": "blackout", "players": ["A", "B"],'
+            b' "history": [{"seq": 1, "at": "9999-12-31T23:59:59-14:00",'
+            b' "event": {"type": "trump", "round": 1, "card": "H"}}]}',
+            "history[0].at",
+        ),
+        (
+            b'{"format": "table-referee/1", "game": "blackout", "players": ["A", "B"],'
+            b' "rounds": [{"trump": "H", "tricks": {"B": 1, "A": ' + b"9" * 4300 + b"}}]}",
+            "rounds[0].tricks.A",
+        ),
+        (
+            b'{"format": "table-referee/1", "game": "blackout", "players": ["A", "B"],'
+            b' "rounds": [{"trump": "H", "tricks": {"A": 1, "B": 0, "A": 0}}]}',
+            "rounds[0].tricks.A",
+        ),
         (b"\xff\xfe garbage", ""),
         (b"[]", ""),
     ],

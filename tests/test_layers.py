@@ -81,7 +81,10 @@ LAYERS = [
             "referee.check",
             "referee.parts",
         ),
-        frozenset(SMALL_STDLIB | {"bisect", "datetime", "gettext", "json", "os", "pathlib", "sys"}),
+        frozenset(
+            SMALL_STDLIB
+            | {"bisect", "datetime", "gettext", "itertools", "json", "os", "pathlib", "re", "sys"}
+        ),
         frozenset(WEB_AND_DATABASE | {"reportlab"}),
         "record",
     ),

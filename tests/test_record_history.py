@@ -159,6 +159,11 @@ def changed(path: str, value: object) -> dict:
         (changed("1.at", "19:01"), "history[1].at", "must be a time with its offset"),
         (changed("1.at", "2025-03-01T19:01:00"), "history[1].at", "with its offset"),
         (changed("1.at", None), "history[1].at", "must be a time"),
+        # Times no clock shows, whose UTC is beyond what Python, a database or a page can hold.
+        (changed("1.at", "0001-01-01T00:00:00+14:00"), "history[1].at", "from the year 1000"),
+        (changed("1.at", "9999-12-31T23:59:59-14:00"), "history[1].at", "to the year 9998"),
+        (changed("1.at", "0999-12-31T23:59:59Z"), "history[1].at", "from the year 1000"),
+        (changed("1.at", "9999-01-01T00:00:00Z"), "history[1].at", "to the year 9998"),
         (changed("1.note", "x"), "history[1].note", "is not a field of an event entry"),
         (changed("7.undo", 8), "history[7].undo", "must name an earlier entry (1 to 7)"),
         (changed("7.undo", "7"), "history[7].undo", "must name an earlier entry"),
@@ -184,6 +189,31 @@ def test_a_history_that_cannot_be_read_names_the_field(doc, field, says):
         parse_record(doc)
     assert caught.value.field == field
     assert says in str(caught.value)
+
+
+def test_the_earliest_and_the_latest_time_read_back_as_written():
+    doc = good()
+    doc["history"][0]["at"] = "1000-01-01T00:00:00.000000Z"
+    doc["history"][-1]["at"] = "9998-12-31T23:59:59.999999Z"
+    record = parse_record(doc)
+    assert export_record(record.replay(), record.log) == doc
+
+
+def test_a_clock_that_went_back_is_a_line_of_the_table_and_changes_nothing_else():
+    """The entries count in the log's order: a clock set back at the table breaks no rule."""
+    doc = good()
+    doc["history"][3]["at"] = doc["history"][6]["at"] = "2025-03-01T18:00:00.000000Z"
+    status, output = check_text(json.dumps(doc))
+    assert status == 1  # the hook, as ever
+    lines = [line for line in output.splitlines() if "clock" in line]
+    assert lines == [
+        "Warning: the clock went back at entry 4 of the history; its entries count in the "
+        "order they were made.",
+        "Warning: the clock went back at entry 7 of the history; its entries count in the "
+        "order they were made.",
+    ]
+    assert check_text(json.dumps(doc), as_json=True) == check_text(json.dumps(good()), True)
+    assert "clock" not in check_text(json.dumps(good()))[1]
 
 
 def test_a_correction_names_an_entry_not_an_undo():

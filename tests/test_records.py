@@ -123,6 +123,8 @@ def ebbes(rounds, **options):
 
 
 TRICK = {"leader": "Ann", "cards": ["2H", "3H", "4H", "5H"]}
+#: What a whole number beyond 2**53 - 1 either side of 0 is refused with.
+BEYOND = "is beyond the largest number a record may hold"
 
 
 @pytest.mark.parametrize(
@@ -198,6 +200,32 @@ TRICK = {"leader": "Ann", "cards": ["2H", "3H", "4H", "5H"]}
             "rounds[0].tricks." + "x" * 60 + "…",
             "must be a whole number",
         ),
+        (
+            blackout([{"trump": "H", "tricks": {"Ann": 10**4299}}]),  # its digits: 4300
+            "rounds[0].tricks.Ann",
+            BEYOND,
+        ),
+        (blackout([{"trump": "H", "bids": {"Ben": 2**53}}]), "rounds[0].bids.Ben", BEYOND),
+        (ebbes([{"number": -(2**53)}]), "rounds[0].number", BEYOND),
+        (
+            {**blackout([]), "game": "alles-oder-nichts", "options": {"values": 10**400}},
+            "options.values",
+            BEYOND,
+        ),
+        (
+            {
+                **blackout([]),
+                "history": [
+                    {
+                        "seq": 1,
+                        "at": "2025-03-01T19:02:03Z",
+                        "event": {"type": "trump", "round": 2**64, "card": "H"},
+                    }
+                ],
+            },
+            "history[0].event.round",
+            BEYOND,
+        ),
     ],
     ids=[
         "tricks",
@@ -218,6 +246,11 @@ TRICK = {"leader": "Ann", "cards": ["2H", "3H", "4H", "5H"]}
         "surrogate-option",
         "surrogate-colour",
         "long-key",
+        "huge-count",
+        "bid-past-2**53",
+        "number-below--2**53",
+        "huge-option",
+        "huge-round",
     ],
 )
 def test_what_no_game_can_hold_is_unreadable(doc, field, message):
@@ -229,6 +262,63 @@ def test_what_no_game_can_hold_is_unreadable(doc, field, message):
     with pytest.raises(RecordError) as again:  # read from text, as the referee and the app do
         load_record(json.dumps(doc))
     assert again.value.field == field
+
+
+def text_of(game: str, rest: str) -> str:
+    """A record's text: Ann and Ben at ``game``, then ``rest`` (its further fields)."""
+    return f'{{"format": "table-referee/1", "players": ["Ann", "Ben"], "game": "{game}"{rest}}}'
+
+
+AT = '"seq": 1, "at": "2025-03-01T19:02:03Z"'
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        (text_of("blackout", ', "game": "ebbes"'), "game"),
+        (text_of("blackout", ', "options": {"hook": true, "hook": false}'), "options.hook"),
+        (text_of("blackout", ', "rounds": [{"trump": "H", "trump": "S"}]'), "rounds[0].trump"),
+        (
+            text_of("blackout", ', "rounds": [{"bids": {"Ann": 0, "Ben": 1, "Ann": 1}}]'),
+            "rounds[0].bids.Ann",
+        ),
+        (
+            text_of("ebbes", ', "rounds": [{"won": {"Ann": {"red": 1, "red": 2}}}]'),
+            "rounds[0].won.Ann.red",
+        ),
+        (
+            text_of(
+                "blackout",
+                ', "rounds": [{"plays": [{"leader": "Ann", "cards": ["2H"], "leader": "Ben"}]}]',
+            ),
+            "rounds[0].plays[0].leader",
+        ),
+        (
+            text_of(
+                "blackout",
+                f', "history": [{{{AT}, "event": '
+                '{"type": "trump", "round": 1, "card": "H", "card": "S"}}]',
+            ),
+            "history[0].event.card",
+        ),
+        (text_of("blackout", f', "history": [{{{AT}, {AT}}}]'), "history[0].seq"),
+    ],
+    ids=["top", "option", "round", "bids", "won", "trick", "history-event", "history-entry"],
+)
+def test_a_key_given_twice_in_an_object_anywhere_makes_the_record_unreadable(text, field):
+    """The last would win silently: a record gives each key of an object once."""
+    with pytest.raises(RecordError) as caught:
+        load_record(text)
+    assert caught.value.field == field
+    assert "appears twice in its object" in str(caught.value)
+
+
+def test_a_player_named_twice_in_a_map_once_trimmed_makes_the_record_unreadable():
+    doc = blackout([{"trump": "H", "bids": {"Ann": 0, "Ben": 1, " Ann": 1}}])
+    with pytest.raises(RecordError) as caught:
+        parse_record(doc)
+    assert caught.value.field == "rounds[0].bids. Ann"
+    assert "names the same player as a key before it" in str(caught.value)
 
 
 def test_a_surrogate_written_as_utf8_bytes_is_not_text():

@@ -3,7 +3,8 @@
 It works out the laptop's address on the local network (``lan_address``), makes it the app's
 public address (``PUBLIC_URL``, so every shared link and QR code names it; a ``PUBLIC_URL`` set
 in the environment is kept), prints it with a QR code to scan, and serves the app with waitress,
-a production server that runs on Linux, macOS and Windows alike, on every network interface.
+a production server that runs on Linux, macOS and Windows alike: on every network interface, or
+on the one address ``--address`` gives (``127.0.0.1``: this laptop alone).
 """
 
 from __future__ import annotations
@@ -79,7 +80,10 @@ def prepare(app: Flask, address: str | None, port: int) -> str:
 @click.option(
     "--address",
     default=None,
-    help="The address phones open (default: this machine's on the local network).",
+    help=(
+        "The address to serve on, which phones open (default: every interface, and this "
+        "machine's address on the local network for the phones)."
+    ),
 )
 @click.option("--threads", type=int, default=8, show_default=True, help="Requests at once.")
 def table_command(port: int, address: str | None, threads: int) -> None:
@@ -88,4 +92,5 @@ def table_command(port: int, address: str | None, threads: int) -> None:
     url = prepare(app, address, port)
     click.echo(announcement(url))
     sys.stdout.flush()
-    waitress.serve(app, host="0.0.0.0", port=port, threads=threads, ident="Table Referee")
+    host = address or "0.0.0.0"  # an address given is the only one listened on
+    waitress.serve(app, host=host, port=port, threads=threads, ident="Table Referee")

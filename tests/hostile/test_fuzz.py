@@ -3,8 +3,9 @@ on SQLite and on PostgreSQL.
 
 Random and malicious values — huge and negative numbers, unicode, empty and very long strings,
 lists where one value goes, missing fields, forged hidden fields (seq, round, action, seats),
-XSS and SQL payloads, uploads that are not JSON or too large — at /new, every entry action of
-/t/<id>/entry, /t/<id>/undo, /t/<id>/amend/<n>, /records and unknown URLs. The client that
+XSS and SQL payloads, uploads that are not JSON or too large, records whose history times run
+backwards or lie beyond what a record holds — at /new, every entry action of /t/<id>/entry,
+/t/<id>/undo, /t/<id>/amend/<n>, /records and unknown URLs. The client that
 posts to a table holds its scorekeeper link (``tests/links.py``), so its entries, undos and
 corrections reach the rules engine; an address fuzzed at a table the client holds no link to
 may be refused (403) like any other.
@@ -26,11 +27,13 @@ Examples are derandomized: the same inputs on every run.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import random
 import re
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -44,7 +47,8 @@ from hypothesis import strategies as st
 from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import encode_multipart
 
-from referee.records import load_record
+from referee.record_history import EntryRefused, as_entered
+from referee.records import export_record, load_record
 from referee.rules import Setup, replay, start
 from referee.store.tables import (
     append_entry,
@@ -451,10 +455,45 @@ def good_records() -> list[bytes]:
 
 GOOD = good_records()
 
+#: A history's times: ordinary ones in any order (a clock can go back), and ones at and beyond
+#: the ends of what a record holds, some beyond what Python's datetime holds once in UTC.
+history_times = st.one_of(
+    st.sampled_from(
+        [
+            "0001-01-01T00:00:00+14:00",
+            "9999-12-31T23:59:59-14:00",
+            "0001-01-01T00:00:00Z",
+            "0999-12-31T23:59:59.999999Z",
+            "1000-01-01T00:00:00Z",
+            "9998-12-31T23:59:59.999999+00:00",
+            "9999-01-01T00:00:00Z",
+        ]
+    ),
+    st.builds(
+        lambda moment, offset: moment.isoformat() + offset,
+        st.datetimes(),
+        st.sampled_from(["Z", "+14:00", "-14:00", "+05:30", ""]),
+    ),
+)
+
+
+@functools.cache
+def with_history(good: bytes) -> str | None:
+    """The good record as the app writes it once loaded, its history included (None: the app
+    would not load it)."""
+    record = load_record(good)
+    try:
+        log = as_entered(record.setup, record.events, (), datetime(2025, 3, 1, tzinfo=UTC))
+    except EntryRefused:
+        return None
+    return json.dumps(export_record(replay(record.setup, effective_events(log), lenient=True), log))
+
+
 json_value = st.recursive(
     st.none()
     | st.booleans()
     | st.integers()
+    | st.sampled_from([2**53, -(2**53), 10**4299, -(10**4299)])  # beyond what a record holds
     | st.floats(allow_nan=True, allow_infinity=True)
     | hostile_text,
     lambda inner: (
@@ -484,9 +523,19 @@ def poke(value: Any, data: st.DataObject, depth: int = 0) -> Any:
 
 @st.composite
 def uploads(draw: st.DrawFn) -> bytes:
-    kind = draw(st.sampled_from(["poked", "poked", "poked", "json", "bytes", "huge", "good"]))
+    kinds = ["poked", "poked", "poked", "json", "bytes", "huge", "good", "times"]
+    kind = draw(st.sampled_from(kinds))
     if kind == "good":
         return draw(st.sampled_from(GOOD))
+    if kind == "times":
+        text = with_history(draw(st.sampled_from(GOOD)))
+        if text is None:
+            return draw(st.sampled_from(GOOD))
+        timed = json.loads(text)
+        history = timed["history"]
+        for _ in range(draw(st.integers(1, 3), label="times")):
+            history[draw(st.integers(0, len(history) - 1))]["at"] = draw(history_times)
+        return json.dumps(timed).encode()
     if kind == "json":
         return json.dumps(draw(json_value)).encode()
     if kind == "bytes":

@@ -31,7 +31,7 @@ from referee.rules.cards import EBBES_COLOURS
 from referee.store import db
 from referee.store.models import Entry
 from referee.store.tables import append_entry, create_table
-from referee.web.sheet.exports import cell_text
+from referee.web.sheet.exports import FORMULA_STARTS, cell_text
 from tests.durability.legal import next_entry
 from tests.links import join
 from tests.web.helpers import hidden, new_table, ok, post
@@ -210,6 +210,19 @@ def test_text_that_a_spreadsheet_would_run_as_a_formula_starts_with_a_quote(text
     assert cell_text(text) == "'" + text
 
 
+@pytest.mark.parametrize(
+    ("text", "cell"),
+    [
+        ("x;=1+1;", "x;'=1+1;"),
+        ('b,"=2', "b,'\"=2"),
+        ("=a;+b,-c", "'=a;'+b,'-c"),
+        ("a;b, -c", "a;b, -c"),
+    ],
+)
+def test_a_formula_after_a_separator_inside_a_text_gets_a_quote_there(text: str, cell: str) -> None:
+    assert cell_text(text) == cell
+
+
 @pytest.mark.parametrize("value", ["Ann", "Zoë", "a=b", "1+2", "—", "'quoted", " =x", 0, -3, 110])
 def test_other_cells_are_kept_as_they_are(value: str | int) -> None:
     assert cell_text(value) == value
@@ -233,6 +246,54 @@ def test_names_and_colours_that_look_like_formulas_stay_text(
     ok(post(other, table, "trump", trump="=red"))
     _, first, _ = sheet_of(other, table)
     assert first[3] == "'=red"
+
+
+#: Names that start a formula where a spreadsheet splits a row at ``;`` or ``,`` inside them.
+SPLIT = {"Ann": "x;=1+1;", "Ben": 'b,"=2+2', "Cho": "c;-3,@SUM(A1)"}
+
+
+def split_cells(data: bytes, separator: str) -> list[list[str]]:
+    """The rows as a spreadsheet that splits them at ``separator`` reads them."""
+    return list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline=""), delimiter=separator))
+
+
+@pytest.mark.parametrize(("lang", "separator"), [("en", ","), ("de", ";")])
+def test_no_cell_is_a_formula_whichever_separator_a_spreadsheet_splits_at(
+    client: FlaskClient, lang: str, separator: str
+) -> None:
+    text, _, verdict = golden("ebbes", "default-3p")
+    for old, new in SPLIT.items():
+        text = text.replace(json.dumps(old).encode(), json.dumps(new).encode())
+    data = client.get(f"/t/{upload(client, text)}/sheet.csv?lang={lang}").data
+    for splits_at in ",;":
+        for row in split_cells(data, splits_at):
+            for cell in row:
+                # A number below zero is a number: nothing else may start as a formula does.
+                assert not cell.startswith(FORMULA_STARTS) or re.fullmatch(r"-\d+", cell), cell
+    header, *rounds, total = split_cells(data, separator)  # as the reader's spreadsheet splits
+    assert all(len(row) == len(header) for row in [*rounds, total])
+    assert header[:3] == (
+        ["Round", "Cards", "Starts"] if lang == "en" else ["Runde", "Kart.", "Beginnt"]
+    )
+    assert header[8] == "x;'=1+1;: " + ("score" if lang == "en" else "Punkte")
+    starters = {row[2] for row in rounds}
+    assert starters <= {"x;'=1+1;", "b,'\"=2+2", "c;'-3,'@SUM(A1)"} and len(starters) == 3
+    ben = [row[10] for row in rounds]  # Ben's scores: numbers, below zero too
+    assert ben == [str(r["scores"]["Ben"]) for r in verdict["rounds"]] and "-3" in ben
+    assert total[-1] == str(verdict["totals"]["Cho"])
+
+
+def test_the_separator_follows_the_readers_language(client: FlaskClient) -> None:
+    """``;`` where a comma is the decimal mark, as Excel splits there; every number is whole, so
+    no decimal mark is ever written."""
+    text, _, _ = golden("blackout", "default-4p")
+    table = upload(client, text)
+    english, german = (
+        client.get(f"/t/{table}/sheet.csv?lang={lang}").data for lang in ("en", "de")
+    )
+    assert english.decode("utf-8-sig").startswith('"Round","Cards","Deals","Trump",')
+    assert german.decode("utf-8-sig").startswith('"Runde";"Kart.";"Gibt";"Trumpf";')
+    assert b"." not in german.split(b"\r\n", 1)[1] and b"." not in english.split(b"\r\n", 1)[1]
 
 
 def test_anyone_holding_a_link_may_download_the_spreadsheet_and_nobody_else(
@@ -429,6 +490,15 @@ def test_players_on_the_same_total_share_their_place(client: FlaskClient) -> Non
     others = set(record["players"]) - winners
     assert {ranks[p] for p in others} == {3}
     assert play["durationMin"] == 0  # an uploaded record's entries are all stored at once
+
+
+def test_a_clock_set_back_during_the_game_makes_no_play_of_negative_minutes(app: Flask) -> None:
+    setup = Setup("blackout", ("Ann", "Ben", "Cho"), {"max_cards": 2}, "Ann")
+    table, _ = played_to_the_end(app, setup, minutes=-30)  # the last entry's time before the first
+    phone = app.test_client()
+    join(app, phone, table, "viewer")
+    play = decoded(links_on(phone, table)[0])
+    assert play["playDate"] == "2024-05-01 19:00:00" and play["durationMin"] == 0
 
 
 def test_only_a_finished_table_links_to_bg_stats(app: Flask, client: FlaskClient) -> None:

@@ -467,6 +467,20 @@ def illegal_tricks(count: int) -> bytes:
     return json.dumps(record, separators=(",", ":")).encode()
 
 
+def test_a_record_that_gives_a_key_twice_is_refused_naming_it(
+    app: Flask, client: FlaskClient
+) -> None:
+    loaded_id(upload(client, GOLDEN.read_bytes()))
+    text = GOLDEN.read_text()
+    twice = text.replace('"first_dealer": "Dee",', '"first_dealer": "Dee", "first_dealer": "Ann",')
+    assert twice != text
+    response = upload(client, twice.encode())
+    assert response.status_code == 422
+    assert "This record cannot be read: first_dealer: appears twice in its object" in response.text
+    assert table_count(app) == 1
+    assert_every_page_answers(client)
+
+
 def test_a_record_made_to_cost_is_refused_cheaply_with_a_small_page(client: FlaskClient) -> None:
     big = illegal_tricks(21_000)
     assert 900_000 < len(big) < 1_000_000

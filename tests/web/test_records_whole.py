@@ -33,7 +33,8 @@ from referee.web.sheet.footnotes import corrections
 from tests.durability.legal import next_entry
 from tests.sheets.reading import page_texts
 from tests.web.helpers import hidden, kept_as_breach, new_table, ok, post, undo
-from tests.web.test_records_web import REFUSED
+from tests.web.test_records_web import REFUSED, assert_every_page_answers
+from tests.web.test_sheet_corrections import history_lines
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
 SCHEMA = json.loads((RECORDS.parents[1] / "referee" / "record.schema.json").read_text())
@@ -424,6 +425,45 @@ def test_a_history_the_app_could_not_have_made_is_refused_naming_its_entry(
     assert response.status_code == 422, response.text[-1500:]
     assert "This record cannot be loaded: entry 6 of its history: " in response.text
     assert "All bids of round 1 are needed before the tricks." in response.text
+
+
+@pytest.mark.parametrize("at", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"])
+def test_a_history_time_no_clock_shows_is_refused_with_a_sentence(
+    app: Flask, client: FlaskClient, at: str
+) -> None:
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"), {"max_cards": 2})
+    enter(client, table, "trump", trump="H")
+    record = client.get(f"/t/{table}/record.json").json
+    record["history"][0]["at"] = at
+    response = upload(client, json.dumps(record).encode())
+    assert response.status_code == 422, response.text[-1500:]
+    assert "This record cannot be read: history[0].at: must be a time from the year 1000" in (
+        response.text
+    )
+    assert 'id="load-record"' in response.text  # the form, to choose another file
+    with app.app_context():
+        assert get_table(table) is not None and len(get_table(table).entries) == 1
+    assert_every_page_answers(client)  # nothing lost: the table that was, and every page
+
+
+def test_a_history_whose_clock_went_back_loads_in_its_order_and_says_where(
+    app: Flask, client: FlaskClient
+) -> None:
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"), {"max_cards": 2})
+    enter(client, table, "trump", trump="H")
+    enter(client, table, "bid", player=BEN, bid=1)
+    enter(client, table, "bid", player=CHO, bid=0)
+    record = client.get(f"/t/{table}/record.json").json
+    times = ["2025-03-01T20:00:00.000000Z", "2025-03-01T19:00:00.000000Z"]  # set back an hour
+    times.append("2025-03-01T19:01:00.000000Z")
+    for entry, at in zip(record["history"], times, strict=True):
+        entry["at"] = at
+    again = load(client, json.dumps(record).encode())
+    said = dict(history_lines(client, f"/t/{again}/history"))
+    assert "The clock went back here" in said["2"]
+    assert "clock" not in said["1"] + said["3"]
+    assert "clock" not in client.get(f"/t/{table}/history").text  # the clock that kept time
+    assert client.get(f"/t/{again}/record.json").json == record  # in the log's order, as it was
 
 
 def test_a_history_made_to_cost_is_refused_before_it_costs_much(

@@ -57,7 +57,17 @@ def test_the_table_command_prints_the_room_address_and_its_qr_code(app, served):
     assert f"Table Referee serves this room at {url}\n" in done.output
     assert terminal_qr(url) in done.output  # the code scans to that address
     assert served == [
-        {"host": "0.0.0.0", "port": 8123, "threads": 8, "ident": "Table Referee"}
+        {"host": "192.168.1.23", "port": 8123, "threads": 8, "ident": "Table Referee"}
+    ]  # the address given, and no other
+
+
+def test_without_an_address_the_table_is_served_on_every_interface(app, served, monkeypatch):
+    monkeypatch.setattr(serve, "lan_address", lambda: "192.168.1.50")
+    done = app.test_cli_runner().invoke(args=["table"])
+    assert done.exit_code == 0, done.output
+    assert "Table Referee serves this room at http://192.168.1.50:8000\n" in done.output
+    assert served == [
+        {"host": "0.0.0.0", "port": 8000, "threads": 8, "ident": "Table Referee"}
     ]  # every interface: the room's network and this laptop itself
 
 

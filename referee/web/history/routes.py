@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from referee.log import clock_went_back
 from referee.rules import Breach, State, apply, replay
 from referee.rules import events as ev
 from referee.rules.engine import Run
@@ -40,13 +41,15 @@ bp = Blueprint("history", __name__, url_prefix="/t")
 
 @bp.get("/<table_id>/history")
 def page(table_id: str) -> str:
-    """Every entry of the log, newest first, each marked with what became of it; ``?round=n``:
-    only the entries about round n (where the score sheet's round number leads, to correct it)."""
+    """Every entry of the log, newest first, each marked with what became of it (and where the
+    clock went back); ``?round=n``: only the entries about round n (where the score sheet's
+    round number leads, to correct it)."""
     require(table_id)
     record, state = load(table_id)
     over = rounds_over(state)
     by_seq = {entry.seq: entry for entry in record.entries}
     fate = fates(record.entries)
+    clock_back = set(clock_went_back(record.entries))
     only = request.args.get("round", type=int)
 
     def described(payload: dict[str, Any]) -> str:
@@ -74,6 +77,7 @@ def page(table_id: str) -> str:
                 "what": what,
                 "when": iso_utc(entry.created_at),
                 "fate": fate.get(entry.seq, Fate()),
+                "clock_back": entry.seq in clock_back,
                 "correctable": about is not None and about.payload.get("type") in CORRECTABLE,
             }
         )

@@ -7,8 +7,13 @@ trump; ebbes: a column per role), then for each player the game's own columns of
 (the bid and the tricks taken; Alles oder Nichts adds open or secret; ebbes has none), the
 round's score and the running total. It shows what the score sheet page shows (``rows.sheet``),
 so a sealed bid is not in it before its round is over. It is UTF-8 with a byte order mark, which
-Excel needs to read an accent or a ♥ right, and a text cell that a spreadsheet would run as a
-formula starts with ``'``.
+Excel needs to read an accent or a ♥ right, and its cells are separated as the reader's
+spreadsheet splits a row: ``;`` in a language whose decimal mark is a comma (German and most of
+Europe, where Excel splits at ``;``), ``,`` otherwise. Every number in it is whole, so no decimal
+mark is written. Nothing in it runs as a formula, whichever of the two a spreadsheet splits at:
+every text cell is quoted, and a text that would start a formula, at its start or after a ``;`` or
+``,`` inside it (where a spreadsheet splitting at the other separator starts a cell), gets a
+``'`` there; a number, below zero too, stays a number.
 
 The play for BG Stats is the link BG Stats documents on its support page "Push plays to BG Stats
 from other apps or websites",
@@ -23,18 +28,25 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from datetime import UTC
 from typing import Any
 from urllib.parse import quote
 
+from babel.numbers import get_decimal_symbol
+
 from referee.rules import State
 from referee.store.tables import TableRecord
 from referee.web.i18n import gettext as _
+from referee.web.language import language
 from referee.web.screens import Value, screens
 from referee.web.sheet.rows import sheet as sheet_rows
 
 #: What a spreadsheet takes a cell of text starting with for a formula (OWASP, "CSV Injection").
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: A ``;`` or ``,`` inside a text followed by what would start a formula in a cell that a
+#: spreadsheet splitting there begins (a ``"`` too: such a cell may lose it as quoting).
+_SPLIT_FORMULA = re.compile(r'([;,])(?=["=+\-@\t\r])')
 
 #: The link that takes a play to BG Stats (its format: see the module's docstring).
 BGSTATS_CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html"
@@ -45,16 +57,25 @@ SOURCE_NAME = "Table Referee"
 
 def cell_text(value: Value) -> int | str:
     """One cell of the spreadsheet: nothing as an empty cell, a number as itself, and text that
-    would run as a formula with ``'`` in front (a player called ``=1+2`` stays a name)."""
+    would run as a formula, at its start or after a ``;`` or ``,``, with ``'`` there (a player
+    called ``=1+2`` stays a name, and so does ``x;=1+1``)."""
     if value is None:
         return ""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
+    if isinstance(value, str):
+        value = _SPLIT_FORMULA.sub(r"\1'", value)
+        return "'" + value if value.startswith(FORMULA_STARTS) else value
     return value
 
 
-def sheet_csv(state: State) -> bytes:
-    """The score sheet as a spreadsheet (CSV, UTF-8 with a byte order mark)."""
+def separator() -> str:
+    """What the reader's spreadsheet splits a row at: ``;`` where the page's language writes a
+    decimal comma (Excel's list separator there), else ``,``."""
+    return ";" if get_decimal_symbol(language()) == "," else ","
+
+
+def sheet_csv(state: State, delimiter: str = ",") -> bytes:
+    """The score sheet as a spreadsheet (CSV, UTF-8 with a byte order mark), its cells separated
+    by ``delimiter`` and every text quoted."""
     part = screens(state.setup.game)
     players = state.setup.players
     own = [*part.entry_headings(), _("score"), _("total")]
@@ -76,7 +97,8 @@ def sheet_csv(state: State) -> bytes:
         last += [*[None] * (len(own) - 1), totals[player]]
     lines.append(last)
     out = io.StringIO()
-    csv.writer(out).writerows([cell_text(value) for value in line] for line in lines)
+    writer = csv.writer(out, delimiter=delimiter, quoting=csv.QUOTE_NONNUMERIC)
+    writer.writerows([cell_text(value) for value in line] for line in lines)
     return out.getvalue().encode("utf-8-sig")
 
 
@@ -91,7 +113,8 @@ def bgstats_link(record: TableRecord, state: State) -> str | None:
 
     The play is built to the format of BG Stats' support page (see the module's docstring):
     the game (its name; the highest total wins, as ``State.winners`` has it), when it began, how
-    long it took (from the first entry to the last, in whole minutes), and each player with their
+    long it took (from the first entry to the last, in whole minutes; none when the clock went
+    back so far that the last entry's time is before the first's), and each player with their
     total, place (players on the same total share it), whether they won and whether they began
     the game (led round 1). Times are UTC: a table keeps no time zone. Left out: the game's
     BoardGameGeek id (none is known), the board, a comment, and the location, which BG Stats sets
@@ -107,7 +130,7 @@ def bgstats_link(record: TableRecord, state: State) -> str | None:
         "sourceName": SOURCE_NAME,
         "sourcePlayId": record.id,
         "playDate": began.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"),
-        "durationMin": round((ended - began).total_seconds() / 60),
+        "durationMin": max(0, round((ended - began).total_seconds() / 60)),
         "game": {
             "name": state.game.title,
             "highestWins": True,

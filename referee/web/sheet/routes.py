@@ -32,7 +32,7 @@ from referee.web.round.screen import (
 from referee.web.screens import ScreensGame, SheetRow, screens
 from referee.web.sealed import shown_early
 from referee.web.sharing.access import require
-from referee.web.sheet.exports import bgstats_link, finished_play, sheet_csv
+from referee.web.sheet.exports import bgstats_link, finished_play, separator, sheet_csv
 from referee.web.sheet.footnotes import sheet_info
 from referee.web.sheet.rows import sheet as sheet_rows
 from referee.web.standings import leaders
@@ -124,7 +124,7 @@ def spreadsheet(table_id: str) -> ResponseReturnValue:
     record, state = load(table_id)
     day = record.created_at.strftime("%Y-%m-%d")
     return attachment(
-        sheet_csv(state),
+        sheet_csv(state, separator()),
         "text/csv",
         safe_file_name(state.setup.game, day, table_id[:8], "sheet.csv"),
     )
