@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from jinja2 import nodes
+from jinja2 import meta, nodes
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -98,3 +98,35 @@ def test_no_template_calls_into_the_engine(app: Flask) -> None:
         if (uses := engine_uses(app, path.read_text(encoding="utf-8")))
     }
     assert offences == {}
+
+
+def own_names(tree: nodes.Template) -> set[str]:
+    """The names a template gives itself: set, looped over, imported, or its macros."""
+    names = {n.name for n in tree.find_all(nodes.Name) if n.ctx in ("store", "param")}
+    for found in tree.find_all(nodes.FromImport):
+        names |= {name if isinstance(name, str) else name[1] for name in found.names}
+    return names | {macro.name for macro in tree.find_all(nodes.Macro)}
+
+
+def test_the_round_screen_reads_nothing_but_its_screen(app: Flask) -> None:
+    """The round screen and the step templates it includes are given one object, ``screen`` (a
+    ``RoundScreen``); any other name they read is the app's (a template global, a context
+    processor's) or their own. Jinja renders a name nobody gave as nothing, so a name the route
+    stopped passing would go unnoticed on the page."""
+    with app.test_request_context():
+        context: dict[str, object] = {}
+        app.update_template_context(context)
+    given = {"screen"} | set(app.jinja_env.globals) | set(context)
+    paths = [
+        TEMPLATES / "round" / "screen.html",
+        *sorted((TEMPLATES / "round" / "steps").glob("[!_]*.html")),
+        *sorted(TEMPLATES.glob("games/*/steps/*.html")),
+    ]
+    assert TEMPLATES / "games" / "blackout" / "steps" / "bid.html" in paths
+    unknown = {}
+    for path in paths:
+        tree = app.jinja_env.parse(path.read_text(encoding="utf-8"))
+        names = meta.find_undeclared_variables(tree) - given - own_names(tree)
+        if names:
+            unknown[str(path.relative_to(TEMPLATES))] = sorted(names)
+    assert unknown == {}
