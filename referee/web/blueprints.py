@@ -34,12 +34,13 @@ def register_blueprints(app: Flask) -> None:
     from referee.web.sharing import routes as sharing
     from referee.web.sharing.access import links_in_templates
     from referee.web.sheet import routes as sheet
-    from referee.web.words import name_of
+    from referee.web.words import breach_text, name_of
 
     app.after_request(security_headers)
     app.add_template_global(game_titles)
     app.add_template_global(table_nav)
     app.add_template_global(once)
+    app.add_template_global(breach_text)  # a breach in words (_notes.html)
     app.add_template_filter(name_of, "named")  # a suit, colour or role code as its name
     app.context_processor(links_in_templates)
     loading.init_app(app)

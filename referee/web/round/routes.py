@@ -10,37 +10,25 @@ A refused entry re-renders the page with the reason and the input kept.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
-from referee.rules import Breach, State, Step, apply, extend
+from referee.rules import Breach, State, apply, extend
 from referee.rules import events as ev
 from referee.rules.events import event_from_dict
 from referee.store.tables import StaleTable, TableRecord, in_force
-from referee.web.evening.story import last_summary
 from referee.web.i18n import gettext as _
 from referee.web.loading import load, load_since, recent_seq, remember_after
 from referee.web.pages import shared_page
 from referee.web.polls import position_answer, valid_poll_key
 from referee.web.recent import remember
 from referee.web.round.entries import EntryError, EntryForm, SeqForm, build_event
-from referee.web.round.screen import (
-    announcements,
-    card_rows,
-    card_turn,
-    describe_step,
-    round_header,
-    seats,
-    step_view,
-)
+from referee.web.round.screen import announcements, round_screen
 from referee.web.screens import screens
 from referee.web.sealed import public, sealed_bid, shown_notes
 from referee.web.sharing.access import held, require, write
-from referee.web.sheet.exports import finished_play
-from referee.web.standings import leaders
-from referee.web.words import breach_text, describe_event, notes
+from referee.web.words import breach_text, describe_event
 
 bp = Blueprint("round", __name__, url_prefix="/t")
 
@@ -55,66 +43,29 @@ def render_table(
     record: TableRecord,
     state: State,
     error: str | None = None,
-    kept: Mapping[str, Any] | None = None,
+    kept: Mapping[str, str] | None = None,
     status: int = 200,
     rule: str | None = None,
     cached: bool = False,
 ) -> tuple[str, int]:
     """The table's page; ``cached``: rendered to be served to every spectator (no messages)."""
-    rnd = state.game.upcoming(state)
-    step = state.next_step()
-    kept = kept or {}
-    totals = state.totals()
-    card_mode = rnd is not None and (
-        bool(rnd.plays) or "cards" in (request.args.get("mode"), kept.get("mode"))
-    )
-    part = screens(state.setup.game)
-    told = last_summary(state)
-    return render_template(
-        "round/screen.html",
-        record=record,
-        state=state,
-        step=step,
-        step_template=None if step is None else part.step_template(state.setup.game, step.action),
-        view=None if step is None or rnd is None else step_view(state, rnd, step),
-        part=part,
-        rnd=rnd,
-        seats=seats(state),
-        winners=state.winners(),
-        bgstats=finished_play(record, state),
-        bids=None if rnd is None else part.bids(state, rnd),
-        header=None if rnd is None else round_header(state, rnd),
-        what_next=describe_step(step, state.setup.game),
-        totals=totals,
-        leaders=leaders(totals),
-        summary=told,
-        summary_fresh=told is not None and told.number == len(state.rounds),
+    screen = round_screen(
+        record,
+        state,
+        cards_asked=request.args.get("mode") == "cards",
+        player=own_player(record.id),
         error=error,
         error_rule=rule,
         kept=kept,
-        card_mode=card_mode,
-        card_rows=card_rows(state, rnd) if card_mode and rnd is not None else [],
-        card_turn=card_turn(state, rnd) if card_mode and rnd is not None else None,
-        discarder=part.discarder(state, rnd) if card_mode and rnd is not None else None,
-        seq=record.last_seq,
-        breach_text=breach_text,
-        title=state.game.title,
-        notes=notes(state),
-        own_turn=own_turn(record.id, step),
         cached=cached,
-    ), status
-
-
-def own_turn(table_id: str, step: Step | None) -> bool:
-    """Whether this browser holds the player link of the player who declares next."""
-    found = held(table_id)
-    return (
-        step is not None
-        and step.action == "declare"
-        and found is not None
-        and found.kind == "player"
-        and found.player == step.player
     )
+    return render_template("round/screen.html", screen=screen), status
+
+
+def own_player(table_id: str) -> str | None:
+    """The player whose link this browser holds (None: no player's link)."""
+    found = held(table_id)
+    return found.player if found is not None and found.kind == "player" else None
 
 
 @bp.get("/<table_id>/seal/<int:seat>")
@@ -222,7 +173,7 @@ def refuse(
     record: TableRecord,
     state: State,
     error: str,
-    kept: Mapping[str, Any],
+    kept: Mapping[str, str],
     status: int,
     rule: str | None = None,
 ) -> tuple[str, int]:
@@ -235,7 +186,7 @@ def refuse(
 
 
 def stale(
-    table_id: str, event: ev.Event, seen: int, kept: Mapping[str, Any]
+    table_id: str, event: ev.Event, seen: int, kept: Mapping[str, str]
 ) -> Response | tuple[str, int]:
     """The table moved on since the page was shown: a double tap, or another phone. The entry
     was already recorded if an entry made since is, in force (not undone), the same as far as

@@ -1,5 +1,7 @@
 """What the round screen shows, computed from a table's state: the round header, what comes
-next and what its step shows, what a card just settled, the cards still possible, the seats.
+next and what its step shows, what a card just settled, the cards still possible, the seats;
+and the whole screen as one object (``RoundScreen``, built by ``round_screen``), which its
+template and the step template it includes read as ``screen``.
 
 Plain data for the templates, so the templates stay free of rules logic (they read it and call
 nothing in the engine; ``tests/web/test_templates.py`` checks that). Everything comes from
@@ -8,9 +10,12 @@ the engine's state (``referee.rules``); nothing here decides a rule.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from referee.rules import RoundState, State, Step
+from referee.store.tables import TableRecord
+from referee.web.evening.story import RoundSummary, last_summary
 from referee.web.i18n import gettext as _
 from referee.web.round.looks import (
     ColourChip,
@@ -19,8 +24,10 @@ from referee.web.round.looks import (
     colour_class,
     picker_rows,
 )
-from referee.web.screens import screens
-from referee.web.words import WHY, card_label
+from referee.web.screens import Bids, ScreensGame, screens
+from referee.web.sheet.exports import finished_play
+from referee.web.standings import leaders
+from referee.web.words import WHY, Notes, card_label, notes
 
 
 @dataclass
@@ -164,4 +171,120 @@ def card_turn(state: State, rnd: RoundState) -> CardTurn:
         if open_trick
         else [],
         won=[(p, winners.count(p)) for p in state.setup.players],
+    )
+
+
+@dataclass(frozen=True)
+class RoundScreen:
+    """Everything the round screen shows (``templates/round/screen.html`` and the step template
+    it includes, which read it as ``screen``); built by ``round_screen``."""
+
+    # The table: its record and state, its game's screens part and title, each player's seat
+    # number as the entry forms post it, and the log position the page shows (every entry posts
+    # it back).
+    record: TableRecord
+    state: State
+    part: ScreensGame
+    title: str
+    seats: dict[str, int]
+    seq: int
+
+    # What comes next: the step (None: the game is over), the template that asks for it, a line
+    # saying it, what its screen shows beyond the round (``step_view``), and whether this browser
+    # holds the link of the player who declares next.
+    step: Step | None
+    step_template: str | None
+    what_next: str
+    view: object | None
+    own_turn: bool
+
+    # The round under way (None: the game is over), its header and the bids made in it so far.
+    rnd: RoundState | None
+    header: RoundHeader | None
+    bids: Bids | None
+
+    # Card by card (asked for, or the round already has cards played): the cards still possible,
+    # whose card is next, and who lays a card aside next (ebbes ``discard``; None: nobody).
+    card_mode: bool
+    card_rows: list[PickerRow]
+    card_turn: CardTurn | None
+    discarder: str | None
+
+    # The scores: the totals and who leads them, the winners once the game is over and whether
+    # the play can be logged in BG Stats, the last round scored in words (``summary_fresh``: the
+    # round just scored, shown at the top), and the breaches, pending entries and warnings.
+    totals: dict[str, int]
+    leaders: list[str]
+    winners: list[str]
+    bgstats: bool
+    summary: RoundSummary | None
+    summary_fresh: bool
+    notes: Notes
+
+    # This request: why an entry was refused and the rule it broke, the input it kept; and
+    # ``cached``: rendered once for every spectator, so it takes nobody's messages (base.html).
+    error: str | None
+    error_rule: str | None
+    kept: Mapping[str, str]
+    cached: bool
+
+
+def round_screen(
+    record: TableRecord,
+    state: State,
+    *,
+    cards_asked: bool = False,
+    player: str | None = None,
+    error: str | None = None,
+    error_rule: str | None = None,
+    kept: Mapping[str, str] | None = None,
+    cached: bool = False,
+) -> RoundScreen:
+    """The round screen of the table ``record`` at ``state``. What depends on the request:
+    ``cards_asked``, the page was asked for card by card (``?mode=cards``); ``player``, the
+    player whose link this browser holds (None: it holds none); a refused entry's ``error``,
+    ``error_rule`` and ``kept`` input (a kept ``mode`` of ``cards`` asks for card by card too);
+    ``cached``, as ``RoundScreen.cached``."""
+    rnd = state.game.upcoming(state)
+    step = state.next_step()
+    kept = kept or {}
+    totals = state.totals()
+    cards = rnd is not None and (bool(rnd.plays) or cards_asked or kept.get("mode") == "cards")
+    part = screens(state.setup.game)
+    told = last_summary(state)
+    return RoundScreen(
+        record=record,
+        state=state,
+        part=part,
+        title=state.game.title,
+        seats=seats(state),
+        seq=record.last_seq,
+        step=step,
+        step_template=None if step is None else part.step_template(state.setup.game, step.action),
+        what_next=describe_step(step, state.setup.game),
+        view=None if step is None or rnd is None else step_view(state, rnd, step),
+        own_turn=(
+            step is not None
+            and step.action == "declare"
+            and player is not None
+            and player == step.player
+        ),
+        rnd=rnd,
+        header=None if rnd is None else round_header(state, rnd),
+        bids=None if rnd is None else part.bids(state, rnd),
+        card_mode=cards,
+        card_rows=card_rows(state, rnd) if cards and rnd is not None else [],
+        card_turn=card_turn(state, rnd) if cards and rnd is not None else None,
+        discarder=part.discarder(state, rnd) if cards and rnd is not None else None,
+        totals=totals,
+        leaders=leaders(totals),
+        winners=state.winners(),
+        bgstats=finished_play(record, state),
+        summary=told,
+        summary_fresh=told is not None and told.number == len(state.rounds),
+        notes=notes(state),
+        error=error,
+        error_rule=error_rule,
+        kept=kept,
+        cached=cached,
     )

@@ -36,7 +36,7 @@ from referee.web.sheet.exports import bgstats_link, finished_play, separator, sh
 from referee.web.sheet.footnotes import sheet_info
 from referee.web.sheet.rows import sheet as sheet_rows
 from referee.web.standings import leaders
-from referee.web.words import breach_text, notes
+from referee.web.words import notes
 
 bp = Blueprint("sheet", __name__, url_prefix="/t")
 
@@ -75,7 +75,6 @@ def cached_sheet(table_id: str, template: str) -> Response:
             leaders=leaders(totals),
             winners=state.winners(),
             title=state.game.title,
-            breach_text=breach_text,
             notes=notes(state),
             shown_early=shown_early(record.setup, record.entries),
             bgstats=finished_play(record, state),
