@@ -1,12 +1,20 @@
-"""Session cookies (Flask's signed cookies, ``referee.web.sessions``) open exactly what they
-hold: a forged cookie opens nothing, and what one request does to its session never reaches the
-next request with the same cookie, with the speed layer on and off."""
+"""Session cookies are verified once per process with the speed layer on (``speed/sessions.py``)
+and still open exactly what Flask would open: a forged or expired cookie opens nothing, and what
+one request does to its session never reaches the next request with the same cookie."""
 
 from __future__ import annotations
 
+import time
+
+import pytest
 from flask import request
 
+from referee.web.speed import sessions
+from referee.web.speed.kept import LRU
+from referee.web.speed.sessions import CheckedOnce
 from tests.web.helpers import new_table
+
+pytestmark = pytest.mark.speed_layer  # what the speed layer keeps and answers itself
 
 REFUSED = "This table opens only with one of its links"
 
@@ -23,6 +31,24 @@ def browser_with(app, cookie: str):
     return other
 
 
+def test_a_cookie_is_verified_once_and_opens_the_same_table_every_time(app, client, monkeypatch):
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
+    cookie = cookie_after_a_view(app, client, table)
+    app.session_interface.checked = LRU(16)
+    verified = []
+    original = CheckedOnce.get_signing_serializer
+
+    def counted(self, flask_app):
+        verified.append(1)
+        return original(self, flask_app)
+
+    monkeypatch.setattr(CheckedOnce, "get_signing_serializer", counted)
+    for _ in range(3):
+        page = browser_with(app, cookie).get(f"/t/{table}")
+        assert page.status_code == 200 and "Turn up the trump" in page.text
+    assert len(verified) == 1
+
+
 def test_a_forged_cookie_opens_nothing_even_after_the_real_one_was_verified(app, client):
     table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     cookie = cookie_after_a_view(app, client, table)
@@ -33,6 +59,24 @@ def test_a_forged_cookie_opens_nothing_even_after_the_real_one_was_verified(app,
     for forged in (forged_signature, forged_data, cookie[:-1], "garbage"):
         refused = browser_with(app, forged).get(f"/t/{table}")
         assert refused.status_code == 403 and REFUSED in refused.text
+
+
+def test_a_cookie_older_than_the_session_lifetime_opens_nothing_though_it_was_verified(
+    app, client, monkeypatch
+):
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
+    cookie = cookie_after_a_view(app, client, table)
+    assert browser_with(app, cookie).get(f"/t/{table}").status_code == 200  # verified, kept
+    lifetime = app.permanent_session_lifetime.total_seconds()
+
+    class Later:
+        @staticmethod
+        def time() -> float:
+            return time.time() + lifetime + 60
+
+    monkeypatch.setattr(sessions, "time", Later)
+    refused = browser_with(app, cookie).get(f"/t/{table}")
+    assert refused.status_code == 403 and REFUSED in refused.text
 
 
 def test_what_a_request_does_to_its_session_never_reaches_the_next_one(app, client):

@@ -9,7 +9,8 @@ side-by-side measurement shows what it buys (``bench/README.md``):
   round summaries and PDF sheets made once per change of their table;
 - ``front`` and ``held``: a page's "has anything changed?" answered in front of Flask, and held
   until the table changes under gevent workers;
-- ``translations``: the templates' translation functions bound once per page.
+- ``translations``: the templates' translation functions bound once per page;
+- ``sessions``: each session cookie's signature verified once per process.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from flask import Flask
 
 from referee.web import loading, memo
 from referee.web.memo import Shelf
-from referee.web.speed import front, translations
+from referee.web.speed import front, sessions, translations
 from referee.web.speed.kept import KeptTables
 from referee.web.speed.lru import LRU
 
@@ -79,4 +80,5 @@ def init_app(app: Flask) -> None:
     loading.init_app(app, kept.tables)
     memo.init_app(app, kept.memo)
     translations.install(app)
+    app.session_interface = sessions.CheckedOnce()
     front.install(app)
