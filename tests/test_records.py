@@ -6,7 +6,6 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from referee.parts import ORDER
 from referee.records import LARGEST_TABLE, RecordError, export_record, load_record, parse_record
 from referee.rules import GAMES
 
@@ -249,11 +248,6 @@ def test_rounds_after_the_first_too_many_are_not_read():
 
 def test_the_largest_table_a_record_may_name_is_the_largest_any_game_seats():
     assert max(game.max_players for game in GAMES.values()) == LARGEST_TABLE
-
-
-def test_the_rules_know_every_game_the_app_offers_in_its_order():
-    assert tuple(GAMES) == ORDER
-    assert [GAMES[name].name for name in GAMES] == list(ORDER)
 
 
 #: An ebbes round whose entries name "Ben", whom ``players`` names "Bem" (discards are kept under

@@ -12,7 +12,6 @@ from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
-from referee.parts import ORDER
 from referee.rules import GAMES
 from referee.web.recent import remembered
 from referee.web.speed import table
@@ -82,7 +81,7 @@ def render_home(
     return (
         render_template(
             "home/index.html",
-            games=[(name, GAMES[name]) for name in ORDER],
+            games=list(GAMES.items()),
             tables=tables,
             upload_form=upload_form if upload_form is not None else UploadForm(formdata=None),
             upload_errors=upload_errors,

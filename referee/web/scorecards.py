@@ -14,7 +14,6 @@ from flask.typing import ResponseReturnValue
 from flask_babel import lazy_gettext
 from wtforms import RadioField, SelectField
 
-from referee.parts import ORDER
 from referee.rules import GAMES, Breach, OptionError, start
 from referee.sheets import BlankCard, Page, blank_card
 from referee.web.downloads import ORIENTATION_LABELS, PAPER_LABELS, attachment, safe_file_name
@@ -27,7 +26,7 @@ from referee.web.forms import (
     note_option_error,
     render_form,
 )
-from referee.web.screens import screens
+from referee.web.screens import first_game, screens
 from referee.web.speed.translations import gettext, translations
 from referee.web.words import breach_text
 
@@ -114,7 +113,7 @@ def page() -> ResponseReturnValue:
     """The scorecard page; a valid POST downloads the card."""
     if request.method == "GET":
         game = request.args.get("game")
-        return render_form(PAGE, ScorecardForm(game=game if game in GAMES else ORDER[0]))
+        return render_form(PAGE, ScorecardForm(game=game if game in GAMES else first_game()))
     form = ScorecardForm()
     if not form.validate():
         return render_form(PAGE, form, 422)

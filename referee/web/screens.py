@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from flask_babel import lazy_gettext
 from wtforms import Form
 
-from referee.parts import ORDER, PACKAGES, part
+from referee.parts import package, part
 from referee.rules import GAMES, Deck, RoundState, State, Step
 from referee.web.speed.translations import gettext as _
 from referee.web.words import card_label, colour_label, colour_short
@@ -101,11 +101,11 @@ class ScreensGame:
 
     def options_template(self, game: str) -> str:
         """The template of its options fieldset."""
-        return f"games/{PACKAGES[game]}/options.html"
+        return f"games/{package(game)}/options.html"
 
     def rules_template(self, game: str) -> str:
         """The template of its rules page (an anchor per rule id the referee checks)."""
-        return f"games/{PACKAGES[game]}/rules.html"
+        return f"games/{package(game)}/rules.html"
 
     # --- the round screen -------------------------------------------------------------------
 
@@ -129,7 +129,7 @@ class ScreensGame:
     def step_template(self, game: str, action: str) -> str:
         """The template of the round screen for ``action``: the game's own or the shared one."""
         if action in self.own_steps:
-            return f"games/{PACKAGES[game]}/steps/{action}.html"
+            return f"games/{package(game)}/steps/{action}.html"
         return f"round/steps/{action}.html"
 
     def step_view(self, state: State, rnd: RoundState, step: Step) -> object | None:
@@ -195,9 +195,14 @@ class ScreensGame:
         return [cell.bid, cell.tricks]
 
 
+def first_game() -> str:
+    """The game the pages offer first (``referee.rules.registry``)."""
+    return next(iter(GAMES))
+
+
 def game_titles() -> list[tuple[str, str]]:
     """Every game's record name and title, in the order the pages offer them."""
-    return [(name, GAMES[name].title) for name in ORDER]
+    return [(name, game.title) for name, game in GAMES.items()]
 
 
 def screens(game: str) -> ScreensGame:
