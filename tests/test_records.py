@@ -6,7 +6,14 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from referee.records import LARGEST_TABLE, RecordError, export_record, load_record, parse_record
+from referee.records import (
+    LARGEST_TABLE,
+    RecordError,
+    export_record,
+    load_record,
+    parse_record,
+    record_schema,
+)
 from referee.rules import GAMES
 
 RECORDS = Path(__file__).parent / "records"
@@ -16,6 +23,13 @@ READABLE = sorted(
     for p in RECORDS.rglob("*.json")
     if not p.name.endswith(".expect.json") and p.parent.name != "unreadable"
 )
+
+
+def test_the_reference_schema_is_the_one_the_registry_of_games_builds():
+    """A game added to the registry is in the reference copy too, with its options and rounds
+    as its record part has them (one that is not was exported and refused by this copy)."""
+    assert record_schema() == SCHEMA
+    assert SCHEMA["properties"]["game"]["enum"] == list(GAMES)
 
 
 @pytest.mark.parametrize("path", READABLE, ids=lambda p: f"{p.parent.name}/{p.stem}")
