@@ -7,8 +7,8 @@ layer that needs to know the game, both named by its line in the registry of gam
 - ``record.py``: its fields in a ``table-referee/1`` record (``referee.records``);
 - ``printed.py``: its columns and cells on the PDF score sheet and the blank scorecard
   (``referee.sheets``);
-- ``screens.py``: its round screens' view data and the options of a new table
-  (``referee.web``), with its templates in ``templates/games/<package>/``.
+- ``screens.py``: its round screens' view data, the entries of its own round screens and the
+  options of a new table (``referee.web``), with its templates in ``templates/games/<package>/``.
 
 The shared code of each layer asks ``part(game, layer, kind)`` for the game's part of it, a
 subclass of the base class that layer defines.

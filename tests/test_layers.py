@@ -5,8 +5,8 @@ from the engine's state with reportlab; no web or database) and the records with
 record part (``table-referee/1`` documents and the command-line referee: the engine, the
 registry and the standard library only). Checked by reading their imports, and by importing each
 in a fresh interpreter and looking at what it loaded. The shared code of a layer with game parts
-names no game: what a game adds is in its part (``referee.parts``), and the games are named
-only in the registry (``referee.rules.registry``)."""
+(the web pages' too) names no game: what a game adds is in its part (``referee.parts``), and the
+games are named only in the registry (``referee.rules.registry``)."""
 
 import ast
 import re
@@ -197,6 +197,14 @@ def test_the_shared_code_of_a_layer_names_no_game(layer):
         if not pattern.startswith("games/")  # the parts
         for path in REFEREE.glob(pattern)
     ]
+    assert shared
+    for path in shared:
+        assert names_of_games(path) == [], str(path.relative_to(REFEREE))
+
+
+def test_the_shared_code_of_the_web_pages_names_no_game():
+    """A game's options, round screens and the entries only it has are its screens part's."""
+    shared = list((REFEREE / "web").rglob("*.py"))
     assert shared
     for path in shared:
         assert names_of_games(path) == [], str(path.relative_to(REFEREE))

@@ -12,15 +12,16 @@ and its rules page. The defaults here are those of the games that deal and turn 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from flask_babel import lazy_gettext
 from wtforms import Form
 
 from referee.parts import package, part
 from referee.rules import GAMES, Deck, RoundState, State, Step
+from referee.rules import events as ev
 from referee.web.speed.translations import gettext as _
 from referee.web.words import card_label, colour_label, colour_short
 
@@ -29,6 +30,10 @@ if TYPE_CHECKING:
 
 #: What a cell of the spreadsheet (CSV) of the score sheet holds: a number, text, or nothing.
 Value = int | str | None
+
+#: What reads a posted entry form: the table's state, the round number and the form's fields
+#: give the entry, or an ``EntryError`` (``referee.web.round.entries``) saying what is wrong.
+Builder = Callable[[State, int, Mapping[str, str]], ev.Event]
 
 
 @dataclass
@@ -81,6 +86,9 @@ class ScreensGame:
     player_links = False
     #: The actions whose round screens are its own (``templates/games/<package>/steps/``).
     own_steps: frozenset[str] = frozenset()
+    #: What reads the form of each entry only it has, by the action that posts it (the trump,
+    #: the tricks won and a card played: ``referee.web.round.entries.BUILDERS``).
+    builders: ClassVar[Mapping[str, Builder]] = {}
     #: The numbers a player may declare (a game whose bids are tapped from a fixed row).
     bid_choices: Sequence[int] = ()
     #: How the trump step says which card to tap.
