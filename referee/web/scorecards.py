@@ -62,6 +62,18 @@ class ScorecardForm(WithGameOptions):
             SelectChoice(str(n), gettext("Seat %(seat)d", seat=n)) for n in range(1, SEATS + 1)
         ]
 
+    def players_hint(self) -> str:
+        """How many play each game."""
+        return "; ".join(
+            gettext(
+                "%(game)s: %(low)d–%(high)d players",
+                game=game.title,
+                low=game.min_players,
+                high=game.max_players,
+            )
+            for game in GAMES.values()
+        )
+
 
 def card_from(form: ScorecardForm) -> BlankCard | None:
     """The card the form asks for, or None with the reasons noted on the form.
