@@ -107,8 +107,10 @@ class ScreensGame:
         a value is allowed is the engine's call."""
         return {name: field.data for name, field in form._fields.items()}
 
-    def options_template(self, game: str) -> str:
-        """The template of its options fieldset."""
+    def options_template(self, game: str) -> str | None:
+        """The template of its options fieldset (None: it has no options)."""
+        if self.options_form is Form:
+            return None
         return f"games/{package(game)}/options.html"
 
     def rules_template(self, game: str) -> str:
