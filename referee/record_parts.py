@@ -4,9 +4,11 @@ the fields every game's rounds share.
 A ``table-referee/1`` record (``referee.records``) has the same top fields for every game and a
 list of rounds. A game says what its rounds hold by subclassing ``RecordGame`` in
 ``referee/games/<package>/record.py`` (``PART``): the fields of a round and of who begins round
-1, how a round of the record becomes its events, how a played round becomes a record's round
-again, and what the command-line referee (``referee.check``) reports of a round. The defaults
-here are those of the games that deal and turn a trump (a dealer, a trump, bids, tricks).
+1, and its options, each with its JSON schema (``referee.records.record_schema`` builds the
+schema of a record from them), how a round of the record becomes its events, how a played round
+becomes a record's round again, and what the command-line referee (``referee.check``) reports of
+a round. The defaults here are those of the games that deal and turn a trump (a dealer, a trump,
+bids, tricks).
 
 The readers raise ``RecordError`` naming the field that cannot be read (``rounds[2].bids``):
 ``need`` for any condition, ``name_map`` and ``str_list`` for a field's shape, ``trick_events``
@@ -17,7 +19,7 @@ and offers ``RecordError`` to its callers), so that a game's part needs nothing 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from referee.parts import part
 from referee.rules import Game, RoundState, State
@@ -39,11 +41,26 @@ class RecordError(ValueError):
 NO_TRUMP = N_("no trump")
 
 
+#: The fields of a round of a game that deals and turns a trump, with their JSON schemas (the
+#: references are to the schema's ``$defs``), but its ``bids``: each game's own.
+DEALT_ROUND: Mapping[str, Any] = {
+    "trump": {"type": ["string", "null"], "description": "a card (QH) or a suit (H)"},
+    "tricks": {"$ref": "#/$defs/counts"},
+    "dealer": {"type": "string"},
+    "plays": {"$ref": "#/$defs/plays"},
+}
+
+
 class RecordGame:
     """One game's part of a record (the defaults: a game that deals and turns a trump)."""
 
-    #: The fields a round of the game may have.
-    round_fields: frozenset[str] = frozenset({"trump", "bids", "tricks", "dealer", "plays"})
+    #: The fields a round of the game may have, each with its JSON schema.
+    round_schema: ClassVar[Mapping[str, Any]] = {
+        **DEALT_ROUND,
+        "bids": {"$ref": "#/$defs/counts"},
+    }
+    #: Its options, each with its JSON schema (a record may leave any out).
+    option_schema: ClassVar[Mapping[str, Any]] = {}
     #: The top field naming who begins round 1.
     first_field = "first_dealer"
     #: The report table's column of who begins each round: its heading, and the field of the
@@ -59,7 +76,7 @@ class RecordGame:
         self, raw: dict[str, Any], number: int, field: str, last: bool, rules: Game[Any]
     ) -> list[ev.Event]:
         """The events round ``number`` of the record stands for (after its ``BeginRound``):
-        ``raw`` is the round (an object of ``round_fields`` only), ``field`` where it sits
+        ``raw`` is the round (an object of ``round_schema``'s fields only), ``field`` where it sits
         (``rounds[0]``), ``last`` whether it is the record's last round (its last trick may be
         under way)."""
         assert isinstance(rules, DealtGame)

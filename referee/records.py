@@ -3,7 +3,8 @@
 ``parse_record`` turns a JSON document into a ``Record`` (a ``Setup`` and the events its rounds
 stand for) or raises ``RecordError`` naming the field that cannot be read — the referee's exit 2.
 ``export_record`` turns a table's state back into a document; export → import → export gives the
-same document. The reference copy of the format is ``referee/record.schema.json``.
+same document. The reference copy of the format is ``referee/record.schema.json``;
+``record_schema`` is that schema for the games registered now (``referee.rules.registry``).
 
 The top fields and the list of rounds are read here, the same for every game; what a game's
 rounds hold, and which field names who begins round 1, its record part reads and writes
@@ -35,6 +36,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from referee.record_parts import RecordError, is_int, need, record_part, str_list, subfield
@@ -54,6 +56,7 @@ __all__ = [
     "export_record",
     "load_record",
     "parse_record",
+    "record_schema",
 ]
 
 FORMAT = "table-referee/1"
@@ -423,7 +426,7 @@ def _parse(data: object, check_text: bool, check_numbers: bool) -> Record:
         field = f"rounds[{index}]"
         need(isinstance(raw, dict), field, "a round is an object")
         for key in raw:
-            if key not in own.round_fields:
+            if key not in own.round_schema:
                 raise RecordError(subfield(field, key), f"is not a field of a {game} round")
         last = index == len(rounds) - 1
         events += own.round_events(raw, number, field, last, game_rules)
@@ -472,3 +475,46 @@ def export_record(state: State, log: Sequence[LogEntry] = ()) -> dict[str, Any]:
 
         doc["history"] = write_history(state, log)
     return doc
+
+
+# --- the JSON schema ---------------------------------------------------------------------------
+
+#: The reference copy of the format's JSON schema.
+SCHEMA_FILE = Path(__file__).with_name("record.schema.json")
+
+
+def record_schema() -> dict[str, Any]:
+    """The JSON schema of a record of any game registered now: the fields every game shares as
+    the reference copy (``SCHEMA_FILE``) has them; the ``game`` one of the registry's, and each
+    game's field naming who begins round 1, options and rounds as its record part gives them.
+    For the games of ``referee.rules.registry.GAME_LIST`` it is the reference copy itself (a
+    test keeps it so). Every game's rules and record part are loaded."""
+    schema: dict[str, Any] = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    parts = {game: record_part(game) for game in GAMES}
+    firsts = {part.first_field for part in parts.values()}
+    top = {key: value for key, value in schema["properties"].items() if key in _TOP_FIELDS}
+    top["game"] = {"enum": list(parts)}
+    schema["properties"] = top | {first: {"type": "string"} for first in sorted(firsts)}
+    schema["allOf"] = [
+        {
+            "if": {"properties": {"game": {"const": game}}},
+            "then": {
+                "properties": {
+                    **dict.fromkeys(sorted(firsts - {part.first_field}), False),
+                    "options": {
+                        "properties": dict(part.option_schema),
+                        "additionalProperties": False,
+                    },
+                    "rounds": {
+                        "items": {
+                            "type": "object",
+                            "properties": dict(part.round_schema),
+                            "additionalProperties": False,
+                        }
+                    },
+                }
+            },
+        }
+        for game, part in parts.items()
+    ]
+    return schema

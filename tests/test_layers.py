@@ -1,10 +1,12 @@
 """The pure layers stay pure: the rules engine (no Flask, SQL, reportlab or I/O: nothing but
-itself and small standard modules), the score sheets with each game's printed part (PDF bytes
+itself and small standard modules, and ``importlib`` for the registry to import a game's rules
+by the name its line gives), the score sheets with each game's printed part (PDF bytes
 from the engine's state with reportlab; no web or database) and the records with each game's
 record part (``table-referee/1`` documents and the command-line referee: the engine, the
 registry and the standard library only). Checked by reading their imports, and by importing each
 in a fresh interpreter and looking at what it loaded. The shared code of a layer with game parts
-names no game: what a game adds is in its part (``referee.parts``)."""
+(the web pages' too) names no game: what a game adds is in its part (``referee.parts``), and the
+games are named only in the registry (``referee.rules.registry``)."""
 
 import ast
 import re
@@ -15,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from referee.parts import PACKAGES
 from referee.rules import GAMES
 
 REFEREE = Path(__file__).resolve().parents[1] / "referee"
@@ -46,7 +47,7 @@ LAYERS = [
         "rules",
         ("rules/*.py",),
         ("referee.rules",),
-        frozenset(SMALL_STDLIB),
+        frozenset(SMALL_STDLIB | {"importlib"}),
         frozenset(WEB_AND_DATABASE | {"reportlab", "json", "socket"}),
     ),
     Layer(
@@ -151,7 +152,7 @@ def game_words() -> tuple[set[str], set[str]]:
         for name, value in vars(sys.modules[module]).items()
         if isinstance(value, type) and value.__module__ == module
     }
-    return modules | classes, set(PACKAGES) | set(PACKAGES.values())
+    return modules | classes, set(GAMES) | {GAMES.entry(game).package for game in GAMES}
 
 
 def names_of_games(path: Path) -> list[tuple[int, str]]:
@@ -196,9 +197,17 @@ def test_the_shared_code_of_a_layer_names_no_game(layer):
     shared = [
         path
         for pattern in layer.files
-        if not pattern.startswith(("games/", "parts.py"))  # the parts, and the registry
+        if not pattern.startswith("games/")  # the parts
         for path in REFEREE.glob(pattern)
     ]
+    assert shared
+    for path in shared:
+        assert names_of_games(path) == [], str(path.relative_to(REFEREE))
+
+
+def test_the_shared_code_of_the_web_pages_names_no_game():
+    """A game's options, round screens and the entries only it has are its screens part's."""
+    shared = list((REFEREE / "web").rglob("*.py"))
     assert shared
     for path in shared:
         assert names_of_games(path) == [], str(path.relative_to(REFEREE))

@@ -3,8 +3,9 @@
 A table is a ``Setup`` plus a list of events (``referee.rules.events``). ``start`` gives a new
 table's state, ``apply`` one strict step (a new state, or a ``Breach`` saying why not), ``replay``
 a whole list (``lenient=True`` notes every breach and goes on, for records and corrected tables).
-``GAMES`` knows every game; a game's rules module (``Blackout`` …) is imported when it is first
-asked for, so the command-line referee loads only its record's game.
+``GAMES`` knows every game (the list: ``referee.rules.registry``); a game's rules module
+(``Blackout`` …) is imported when it is first asked for, so the command-line referee loads only
+its record's game.
 
 >>> from referee.rules import Setup, apply, start, events as ev
 >>> state = start(Setup("blackout", ("Ann", "Ben", "Cho", "Dee")))
@@ -53,13 +54,10 @@ from referee.rules.tricks import trick_winner
 
 __all__ = [
     "GAMES",
-    "AllesOderNichts",
-    "Blackout",
     "Breach",
     "Card",
     "Caution",
     "Deck",
-    "Ebbes",
     "Game",
     "IllegalEntry",
     "Miscount",
@@ -83,12 +81,9 @@ __all__ = [
 ]
 
 
-#: The game classes this package offers by name, and the game each one is.
-_GAME_CLASSES = {"AllesOderNichts": "alles-oder-nichts", "Blackout": "blackout", "Ebbes": "ebbes"}
-
-
 def __getattr__(name: str) -> Any:
-    """``Blackout``, ``AllesOderNichts`` and ``Ebbes``, imported on first use (``GAMES``)."""
-    if name in _GAME_CLASSES:
-        return GAMES[_GAME_CLASSES[name]]
+    """A game's rules class by its class name (``Blackout`` …), imported on first use."""
+    for game in GAMES:
+        if GAMES.entry(game).rules.endswith(f":{name}"):
+            return GAMES[game]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -21,7 +21,7 @@ from referee.rules import events as ev
 from referee.rules.breaches import Breach, Caution, IllegalEntry, Missing, OutOfTurn
 from referee.rules.cards import ALLES_COLOURS, Deck, coloured_deck
 from referee.rules.dealt import DealtGame
-from referee.rules.engine import OptionError, RoundState, Run, State, Step, register, unaccounted
+from referee.rules.engine import OptionError, RoundState, Run, State, Step, unaccounted
 from referee.rules.scores import Score, Term
 
 SCHEDULE = (6, 5, 4, 3, 4, 5, 6)
@@ -48,7 +48,6 @@ class AllesRound(RoundState):
     bids: dict[str, int] = field(default_factory=dict)
 
 
-@register
 class AllesOderNichts(DealtGame[AllesRound]):
     name = "alles-oder-nichts"
     title = "Alles oder Nichts"

@@ -22,7 +22,7 @@ from referee.rules import events as ev
 from referee.rules.breaches import Breach, IllegalEntry, Missing, OutOfTurn
 from referee.rules.cards import Deck, blackout_deck
 from referee.rules.dealt import DealtGame
-from referee.rules.engine import OptionError, RoundState, Run, State, Step, register, unaccounted
+from referee.rules.engine import OptionError, RoundState, Run, State, Step, unaccounted
 from referee.rules.scores import Score, Term
 
 SEQUENCES = ("up-down", "up-down-double", "down-up", "up", "down")
@@ -55,7 +55,6 @@ class BlackoutRound(RoundState):
     bids: dict[str, int] = field(default_factory=dict)
 
 
-@register
 class Blackout(DealtGame[BlackoutRound]):
     name = "blackout"
     title = "Blackout"

@@ -32,7 +32,7 @@ from referee.rules.breaches import (
     card_param,
 )
 from referee.rules.cards import EBBES_COLOURS, BadCard, Card, Deck, coloured_deck
-from referee.rules.engine import Game, RoundState, Run, State, Step, register, unaccounted
+from referee.rules.engine import Game, RoundState, Run, State, Step, unaccounted
 from referee.rules.scores import Score, Term
 from referee.rules.tricks import UNKNOWN_TRUMP, PlayedTrick
 
@@ -97,7 +97,6 @@ class EbbesRound(RoundState):
         return out
 
 
-@register
 class Ebbes(Game[EbbesRound]):
     name = "ebbes"
     title = "ebbes"

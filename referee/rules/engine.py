@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
@@ -39,6 +39,7 @@ from referee.rules.breaches import (
     card_param,
 )
 from referee.rules.cards import BadCard, Card, Deck
+from referee.rules.registry import GAME_LIST, Registry
 from referee.rules.scores import Score
 from referee.rules.tricks import UNKNOWN_TRUMP, PlayedTrick, trick_winner
 
@@ -827,56 +828,9 @@ class Game(Generic[R]):
         rnd.tricks = tricks
 
 
-#: Every game's name, in the order the app offers them (their rules: ``load_rules``).
-GAME_NAMES = ("blackout", "alles-oder-nichts", "ebbes")
-
-
-def load_rules(name: str) -> None:
-    """Import the rules module of the game ``name``, which registers the game (``register``);
-    ``KeyError`` for a game there is none of."""
-    match name:
-        case "blackout":
-            from referee.rules import blackout  # noqa: F401
-        case "alles-oder-nichts":
-            from referee.rules import alles  # noqa: F401
-        case "ebbes":
-            from referee.rules import ebbes  # noqa: F401
-        case _:
-            raise KeyError(name)
-
-
-class Games(Mapping[str, "type[Game[Any]]"]):
-    """Every game by its name (``GAME_NAMES``). A game's rules module is imported the first
-    time the game is asked for, so reading a record of one game loads that game's rules only."""
-
-    def __init__(self) -> None:
-        self.registered: dict[str, type[Game[Any]]] = {}
-
-    def __getitem__(self, name: str) -> type[Game[Any]]:
-        if name not in self.registered:
-            load_rules(name)
-        return self.registered[name]
-
-    def __contains__(self, name: object) -> bool:
-        return name in GAME_NAMES
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(GAME_NAMES)
-
-    def __len__(self) -> int:
-        return len(GAME_NAMES)
-
-
-GAMES = Games()
-
-G = TypeVar("G", bound=Game[Any])
-
-
-def register(cls: type[G]) -> type[G]:
-    """Class decorator: make a game known by its ``name`` (one of ``GAME_NAMES``)."""
-    assert cls.name in GAME_NAMES, cls.name
-    GAMES.registered[cls.name] = cls
-    return cls
+#: Every game by its record name, in the order the app offers them: its rules class, imported
+#: the first time it is asked for (the list: ``referee.rules.registry``).
+GAMES: Registry[Game[Any]] = Registry(Game, GAME_LIST)
 
 
 def check_players(setup: Setup, game_cls: type[Game[Any]]) -> list[Breach]:

@@ -11,13 +11,12 @@ from dataclasses import dataclass
 
 from flask import Blueprint, abort, render_template, request
 
-from referee.parts import ORDER
 from referee.rules import GAMES
 from referee.rules.cards import Card
 from referee.rules.tricks import trick_winner
 from referee.web.i18n import gettext as _
 from referee.web.round.looks import colour_chips, colour_class, picker_rows
-from referee.web.screens import game_titles, screens
+from referee.web.screens import first_game, game_titles, screens
 from referee.web.words import WHY, card_label
 
 bp = Blueprint("disputes", __name__)
@@ -47,9 +46,9 @@ def trick() -> tuple[str, int]:
     """Who wins this trick: the game, its trump, the cards in the order played, tapped on the
     card picker one by one (each tap a GET of the page with the cards so far, so it works
     without JavaScript). The cards also read as typed codes (``card1=QH``): a link to a trick."""
-    game = request.args.get("game", ORDER[0])
+    game = request.args.get("game", "")
     if game not in GAMES:
-        game = ORDER[0]
+        game = first_game()
     deck = screens(game).trick_deck
     texts = [t for t in (request.args.get(f"card{i}", "").strip()[:20] for i in range(1, 9)) if t]
     added = request.args.get("card", "").strip()[:20]  # a card tapped on the picker

@@ -12,12 +12,12 @@ from flask import render_template
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import Field, Form, FormField, RadioField, StringField
+from wtforms.form import FormMeta
 
-from referee.parts import ORDER
 from referee.rules import GAMES, OptionError
 from referee.rules.names import LONGEST_NAME
 from referee.web.i18n import gettext, ngettext
-from referee.web.screens import screens
+from referee.web.screens import first_game, screens
 
 if TYPE_CHECKING:
     # The type stubs (types-WTForms 3.2) predate SelectChoice, which WTForms 3.3 wants for the
@@ -98,7 +98,25 @@ class CatalogTranslations:
         return ngettext(singular, plural, n)
 
 
-class WithGameOptions(FlaskForm):
+class GameFieldsets(FormMeta):
+    """Gives a form class the options fieldset of every game before it makes a form, so that it
+    has those of the games registered now (``referee.rules.registry``: a game can be added while
+    the program runs, a test's) and no others."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        wanted = {screens(game).prefix: screens(game).options_form for game in GAMES}
+        had: dict[str, type[Form]] = cls.__dict__.get("_fieldsets", {})
+        if had != wanted:
+            for prefix in had.keys() - wanted.keys():
+                delattr(cls, prefix)
+            for prefix, options in wanted.items():
+                if had.get(prefix) is not options:
+                    setattr(cls, prefix, FormField(options, separator="_"))
+            cls._fieldsets = wanted
+        return super().__call__(*args, **kwargs)
+
+
+class WithGameOptions(FlaskForm, metaclass=GameFieldsets):
     """A form for a table of some game: the game, a name row per seat (``player_1`` …
     ``player_8``), and every game's options, each a fieldset named by the game's prefix
     (``blackout_sequence``); only the chosen game's are read."""
@@ -107,11 +125,11 @@ class WithGameOptions(FlaskForm):
         def get_translations(self, form: Form) -> CatalogTranslations:
             return CatalogTranslations()
 
-    game = RadioField(lazy_gettext("Game"), default=ORDER[0])
+    game = RadioField(lazy_gettext("Game"), default=first_game)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.game.choices = [SelectChoice(name, game_label(name)) for name in ORDER]
+        self.game.choices = [SelectChoice(name, game_label(name)) for name in GAMES]
 
     def seat(self, number: int) -> Field:
         """The name row of seat ``number`` (1 … SEATS)."""
@@ -131,9 +149,6 @@ class WithGameOptions(FlaskForm):
                 lazy_gettext("Seat %(seat)d", seat=seat), render_kw={"maxlength": LONGEST_NAME}
             )
             setattr(cls, f"player_{seat}", name)
-        for game in ORDER:
-            part = screens(game)
-            setattr(cls, part.prefix, FormField(part.options_form, separator="_"))
 
 
 def render_form(
@@ -145,7 +160,7 @@ def render_form(
         template,
         form=form,
         seats=range(1, SEATS + 1),
-        games=[(name, GAMES[name].title, screens(name)) for name in ORDER],
+        games=[(name, game.title, screens(name)) for name, game in GAMES.items()],
         errors=every_error(form),
         notice=notice,
     )

@@ -1,5 +1,5 @@
-"""The front page: start a table of each game, find the tables this browser knows, load a record
-(the upload form is this page's; ``referee.web.records`` takes what it posts)."""
+"""The front page: the games, start a table of each, find the tables this browser knows, load a
+record (the upload form is this page's; ``referee.web.records`` takes what it posts)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from babel.lists import format_list
 from flask import Blueprint, current_app, render_template, url_for
-from flask_babel import lazy_gettext
+from flask_babel import get_locale, lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
-from referee.parts import ORDER
 from referee.rules import GAMES
 from referee.web.i18n import gettext
 from referee.web.loading import table
@@ -80,7 +80,8 @@ def render_home(
     return (
         render_template(
             "home/index.html",
-            games=[(name, GAMES[name]) for name in ORDER],
+            games=list(GAMES.items()),
+            games_named=format_list([game.title for game in GAMES.values()], locale=get_locale()),
             tables=tables,
             upload_form=upload_form if upload_form is not None else UploadForm(formdata=None),
             upload_errors=upload_errors,

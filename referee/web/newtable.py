@@ -17,7 +17,6 @@ from flask.typing import ResponseReturnValue
 from flask_babel import lazy_gettext
 from wtforms import SelectField
 
-from referee.parts import ORDER
 from referee.rules import GAMES, Breach, OptionError, Setup, start
 from referee.rules.names import quote
 from referee.store.tables import create_table
@@ -31,7 +30,7 @@ from referee.web.forms import (
     render_form,
 )
 from referee.web.i18n import gettext
-from referee.web.screens import screens
+from referee.web.screens import first_game, screens
 from referee.web.sharing.access import creator, may_create, open_new_table, too_many_tables
 from referee.web.words import breach_text
 
@@ -121,7 +120,7 @@ def setup_from(form: NewTableForm) -> Setup | None:
 def new() -> ResponseReturnValue:
     if request.method == "GET":
         game = request.args.get("game")
-        form = NewTableForm(game=game if game in GAMES else ORDER[0])
+        form = NewTableForm(game=game if game in GAMES else first_game())
         return render_form(PAGE, form)
     form = NewTableForm()
     move = request.form.get("move")

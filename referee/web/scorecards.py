@@ -14,7 +14,6 @@ from flask.typing import ResponseReturnValue
 from flask_babel import lazy_gettext
 from wtforms import RadioField, SelectField
 
-from referee.parts import ORDER
 from referee.rules import GAMES, Breach, OptionError, start
 from referee.sheets import BlankCard, Page, blank_card
 from referee.web.downloads import ORIENTATION_LABELS, PAPER_LABELS, attachment, safe_file_name
@@ -28,7 +27,7 @@ from referee.web.forms import (
     render_form,
 )
 from referee.web.i18n import gettext, translations
-from referee.web.screens import screens
+from referee.web.screens import first_game, screens
 from referee.web.words import breach_text
 
 bp = Blueprint("scorecards", __name__)
@@ -62,6 +61,18 @@ class ScorecardForm(WithGameOptions):
         self.first.choices = [SelectChoice("", gettext("Leave the dealers blank"))] + [
             SelectChoice(str(n), gettext("Seat %(seat)d", seat=n)) for n in range(1, SEATS + 1)
         ]
+
+    def players_hint(self) -> str:
+        """How many play each game."""
+        return "; ".join(
+            gettext(
+                "%(game)s: %(low)d–%(high)d players",
+                game=game.title,
+                low=game.min_players,
+                high=game.max_players,
+            )
+            for game in GAMES.values()
+        )
 
 
 def card_from(form: ScorecardForm) -> BlankCard | None:
@@ -114,7 +125,7 @@ def page() -> ResponseReturnValue:
     """The scorecard page; a valid POST downloads the card."""
     if request.method == "GET":
         game = request.args.get("game")
-        return render_form(PAGE, ScorecardForm(game=game if game in GAMES else ORDER[0]))
+        return render_form(PAGE, ScorecardForm(game=game if game in GAMES else first_game()))
     form = ScorecardForm()
     if not form.validate():
         return render_form(PAGE, form, 422)

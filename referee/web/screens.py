@@ -12,20 +12,25 @@ and its rules page. The defaults here are those of the games that deal and turn 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from flask_babel import lazy_gettext
 from wtforms import Form
 
-from referee.parts import ORDER, PACKAGES, part
+from referee.parts import package, part
 from referee.rules import GAMES, Deck, RoundState, State, Step
+from referee.rules import events as ev
 from referee.web.i18n import gettext as _
 from referee.web.words import card_label, colour_label, colour_short
 
 #: What a cell of the spreadsheet (CSV) of the score sheet holds: a number, text, or nothing.
 Value = int | str | None
+
+#: What reads a posted entry form: the table's state, the round number and the form's fields
+#: give the entry, or an ``EntryError`` (``referee.web.round.entries``) saying what is wrong.
+Builder = Callable[[State, int, Mapping[str, str]], ev.Event]
 
 
 @dataclass
@@ -93,6 +98,9 @@ class ScreensGame:
     player_links = False
     #: The actions whose round screens are its own (``templates/games/<package>/steps/``).
     own_steps: frozenset[str] = frozenset()
+    #: What reads the form of each entry only it has, by the action that posts it (the trump,
+    #: the tricks won and a card played: ``referee.web.round.entries.BUILDERS``).
+    builders: ClassVar[Mapping[str, Builder]] = {}
     #: The numbers a player may declare (a game whose bids are tapped from a fixed row).
     bid_choices: Sequence[int] = ()
     #: How the trump step says which card to tap.
@@ -111,13 +119,15 @@ class ScreensGame:
         a value is allowed is the engine's call."""
         return {name: field.data for name, field in form._fields.items()}
 
-    def options_template(self, game: str) -> str:
-        """The template of its options fieldset."""
-        return f"games/{PACKAGES[game]}/options.html"
+    def options_template(self, game: str) -> str | None:
+        """The template of its options fieldset (None: it has no options)."""
+        if self.options_form is Form:
+            return None
+        return f"games/{package(game)}/options.html"
 
     def rules_template(self, game: str) -> str:
         """The template of its rules page (an anchor per rule id the referee checks)."""
-        return f"games/{PACKAGES[game]}/rules.html"
+        return f"games/{package(game)}/rules.html"
 
     # --- the round screen -------------------------------------------------------------------
 
@@ -141,7 +151,7 @@ class ScreensGame:
     def step_template(self, game: str, action: str) -> str:
         """The template of the round screen for ``action``: the game's own or the shared one."""
         if action in self.own_steps:
-            return f"games/{PACKAGES[game]}/steps/{action}.html"
+            return f"games/{package(game)}/steps/{action}.html"
         return f"round/steps/{action}.html"
 
     def step_view(self, state: State, rnd: RoundState, step: Step) -> object | None:
@@ -207,9 +217,14 @@ class ScreensGame:
         return [cell.bid, cell.tricks]
 
 
+def first_game() -> str:
+    """The game the pages offer first (``referee.rules.registry``)."""
+    return next(iter(GAMES))
+
+
 def game_titles() -> list[tuple[str, str]]:
     """Every game's record name and title, in the order the pages offer them."""
-    return [(name, GAMES[name].title) for name in ORDER]
+    return [(name, game.title) for name, game in GAMES.items()]
 
 
 def screens(game: str) -> ScreensGame:

@@ -49,7 +49,7 @@ from werkzeug.test import encode_multipart
 
 from referee.record_history import EntryRefused, as_entered
 from referee.records import export_record, load_record
-from referee.rules import Setup, replay, start
+from referee.rules import GAMES, Setup, replay, start
 from referee.store.tables import (
     append_entry,
     create_table,
@@ -58,6 +58,7 @@ from referee.store.tables import (
     in_force,
 )
 from referee.web.round.entries import BUILDERS
+from referee.web.screens import screens
 from tests.durability import summary
 from tests.durability.legal import breaches, check_log, entry_form, next_entry
 from tests.hostile.conftest import on_postgresql
@@ -66,6 +67,8 @@ from tests.links import join
 pytestmark = pytest.mark.hostile
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
+#: The actions an entry form may post: every game's (a forged one may post another game's).
+ACTIONS = sorted({*BUILDERS, *(action for game in GAMES for action in screens(game).builders)})
 
 
 def fuzz(examples: int) -> settings:
@@ -260,7 +263,7 @@ def mutate(form: dict[str, Any], data: st.DataObject, seq: int, rnd: int) -> dic
                 st.sampled_from([rnd - 1, rnd + 1, 0, 99, 100, -1]).map(str) | hostile_text
             )
         elif how == "action":
-            form["action"] = data.draw(st.sampled_from(sorted(BUILDERS)) | hostile_text)
+            form["action"] = data.draw(st.sampled_from(ACTIONS) | hostile_text)
         else:
             form["player"] = data.draw(st.sampled_from(["0", "1", "2", "3", "4", "99"]))
     return form

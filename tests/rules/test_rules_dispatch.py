@@ -4,7 +4,7 @@ message) for each entry a game refuses, strict and in a lenient replay."""
 
 import pytest
 
-from referee.rules import Breach, Setup, apply, replay, start
+from referee.rules import GAMES, Breach, Setup, apply, replay, start
 from referee.rules import events as ev
 
 FOUR = ("Ann", "Ben", "Cho", "Dee")
@@ -65,7 +65,7 @@ def foreign(game):
 
 @pytest.mark.parametrize(
     ("game", "event"),
-    [*foreign("blackout"), *foreign("alles-oder-nichts"), *foreign("ebbes")],
+    [pair for game in GAMES for pair in foreign(game)],
     ids=lambda x: x if isinstance(x, str) else x.type,
 )
 def test_an_entry_of_another_game_is_not_one_of_this_game(game, event):

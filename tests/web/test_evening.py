@@ -14,13 +14,16 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from referee.rules import GAMES
 from tests.links import join
 from tests.web.helpers import hidden, new_table, ok, post, undo
 from tests.web.test_exports import golden
 from tests.web.test_sheets_web import upload
 
 SVG = "{http://www.w3.org/2000/svg}"
-GOLDEN = [("blackout", "default-4p"), ("alles-oder-nichts", "default-4p"), ("ebbes", "extended-4p")]
+#: A complete golden record of each game (``GAMES``: a game without one fails here).
+WHOLE = {"blackout": "default-4p", "alles-oder-nichts": "default-4p", "ebbes": "extended-4p"}
+GOLDEN = [(game, WHOLE[game]) for game in GAMES]
 
 
 def text_of(page: str) -> str:

@@ -173,7 +173,8 @@ def test_a_german_pdf_prints_umlauts_in_the_built_in_font(app, client) -> None:
 
 def test_a_field_an_entry_lacks_is_named_in_the_readers_language(app) -> None:
     """A colour in a field's name is the colour's name in the page's language, not its code."""
-    from referee.web.round.entries import EntryError, designators
+    from referee.games.ebbes.screens import designators
+    from referee.web.round.entries import EntryError
 
     for language, field, said in (
         ("de", "x", "Für die Zahl „rot“ ist eine ganze Zahl von 0 bis 999 nötig, nicht „x“."),

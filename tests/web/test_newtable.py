@@ -8,6 +8,7 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 from sqlalchemy import func, select
 
+from referee.rules import GAMES
 from referee.store import db
 from referee.store.models import Table
 from referee.store.tables import get_table
@@ -67,7 +68,7 @@ def test_the_page_has_eight_name_rows_and_every_games_options(client: FlaskClien
     assert response.status_code == 200
     html = response.text
     assert row_values(html) == [""] * 8
-    for name in ("blackout", "alles-oder-nichts", "ebbes"):
+    for name in GAMES:
         assert f'data-game="{name}"' in html
     assert re.search(r'<input checked[^>]*value="blackout"', html)
     hook = re.search(r'<input[^>]*name="blackout_hook"[^>]*>', html).group(0)
@@ -76,7 +77,7 @@ def test_the_page_has_eight_name_rows_and_every_games_options(client: FlaskClien
     assert "52 ÷ players" in html
 
 
-@pytest.mark.parametrize("game", ["blackout", "alles-oder-nichts", "ebbes"])
+@pytest.mark.parametrize("game", list(GAMES))
 def test_the_game_in_the_address_is_preselected(client: FlaskClient, game: str) -> None:
     html = client.get(f"/new?game={game}").text
     assert re.search(rf'<input checked[^>]*value="{game}"', html)

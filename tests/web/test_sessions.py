@@ -10,7 +10,7 @@ import pytest
 from flask import request
 
 from referee.web.speed import sessions
-from referee.web.speed.kept import LRU
+from referee.web.speed.lru import LRU
 from referee.web.speed.sessions import CheckedOnce
 from tests.web.helpers import new_table
 

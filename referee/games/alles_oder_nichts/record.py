@@ -4,15 +4,50 @@ written so while the round is not over."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from referee.record_parts import RecordGame, by_order, is_int, name_map, need, subfield
+from referee.record_parts import (
+    DEALT_ROUND,
+    RecordGame,
+    by_order,
+    is_int,
+    name_map,
+    need,
+    subfield,
+)
+from referee.records import OPTION_TEXT
 from referee.rules import RoundState, State
 from referee.rules import events as ev
 from referee.rules.alles import AllesRound
 
 
 class RecordAlles(RecordGame):
+    round_schema: ClassVar[Mapping[str, Any]] = {
+        **DEALT_ROUND,
+        "trump": {"type": ["string", "null"], "description": "a card (red-7) or a colour (red)"},
+        "bids": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "required": ["open"],
+                "properties": {"bid": {"type": "integer"}, "open": {"type": "boolean"}},
+                "additionalProperties": False,
+                "description": "an open bid always has its bid; a secret one not yet turned up "
+                "may lack it",
+            },
+        },
+    }
+    option_schema: ClassVar[Mapping[str, Any]] = {
+        "colours": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": True,
+            "items": {"type": "string", "pattern": "^[^-]+$", "maxLength": OPTION_TEXT},
+        },
+        "values": {"type": "integer", "minimum": 1},
+    }
+
     def bid_events(self, bids: object, number: int, field: str, order: list[str]) -> list[ev.Event]:
         read = name_map(bids, field, "any", len(order))
         out: list[ev.Event] = []

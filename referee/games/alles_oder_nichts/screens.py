@@ -6,19 +6,22 @@ seal a bid."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from flask_babel import lazy_gettext
 from wtforms import Form, StringField
 
 from referee.records import OPTION_TEXT
 from referee.rules import RoundState, State
+from referee.rules import events as ev
 from referee.rules.alles import HIGHEST_BID, AllesRound
 from referee.rules.cards import ALLES_COLOURS, coloured_deck
 from referee.rules.names import quote
 from referee.web.forms import add_error, whole_number
 from referee.web.i18n import gettext
-from referee.web.screens import BidLine, Bids, Cell, ScreensGame, Value
+from referee.web.round import entries
+from referee.web.screens import BidLine, Bids, Builder, Cell, ScreensGame, Value
 
 
 class Options(Form):
@@ -26,8 +29,29 @@ class Options(Form):
     values = StringField(lazy_gettext("Values per colour"), default=str(48 // len(ALLES_COLOURS)))
 
 
+def declare(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    player = entries.seat(state, form)
+    choice = form.get("choice", "")
+    if choice == "secret":  # the bid is turned up and entered after the round
+        return ev.Declare(number, player, False, None)
+    for prefix, shown in (("open-", True), ("sealed-", False)):  # sealed: secret, bid given now
+        if choice.startswith(prefix):
+            bid = entries.whole_number(
+                {"b": choice[len(prefix) :]}, "b", lazy_gettext("%(p)s's bid", p=player)
+            )
+            return ev.Declare(number, player, shown, bid)
+    raise entries.EntryError(gettext("Choose open with a bid, or secret."))
+
+
+def reveal(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    player = entries.seat(state, form)
+    label = lazy_gettext("%(p)s's secret bid", p=player)
+    return ev.Reveal(number, player, entries.whole_number(form, "bid", label))
+
+
 class AllesScreens(ScreensGame):
     own_steps = frozenset({"declare", "reveal"})
+    builders: ClassVar[Mapping[str, Builder]] = {"declare": declare, "reveal": reveal}
     player_links = True
     bid_choices = range(HIGHEST_BID + 1)
     trump_hint = lazy_gettext(

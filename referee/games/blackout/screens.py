@@ -1,21 +1,24 @@
 """Blackout on the web pages: its options on the new-table and scorecard forms, its bid step
-(the bids allowed, and why the others are not), its bids on the round screen (with their total
-against the tricks), and a missed bid blacked out on the sheet."""
+(the bids allowed, and why the others are not) and the bid it posts, its bids on the round
+screen (with their total against the tricks), and a missed bid blacked out on the sheet."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from flask_babel import lazy_gettext
 from wtforms import BooleanField, Form, SelectField, StringField
 
 from referee.rules import RoundState, State, Step
+from referee.rules import events as ev
 from referee.rules.blackout import Blackout, BlackoutRound
 from referee.rules.cards import blackout_deck
 from referee.web.forms import choices, default, whole_number
 from referee.web.i18n import gettext
-from referee.web.screens import BidLine, Bids, Cell, ScreensGame
+from referee.web.round import entries
+from referee.web.screens import BidLine, Bids, Builder, Cell, ScreensGame
 from referee.web.words import breach_text
 
 SEQUENCE_LABELS = {
@@ -54,8 +57,15 @@ class BidStep:
     choices: list[tuple[int, str | None]]
 
 
+def bid(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    player = entries.seat(state, form)
+    label = lazy_gettext("%(p)s's bid", p=player)
+    return ev.Bid(number, player, entries.whole_number(form, "bid", label))
+
+
 class BlackoutScreens(ScreensGame):
     own_steps = frozenset({"bid"})
+    builders: ClassVar[Mapping[str, Builder]] = {"bid": bid}
     trump_hint = lazy_gettext(
         "The dealer turns up the top card of the rest of the deck; tap its suit."
     )

@@ -6,7 +6,7 @@ record's ``first_starter``; the referee reports each round's colour roles and ni
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from referee.record_parts import (
     RecordError,
@@ -25,18 +25,25 @@ from referee.rules.marks import N_
 
 
 class RecordEbbes(RecordGame):
-    round_fields = frozenset(
-        {
-            "number",
-            "designators",
-            "starter",
-            "chosen_by",
-            "designations",
-            "won",
-            "discards",
-            "plays",
-        }
-    )
+    round_schema: ClassVar[Mapping[str, Any]] = {
+        "number": {"type": "integer"},
+        "designators": {"type": "array", "maxItems": 5, "items": {"type": "string"}},
+        "starter": {"type": "string"},
+        "chosen_by": {"type": "string"},
+        "designations": {"type": "array", "maxItems": 5, "items": {"type": "string"}},
+        "won": {
+            "type": "object",
+            "additionalProperties": {"type": "object", "additionalProperties": {"type": "integer"}},
+        },
+        "discards": {"type": "object", "additionalProperties": {"type": "string"}},
+        "plays": {"$ref": "#/$defs/plays"},
+    }
+    option_schema: ClassVar[Mapping[str, Any]] = {
+        "extended": {"type": "boolean"},
+        "variant": {"enum": list(Ebbes.option_choices["variant"])},
+        "discard": {"type": "boolean"},
+        "trump_from": {"enum": list(Ebbes.option_choices["trump_from"])},
+    }
     first_field = "first_starter"
     who_heading = N_("Starter")
     who_field = "starter"

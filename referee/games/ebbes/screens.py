@@ -1,26 +1,29 @@
 """ebbes on the web pages: its options on the new-table form, its round screens and what each
 shows (who starts, the number card or the placed designators, the colours as they get their
 roles, the cards won), the roles in the round header, on the sheet and on its spreadsheet (a
-column per role), and the discards recorded card by card."""
+column per role), and the discards recorded card by card; the entries only it has, as posted."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from flask_babel import lazy_gettext
 from wtforms import BooleanField, Form, SelectField
 
 from referee.rules import RoundState, State, Step
+from referee.rules import events as ev
 from referee.rules.cards import EBBES_COLOURS, coloured_deck
 from referee.rules.ebbes import ROLES, Ebbes, EbbesRound
 from referee.rules.marks import N_
-from referee.rules.wording import ROLE_NAMES
+from referee.rules.wording import COLOUR_NAMES, ROLE_NAMES
 from referee.web.forms import choices, default
 from referee.web.i18n import gettext
+from referee.web.round import entries
 from referee.web.round.looks import ColourChip, colour_chips, colour_class
 from referee.web.round.screen import count_fields
-from referee.web.screens import Cell, ScreensGame, SheetRow, Value
+from referee.web.screens import Builder, Cell, ScreensGame, SheetRow, Value
 from referee.web.words import colour_label, colour_short, name_of
 
 VARIANT_LABELS = {
@@ -121,8 +124,78 @@ class PlayStep:
     trump: str | None
 
 
+def colour_named(colour: str) -> str:
+    """A colour's name in the reader's language ("rot"), for a field's label: looked up only
+    when the label is (``lazy_gettext``)."""
+    return lazy_gettext(COLOUR_NAMES[colour])
+
+
+def starter(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    player = entries.seat(state, form)
+    chooser = entries.seat(state, form, "chosen_by") if form.get("chosen_by") else None
+    return ev.Starter(number, player, chooser)
+
+
+def number_card(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    return ev.Number(number, entries.whole_number(form, "number", lazy_gettext("the number card")))
+
+
+def designators(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    numbers = {
+        colour: entries.whole_number(
+            form, f"designator-{colour}", lazy_gettext("the %(c)s number", c=colour_named(colour))
+        )
+        for colour in EBBES_COLOURS
+    }
+    cards = tuple(f"{colour}-{n}" for colour, n in numbers.items())
+    return ev.Designators(number, cards)
+
+
+def designate(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    colour = (form.get("colour") or "").strip()
+    if colour not in EBBES_COLOURS:
+        raise entries.EntryError(gettext("Choose a colour."))
+    return ev.Designate(number, colour)
+
+
+def won(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    """The cards won per player and colour. The trump colour's are read only where posted: its
+    cards score nothing, so the round screen does not ask for them (the engine takes a count
+    without them)."""
+    game = state.game
+    assert isinstance(game, Ebbes)
+    rnd = game.upcoming(state)
+    trump = None if rnd is None else rnd.role_map()["trump"]
+    counts = {}
+    for i, player in enumerate(state.setup.players, start=1):
+        fields = {colour: f"won-{i}-{colour}" for colour in EBBES_COLOURS}
+        counts[player] = {
+            colour: entries.whole_number(
+                form, field, lazy_gettext("%(p)s's %(c)s cards", p=player, c=colour_named(colour))
+            )
+            for colour, field in fields.items()
+            if colour != trump or (form.get(field) or "").strip()
+        }
+    return ev.Won(number, counts)
+
+
+def discard(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    card = (form.get("card") or "").strip()
+    if not card:
+        raise entries.EntryError(gettext("Choose the card that was laid aside."))
+    return ev.Discard(number, entries.seat(state, form), card[:20])
+
+
 class EbbesScreens(ScreensGame):
     own_steps = frozenset({"starter", "number", "designators", "play"})
+    builders: ClassVar[Mapping[str, Builder]] = {
+        "starter": starter,
+        "number": number_card,
+        "designators": designators,
+        "designate": designate,
+        "won": won,
+        "discard": discard,
+    }
     has_bids = False
     who_heading = lazy_gettext("Starts")
     trump_heading = lazy_gettext("Roles")

@@ -5,6 +5,9 @@ The form says which ``action`` it is (the step the page showed) and carries that
 fields. Players are posted by seat number and colours by name, so nothing the browser sends is
 trusted: a seat that does not exist, a number that is not one, or a missing field gives an
 ``EntryError`` naming what is wrong. Whether the entry keeps the rules is the engine's call.
+
+The entries every game shares (the trump, the tricks won, a card played) are read here; a game's
+own are read by its screens part (``ScreensGame.builders``) with the readers here.
 """
 
 from __future__ import annotations
@@ -17,11 +20,9 @@ from wtforms.validators import InputRequired, ValidationError
 
 from referee.rules import State
 from referee.rules import events as ev
-from referee.rules.cards import EBBES_COLOURS
-from referee.rules.ebbes import EbbesRound
 from referee.rules.names import quote
-from referee.rules.wording import COLOUR_NAMES
 from referee.web.i18n import gettext as _
+from referee.web.screens import Builder, screens
 
 #: Counts and bids above this are refused as input before the rules see them.
 LARGEST = 999
@@ -49,12 +50,6 @@ def whole_number(form: Mapping[str, str], name: str, label: str) -> int:
     return int(text)
 
 
-def colour_named(colour: str) -> str:
-    """An ebbes colour's name in the reader's language ("rot"), for a field's label: looked up
-    only when the label is (``lazy_gettext``)."""
-    return lazy_gettext(COLOUR_NAMES[colour])
-
-
 def seat(state: State, form: Mapping[str, str], name: str = "player") -> str:
     """The player whose seat number (1-based) was posted in ``name``."""
     players = state.setup.players
@@ -69,8 +64,9 @@ def seat(state: State, form: Mapping[str, str], name: str = "player") -> str:
 
 
 def build_event(state: State, action: str, number: int, form: Mapping[str, str]) -> ev.Event:
-    """The event the ``action`` form posted for round ``number``."""
-    builder = BUILDERS.get(action)
+    """The event the ``action`` form posted for round ``number``: an entry every game has, or
+    one of the table's game's own."""
+    builder = screens(state.setup.game).builders.get(action) or BUILDERS.get(action)
     if builder is None:
         raise EntryError(_("This page is out of date; here is the table as it is now."))
     return builder(state, number, form)
@@ -83,85 +79,12 @@ def trump(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
     return ev.Trump(number, card[:20])
 
 
-def bid(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
-    player = seat(state, form)
-    return ev.Bid(number, player, whole_number(form, "bid", lazy_gettext("%(p)s's bid", p=player)))
-
-
-def declare(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
-    player = seat(state, form)
-    choice = form.get("choice", "")
-    if choice == "secret":  # the bid is turned up and entered after the round
-        return ev.Declare(number, player, False, None)
-    for prefix, shown in (("open-", True), ("sealed-", False)):  # sealed: secret, bid given now
-        if choice.startswith(prefix):
-            bid = whole_number(
-                {"b": choice[len(prefix) :]}, "b", lazy_gettext("%(p)s's bid", p=player)
-            )
-            return ev.Declare(number, player, shown, bid)
-    raise EntryError(_("Choose open with a bid, or secret."))
-
-
-def reveal(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
-    player = seat(state, form)
-    return ev.Reveal(
-        number, player, whole_number(form, "bid", lazy_gettext("%(p)s's secret bid", p=player))
-    )
-
-
 def tricks(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
     counts = {
         player: whole_number(form, f"tricks-{i}", lazy_gettext("%(p)s's tricks", p=player))
         for i, player in enumerate(state.setup.players, start=1)
     }
     return ev.Tricks(number, counts)
-
-
-def starter(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
-    player = seat(state, form)
-    chooser = seat(state, form, "chosen_by") if form.get("chosen_by") else None
-    return ev.Starter(number, player, chooser)
-
-
-def number_card(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
-    return ev.Number(number, whole_number(form, "number", lazy_gettext("the number card")))
-
-
-def designators(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
-    numbers = {
-        colour: whole_number(
-            form, f"designator-{colour}", lazy_gettext("the %(c)s number", c=colour_named(colour))
-        )
-        for colour in EBBES_COLOURS
-    }
-    cards = tuple(f"{colour}-{n}" for colour, n in numbers.items())
-    return ev.Designators(number, cards)
-
-
-def designate(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
-    colour = (form.get("colour") or "").strip()
-    if colour not in EBBES_COLOURS:
-        raise EntryError(_("Choose a colour."))
-    return ev.Designate(number, colour)
-
-
-def won(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
-    """The cards won per player and colour. The trump colour's are read only where posted: its
-    cards score nothing, so the round screen does not ask for them (the engine takes a count
-    without them)."""
-    rnd = state.game.upcoming(state)
-    trump = rnd.role_map()["trump"] if isinstance(rnd, EbbesRound) else None
-    counts = {}
-    for i, player in enumerate(state.setup.players, start=1):
-        fields = {colour: f"won-{i}-{colour}" for colour in EBBES_COLOURS}
-        counts[player] = {
-            colour: whole_number(
-                form, field, lazy_gettext("%(p)s's %(c)s cards", p=player, c=colour_named(colour))
-            )
-            for colour, field in fields.items()
-            if colour != trump or (form.get(field) or "").strip()
-        }
-    return ev.Won(number, counts)
 
 
 def play(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
@@ -171,27 +94,8 @@ def play(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
     return ev.Play(number, card[:20], seat(state, form))
 
 
-def discard(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
-    card = (form.get("card") or "").strip()
-    if not card:
-        raise EntryError(_("Choose the card that was laid aside."))
-    return ev.Discard(number, seat(state, form), card[:20])
-
-
-BUILDERS = {
-    "trump": trump,
-    "bid": bid,
-    "declare": declare,
-    "reveal": reveal,
-    "tricks": tricks,
-    "starter": starter,
-    "number": number_card,
-    "designators": designators,
-    "designate": designate,
-    "won": won,
-    "play": play,
-    "discard": discard,
-}
+#: The entries every game has, by the action that posts them.
+BUILDERS: dict[str, Builder] = {"trump": trump, "tricks": tricks, "play": play}
 
 
 def small(low: int, high: int) -> Callable[[Form, Field], None]:
