@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 
-from referee.check import TRANSLATIONS, catalog, check_text
+from referee.records.check import TRANSLATIONS, catalog, check_text
 
 USAGE = "usage: python -m referee check RECORD.json [--json]"
 

@@ -276,10 +276,17 @@ def test_checking_a_record_loads_only_its_own_games_rules_and_no_history_code():
         "import sys; from referee.__main__ import main; "
         f"main(['check', {str(VALID)!r}]); "
         "print(sorted(m for m in sys.modules if m.startswith('referee.rules.')"
-        " or m in ('referee.log', 'referee.record_history', 'argparse', 'datetime')))"
+        " or m in ('referee.records.log', 'referee.records.history', 'argparse', 'datetime')))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     loaded = done.stdout.splitlines()[-1]
     assert "referee.rules.blackout" in loaded
-    for module in ("ebbes", "alles", "record_history", "referee.log", "argparse", "datetime"):
+    for module in (
+        "ebbes",
+        "alles",
+        "records.history",
+        "referee.records.log",
+        "argparse",
+        "datetime",
+    ):
         assert module not in loaded

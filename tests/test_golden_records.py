@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.check import check_text
+from referee.records.check import check_text
 from referee.rules import GAMES
 
 RECORDS = Path(__file__).parent / "records"

@@ -65,21 +65,13 @@ LAYERS = [
     Layer(
         "records",
         (
-            "records.py",
-            "record_parts.py",
-            "record_history.py",
-            "log.py",
-            "check.py",
+            "records/*.py",
             "__main__.py",
             "games/*/record.py",
         ),
         (
             "referee.rules",
             "referee.records",
-            "referee.record_parts",
-            "referee.record_history",
-            "referee.log",
-            "referee.check",
             "referee.parts",
         ),
         frozenset(

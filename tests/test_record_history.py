@@ -10,15 +10,15 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from referee import record_history
-from referee.check import check_text
-from referee.log import LogEntry, effective_events
-from referee.record_history import EntryRefused, as_entered
-from referee.records import RecordError, export_record, parse_record
+from referee.records import SCHEMA_FILE, RecordError, export_record, parse_record
+from referee.records import history as record_history
+from referee.records.check import check_text
+from referee.records.history import EntryRefused, as_entered
+from referee.records.log import LogEntry, effective_events
 from referee.rules import Setup, replay
 from referee.rules import events as ev
 
-SCHEMA = json.loads((Path(__file__).parents[1] / "referee" / "record.schema.json").read_text())
+SCHEMA = json.loads(SCHEMA_FILE.read_text())
 SETUP = Setup("blackout", ("Ann", "Ben", "Cho"), {"max_cards": 2})
 START = datetime(2025, 3, 1, 19, 0, tzinfo=UTC)
 

@@ -8,6 +8,7 @@ import pytest
 
 from referee.records import (
     LARGEST_TABLE,
+    SCHEMA_FILE,
     RecordError,
     export_record,
     load_record,
@@ -17,7 +18,7 @@ from referee.records import (
 from referee.rules import GAMES
 
 RECORDS = Path(__file__).parent / "records"
-SCHEMA = json.loads((Path(__file__).parents[1] / "referee" / "record.schema.json").read_text())
+SCHEMA = json.loads(SCHEMA_FILE.read_text())
 READABLE = sorted(
     p
     for p in RECORDS.rglob("*.json")

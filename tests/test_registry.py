@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from referee.parts import part
-from referee.record_parts import RecordGame
+from referee.records.parts import RecordGame
 from referee.rules import GAMES, Game
 from referee.rules.registry import GAME_LIST, Entry, Registry
 from referee.sheets.printed import PrintedGame

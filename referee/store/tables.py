@@ -4,8 +4,8 @@ They work on ``db.session`` and need an app context; the ones that write commit 
 transaction. They hand out plain frozen records (``TableRecord``, ``LogEntry``), not ORM
 objects, so callers never depend on the session's state. The log is append-only:
 ``append_entry`` only inserts, and an undo or an amendment is itself an entry that
-``effective_events`` folds over the ones it names (``referee.log``). A table loaded from a record
-gets its whole log at once, times as the record gives them (``fill_log``).
+``effective_events`` folds over the ones it names (``referee.records.log``). A table loaded
+from a record gets its whole log at once, times as the record gives them (``fill_log``).
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from referee.log import LogEntry as LogEntry
-from referee.log import effective_events as effective_events
-from referee.log import in_force as in_force
+from referee.records.log import LogEntry as LogEntry
+from referee.records.log import effective_events as effective_events
+from referee.records.log import in_force as in_force
 from referee.rules import Setup, State, replay, start
 from referee.rules.events import event_from_dict
 from referee.store.db import autocommits, db, run

@@ -3,7 +3,7 @@
 A download carries the table's whole log as the record's ``history`` (``docs/record-history.md``),
 so a loaded record becomes the same table: the same log, entry times included. A record without
 one becomes a table whose log is the entries of its rounds. Either way each entry is taken as the
-app takes it (``referee.record_history.as_entered``): a breach a table keeps, such as a revoke,
+app takes it (``referee.records.history.as_entered``): a breach a table keeps, such as a revoke,
 is kept and noted, and the page says so; a record whose entries the app could not have taken is
 refused with the reason (``docs/record-format.md``, "Loading a record into the app").
 
@@ -30,9 +30,9 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from referee.log import LogEntry
-from referee.record_history import EntryRefused, as_entered
 from referee.records import RecordError, export_record, load_record
+from referee.records.history import EntryRefused, as_entered
+from referee.records.log import LogEntry
 from referee.rules import Breach, Setup, State
 from referee.store.models import utcnow
 from referee.store.refusals import note_refusal, refused_since

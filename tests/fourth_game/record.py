@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from referee.record_parts import DEALT_ROUND, RecordGame
+from referee.records.parts import DEALT_ROUND, RecordGame
 from referee.rules import RoundState, State
 
 

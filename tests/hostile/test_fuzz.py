@@ -47,8 +47,8 @@ from hypothesis import strategies as st
 from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import encode_multipart
 
-from referee.record_history import EntryRefused, as_entered
 from referee.records import export_record, load_record
+from referee.records.history import EntryRefused, as_entered
 from referee.rules import GAMES, Setup, replay, start
 from referee.store.tables import (
     append_entry,

@@ -42,8 +42,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.check import check_text
 from referee.records import parse_record
+from referee.records.check import check_text
 from referee.rules import Deck
 from tests.rules.test_properties import CASES, SEEDS, case_id, draw_record, examples
 

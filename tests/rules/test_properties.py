@@ -22,8 +22,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from referee.check import check_text
 from referee.records import export_record, parse_record
+from referee.records.check import check_text
 from referee.rules import Breach, Ebbes, State, Step, apply, replay, start
 from referee.rules import events as ev
 from tests import simulate as sim

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.check import report
 from referee.records import load_record
+from referee.records.check import report
 from referee.rules import State, extend, replay, start
 
 RECORDS = Path(__file__).parents[1] / "records"

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from referee.check import check_text
 from referee.records import parse_record
+from referee.records.check import check_text
 from tests import simulate as sim
 
 THREE = ("Ann", "Ben", "Cho")

@@ -14,8 +14,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from referee.check import check_text
 from referee.records import SCHEMA_FILE, record_schema
+from referee.records.check import check_text
 from referee.rules import GAMES
 from tests.fourth_game import ENTRY
 from tests.sheets.reading import page_texts

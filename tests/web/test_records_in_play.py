@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from referee.check import check_text
+from referee.records.check import check_text
 from referee.rules import GAMES, Step
 from referee.store.tables import table_state
 from tests.web.helpers import ok, post

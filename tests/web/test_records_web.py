@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 from sqlalchemy import func, select
 
-from referee.check import check_text
 from referee.records import export_record, load_record
+from referee.records.check import check_text
 from referee.store import db
 from referee.store.models import Table
 from referee.store.tables import get_table, table_state

@@ -24,9 +24,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from referee.log import LogEntry, effective_events
-from referee.record_history import REPLAY_BUDGET
-from referee.records import export_record, load_record
+from referee.records import SCHEMA_FILE, export_record, load_record
+from referee.records.history import REPLAY_BUDGET
+from referee.records.log import LogEntry, effective_events
 from referee.rules import Setup, replay, start
 from referee.store.tables import get_table, table_state
 from referee.web.sheet.footnotes import corrections
@@ -37,7 +37,7 @@ from tests.web.test_records_web import REFUSED, assert_every_page_answers
 from tests.web.test_sheet_corrections import history_lines
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
-SCHEMA = json.loads((RECORDS.parents[1] / "referee" / "record.schema.json").read_text())
+SCHEMA = json.loads(SCHEMA_FILE.read_text())
 LOCATION = re.compile(r"^/t/([A-Za-z0-9_-]{22})$")
 
 GOLDEN = sorted(

@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from referee.check import check_text
+from referee.records.check import check_text
 from referee.store.tables import table_state
 from tests.sheets.reading import line_of, page_sizes, page_texts, round_numbers
 from tests.web.helpers import hidden, kept_as_breach, new_table, ok, post

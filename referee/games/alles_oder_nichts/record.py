@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from referee.record_parts import (
+from referee.records import OPTION_TEXT
+from referee.records.parts import (
     DEALT_ROUND,
     RecordGame,
     by_order,
@@ -16,7 +17,6 @@ from referee.record_parts import (
     need,
     subfield,
 )
-from referee.records import OPTION_TEXT
 from referee.rules import RoundState, State
 from referee.rules import events as ev
 from referee.rules.alles import AllesRound

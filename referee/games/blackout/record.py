@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from referee.record_parts import RecordGame, by_order, name_map
+from referee.records.parts import RecordGame, by_order, name_map
 from referee.rules import RoundState, State
 from referee.rules import events as ev
 from referee.rules.blackout import Blackout, BlackoutRound

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from referee.record_parts import (
+from referee.records.parts import (
     RecordError,
     RecordGame,
     is_int,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from referee.log import LogEntry, read
+from referee.records.log import LogEntry, read
 from referee.rules import State
 from referee.rules import events as ev
 
@@ -41,7 +41,7 @@ class Fate:
 
 
 def fates(entries: Sequence[LogEntry]) -> dict[int, Fate]:
-    """Each entry's fate, as ``referee.log.read`` reads the log."""
+    """Each entry's fate, as ``referee.records.log.read`` reads the log."""
     reading = read(entries)
     out = {seq: Fate(undone_by=by) for seq, by in reading.undone_by.items()}
     out |= {seq: Fate(replaced_by=by) for seq, by in reading.replaced_by.items()}

@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from referee.log import clock_went_back
+from referee.records.log import clock_went_back
 from referee.rules import Breach, State, apply, replay
 from referee.rules import events as ev
 from referee.rules.engine import Run

@@ -21,8 +21,8 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from referee.record_parts import NO_TRUMP, record_part
-from referee.records import Record, RecordError, load_record
+from referee.records.document import Record, RecordError, load_record
+from referee.records.parts import NO_TRUMP, record_part
 from referee.rules import Breach, State
 from referee.rules.marks import N_, Nn_, Plural
 from referee.rules.names import printable, quote
@@ -31,7 +31,7 @@ from referee.rules.wording import ENGLISH, Translations, say, trump_name
 #: Where the compiled catalogs are: ``translations/<lang>/LC_MESSAGES/messages.mo`` (a path of
 #: ``os.path``: importing pathlib would cost a tenth of a check).
 TRANSLATIONS = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "translations"
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "translations"
 )
 
 
@@ -236,7 +236,7 @@ def check_text(
         return status, json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
     clock_back: list[int] = []
     if record.log:
-        from referee.log import clock_went_back  # only a record with a history needs it
+        from referee.records.log import clock_went_back  # only a record with a history needs it
 
         clock_back = clock_went_back(record.log)
     return status, render_table(doc, state, translations, clock_back)

@@ -6,9 +6,9 @@ list of rounds. A game says what its rounds hold by subclassing ``RecordGame`` i
 ``referee/games/<package>/record.py`` (``PART``): the fields of a round and of who begins round
 1, and its options, each with its JSON schema (``referee.records.record_schema`` builds the
 schema of a record from them), how a round of the record becomes its events, how a played round
-becomes a record's round again, and what the command-line referee (``referee.check``) reports of
-a round. The defaults here are those of the games that deal and turn a trump (a dealer, a trump,
-bids, tricks).
+becomes a record's round again, and what the command-line referee
+(``referee.records.check``) reports of a round. The defaults here are those of the games that
+deal and turn a trump (a dealer, a trump, bids, tricks).
 
 The readers raise ``RecordError`` naming the field that cannot be read (``rounds[2].bids``):
 ``need`` for any condition, ``name_map`` and ``str_list`` for a field's shape, ``trick_events``
@@ -134,7 +134,7 @@ class RecordGame:
 
     def table_texts(self, entry: Mapping[str, Any]) -> list[str]:
         """The texts of a report round (``entry``) in the table's last column: the trump. The
-        table shows each through ``referee.check.shown``."""
+        table shows each through ``referee.records.check.shown``."""
         return [entry["trump"] or NO_TRUMP]
 
 

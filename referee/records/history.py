@@ -16,8 +16,8 @@ from dataclasses import fields
 from datetime import UTC, datetime
 from typing import Any
 
-from referee.log import LogEntry, in_force
-from referee.record_parts import RecordError, is_int, need
+from referee.records.log import LogEntry, in_force
+from referee.records.parts import RecordError, is_int, need
 from referee.rules import Breach, Missing, Setup, State, extend, start
 from referee.rules import events as ev
 from referee.rules.engine import Run

@@ -3,18 +3,18 @@
 ``parse_record`` turns a JSON document into a ``Record`` (a ``Setup`` and the events its rounds
 stand for) or raises ``RecordError`` naming the field that cannot be read — the referee's exit 2.
 ``export_record`` turns a table's state back into a document; export → import → export gives the
-same document. The reference copy of the format is ``referee/record.schema.json``;
+same document. The reference copy of the format is ``referee/records/record.schema.json``;
 ``record_schema`` is that schema for the games registered now (``referee.rules.registry``).
 
 The top fields and the list of rounds are read here, the same for every game; what a game's
 rounds hold, and which field names who begins round 1, its record part reads and writes
-(``referee/games/<package>/record.py``, a ``referee.record_parts.RecordGame``).
+(``referee/games/<package>/record.py``, a ``referee.records.parts.RecordGame``).
 
 A record of a table in play may stop in the middle of a trick in its last round
 (docs/record-format.md): that trick's cards are read one by one, as played (``trick_events``).
 Extensions (``docs/record-format.md``): a secret Alles oder Nichts bid not yet
 turned up is ``{"open": false}`` without ``bid``; ``history`` holds the table's whole log, undos
-and corrections with their times (``referee.record_history``, ``docs/record-history.md``). A
+and corrections with their times (``referee.records.history``, ``docs/record-history.md``). A
 record with a history is scored by its entries in force, which must give its rounds as the app
 writes them.
 
@@ -39,13 +39,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from referee.record_parts import RecordError, is_int, need, record_part, str_list, subfield
+from referee.records.parts import RecordError, is_int, need, record_part, str_list, subfield
 from referee.rules import GAMES, IllegalEntry, OptionError, Setup, State, replay
 from referee.rules import events as ev
 from referee.rules.engine import check_players
 
 if TYPE_CHECKING:
-    from referee.log import LogEntry
+    from referee.records.log import LogEntry
 
 __all__ = [
     "FORMAT",
@@ -103,7 +103,7 @@ class Record:
                 if renamed is None:
                     return state
             return renamed.replay(self.setup, self.events)
-        from referee.log import effective_events  # only a record with a history needs it
+        from referee.records.log import effective_events  # only a record with a history needs it
 
         return replay(self.setup, effective_events(self.log), lenient=True)
 
@@ -432,7 +432,7 @@ def _parse(data: object, check_text: bool, check_numbers: bool) -> Record:
         events += own.round_events(raw, number, field, last, game_rules)
     if "history" not in data:
         return Record(setup, tuple(events), game_rules.round_count)
-    from referee.record_history import read_history  # only a record with a history needs it
+    from referee.records.history import read_history  # only a record with a history needs it
 
     log = read_history(data["history"], setup, len(game_rules.deck.colours))
     record = Record(setup, tuple(events), game_rules.round_count, log)
@@ -471,7 +471,7 @@ def export_record(state: State, log: Sequence[LogEntry] = ()) -> dict[str, Any]:
             ]
         doc["rounds"].append(out)
     if log:
-        from referee.record_history import write_history  # only a table with a log needs it
+        from referee.records.history import write_history  # only a table with a log needs it
 
         doc["history"] = write_history(state, log)
     return doc

@@ -6,7 +6,7 @@ names an earlier event and the event that corrects it. ``read`` folds the undos 
 over the events, ``in_force`` gives the events that stand, ``effective_events`` what to replay.
 
 Pure (no database, no web): the store keeps the log (``referee.store.tables``), a record carries
-it whole in its ``history`` (``referee.record_history``), and both read it with these.
+it whole in its ``history`` (``referee.records.history``), and both read it with these.
 """
 
 from __future__ import annotations
