@@ -450,20 +450,22 @@ class Ebbes(Game[EbbesRound]):
     ) -> None:
         """Everybody and every scoring colour present, whole tricks, colour totals, the plays.
         An entry already flagged (``strays`` players, ``unknown`` colours of a player) may
-        stand for one that is missing: that is not reported again. The players reported
-        missing, or missing a colour, are the round's ``lacking``."""
+        stand for one that is missing: that is not reported again. The players without their
+        cards won, or without a count of a colour that must be counted, are the round's
+        ``lacking``, reported missing or not: the round's results are not in without theirs."""
         roles = rnd.role_map()
         needed = [c for c in (roles[r] for r in ("plus", "ebbes", "minus", "nix")) if c is not None]
         size = len(self.players)
-        left_out = unaccounted([p for p in self.players if p not in won], strays)
-        for name in left_out:
+        left_out = [p for p in self.players if p not in won]
+        for name in unaccounted(left_out, strays):
             run.flag(Missing("missing", "missing-won", round=rnd.number, player=name))
         for name in self.players:
             if name not in won:
                 continue
             lacking = [colour for colour in needed if colour not in won[name]]
-            for colour in unaccounted(lacking, unknown.get(name, 0)):
+            if lacking:
                 left_out.append(name)
+            for colour in unaccounted(lacking, unknown.get(name, 0)):
                 run.flag(
                     Missing(
                         "missing",

@@ -756,8 +756,9 @@ class Game(Generic[R]):
 
         The players' counts, and the total of all the counts, those under a name that is no
         player's too (None if one is not a whole number ≥ 0). A bad count or name is one
-        breach: its player is not reported missing besides. The players reported missing are
-        the round's ``lacking``.
+        breach: its player is not reported missing besides. The players without a count that
+        is one are the round's ``lacking``, reported missing or not: the round's results are not
+        in without theirs (and a record written from the round has no count for them).
         """
         out: dict[str, int] = {}
         strays = 0
@@ -779,10 +780,9 @@ class Game(Generic[R]):
                 total += count
             if name in self.players:
                 out[name] = count
-        lacking = unaccounted([name for name in self.players if name not in counts], strays)
-        for name in lacking:
+        for name in unaccounted([name for name in self.players if name not in counts], strays):
             run.flag(Missing("missing", "missing-player-tricks", round=rnd.number, player=name))
-        rnd.lacking = frozenset(lacking)
+        rnd.lacking = frozenset(name for name in self.players if name not in out)
         return out, total
 
     def on_tricks(self, run: Run, rnd: R, event: ev.Tricks) -> None:

@@ -19,7 +19,9 @@ What is asserted, and why:
   missing, and round-level entries name no trick. So a bad card never turns into a ``turn``
   breach on the next trick, a ``plays`` breach on the counts, a revoke, or a ``missing`` entry.
 - The other rounds keep their scores and the game stays as complete as it was: one bad entry
-  does not reach beyond its round.
+  does not reach beyond its round. But a round's result under a name that is no player's, or
+  one that is no count, leaves that player's result out (where no plays give the results): the
+  round and so the game are then not complete (``docs/record-format.md``).
 - The round itself is scored as before or, when what is left cannot tell (the last trick of a
   round recorded card by card, without its tricks or cards won beside), not at all — never
   differently. Where the round gives its results beside the plays (``tricks``; ebbes: ``won``
@@ -59,13 +61,15 @@ LEGAL = sorted(
 @dataclass(frozen=True)
 class Bad:
     """One corrupted copy of a record: what was done, the one violation it must give (rule,
-    round, trick, player), and how its round must be scored: ``"keep"`` (as before),
-    ``"keep-or-none"`` (as before, or not at all) or ``"any"`` (as the changed entry gives)."""
+    round, trick, player), how its round must be scored: ``"keep"`` (as before),
+    ``"keep-or-none"`` (as before, or not at all) or ``"any"`` (as the changed entry gives), and
+    whether the game stays as complete as it was (``completes``)."""
 
     what: str
     doc: dict[str, Any]
     breach: tuple[str, int, int | None, str | None]
     scores: str
+    completes: bool = True
 
 
 Maker = Callable[[dict[str, Any]], Iterator[Bad]]
@@ -418,7 +422,9 @@ def counts(doc: dict[str, Any]) -> Iterator[Bad]:
                 changed(doc, number - 1, put),
                 ("trick-total", number, None, player.strip()),
                 "keep" if told else "keep-or-none",
+                completes=told,
             )
+        trump = (rnd.get("designations") or [None])[0]  # the one colour not counted
         for player, won in rnd.get("won", {}).items():
             for colour in won:
 
@@ -430,6 +436,7 @@ def counts(doc: dict[str, Any]) -> Iterator[Bad]:
                     changed(doc, number - 1, put_won),
                     ("trick-total", number, None, player.strip()),
                     "keep" if told else "keep-or-none",
+                    completes=told or colour == trump,
                 )
 
 
@@ -451,6 +458,7 @@ def names(doc: dict[str, Any]) -> Iterator[Bad]:
                     changed(doc, number - 1, put),
                     ("players", number, None, None),
                     "keep" if key in ("tricks", "won") and told else "keep-or-none",
+                    completes=told or key not in ("tricks", "won"),
                 )
         for key in ("dealer", "starter", "chosen_by"):
             if key in rnd:
@@ -526,7 +534,7 @@ def judged(before: dict[str, Any], bad: Bad) -> list[str]:
             or (bad.scores == "keep-or-none" and new not in (old, None))
         ):
             problems.append(f"its round scored {new}, not {old}")
-    if report["complete"] != before["complete"]:
+    if report["complete"] != (before["complete"] and bad.completes):
         problems.append(f"complete is {report['complete']}")
     return [f"{bad.what}: " + "; ".join(problems)] if problems else []
 
