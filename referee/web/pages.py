@@ -2,11 +2,16 @@
 mode, the standings): rendered for the table's log position, language and kind of viewer, kept
 through the app's memo (``referee.web.memo``: once per change of the table, when it keeps), and
 sent with an ETag that a phone's next request may match (a bodiless 304).
+
+What a shared page was answered for is noted in the request (``SHARED_PAGE``: a ``SharedPage``),
+so that the speed layer, when it is on, may answer a phone's identical next request from memory.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from flask import request
 from werkzeug.http import is_resource_modified
@@ -15,7 +20,33 @@ from werkzeug.wrappers import Response
 from referee.web.language import language
 from referee.web.loading import shown_position
 from referee.web.memo import memo
-from referee.web.sharing.access import keeps_score
+from referee.web.sharing.access import held_token, keeps_score
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import WSGIEnvironment
+
+#: Where ``shared_page`` notes what it answered, in the WSGI environ.
+SHARED_PAGE = "referee.shared_page"
+
+
+@dataclass(frozen=True)
+class SharedPage:
+    """A shared page as ``shared_page`` answered it: the page (``name``, ``table_id``,
+    ``variant``, ``lang``) and the token of the link it was shown for."""
+
+    name: str
+    table_id: str
+    variant: tuple[Hashable, ...]
+    lang: str
+    token: str
+
+    def key(self, position: int) -> tuple[Hashable, ...]:
+        """The page's key on the memo's "pages" shelf at the table's log ``position``."""
+        return (self.name, self.table_id, position, *self.variant, self.lang)
+
+    def etag(self, position: int) -> str:
+        """The page's ETag at ``position``: its key without the table."""
+        return "-".join(str(part) for part in (self.name, position, *self.variant, self.lang))
 
 
 def kind_of_viewer(table_id: str) -> str:
@@ -31,14 +62,23 @@ def shared_page(
     (``shown_position``) and in the request's language; ``variant``: whatever else the page
     depends on (the kind of link, a mode), in its key and ETag. ``render(position)`` renders the
     table as it is at that log position or later (``load_since``)."""
-    lang = language()
     position = shown_position(table_id) or 0
-    etag = "-".join(str(part) for part in (name, position, *variant, lang))
-    if is_resource_modified(request.environ, etag=etag):
-        key = (name, table_id, position, *variant, lang)
-        response = Response(
-            memo("pages", key, lambda: render(position).encode()), mimetype="text/html"
-        )
+    token = held_token(table_id)
+    page = SharedPage(name, table_id, variant, language(), token or "")
+    if token is not None:
+        request.environ[SHARED_PAGE] = page
+    return conditional(
+        page.etag(position),
+        request.environ,
+        lambda: memo("pages", page.key(position), lambda: render(position).encode()),
+    )
+
+
+def conditional(etag: str, environ: WSGIEnvironment, body: Callable[[], bytes]) -> Response:
+    """A page with its ETag, or a bodiless 304 (without making the body) when the browser
+    already holds that ETag."""
+    if is_resource_modified(environ, etag=etag):
+        response = Response(body(), mimetype="text/html")
     else:
         response = Response(status=304)
     response.set_etag(etag)

@@ -8,7 +8,9 @@ side-by-side measurement shows what it buys (``bench/README.md``):
 - ``Shelves``: the app's ``referee.web.memo.Memo`` — pages, navigation bars, page fragments,
   round summaries and PDF sheets made once per change of their table;
 - ``front`` and ``held``: a page's "has anything changed?" answered in front of Flask, and held
-  until the table changes under gevent workers;
+  until the table changes under gevent workers; and a phone's repeated request for a shared page
+  (``referee.web.pages``) answered in front of Flask, from the same memory, while its link and
+  cookie still open it;
 - ``translations``: the templates' translation functions bound once per page;
 - ``sessions``: each session cookie's signature verified once per process.
 """
@@ -22,6 +24,7 @@ from flask import Flask
 
 from referee.web import loading, memo
 from referee.web.memo import Shelf
+from referee.web.pages import SharedPage
 from referee.web.speed import front, sessions, translations
 from referee.web.speed.kept import KeptTables
 from referee.web.speed.lru import LRU
@@ -71,6 +74,9 @@ class Speed:
         self.tables = KeptTables(tables, links=16384, positions=65536, sweep_every=sweep_every)
         self.positions = self.tables.positions
         self.memo = Shelves(tables)
+        #: Shared pages Flask answered, by the shape of the request (``front.shape``): the same
+        #: request again is answered in front of Flask. One or two per phone.
+        self.repeats: LRU[SharedPage] = LRU(8 * tables)
 
 
 def init_app(app: Flask) -> None:

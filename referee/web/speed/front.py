@@ -1,52 +1,141 @@
-"""A page's own "has anything changed?" poll (``/t/<id>/seq?k=<poll key>``), answered in front
-of Flask from what this process knows of the table's log position (``KeptTables.positions``),
-and held until the table changes where the server can (``referee.web.speed.held``).
+"""The requests a table page repeats most, answered in front of Flask from this process's
+memory: a page's own "has anything changed?" poll (``/t/<id>/seq?k=<poll key>``), held until the
+table changes where the server can (``referee.web.speed.held``), and a phone's request for a page
+every viewer of its kind sees alike (``referee.web.pages``) that Flask has answered before — the
+same address, cookie and languages.
 
-Phones at a live table ask this more than anything else, and Flask's per-request work
-(contexts, session, URL matching, the CSRF hook, after-request hooks) cost more than the answer
-(``bench/run``). Whatever cannot be answered from memory goes on to Flask's own route
-(``referee.web.round.routes.seq``): a poll without the key (a link holder's), a table this
-process does not know yet or whose position is due for its sweep.
+Phones at a live table ask these more than anything else, and Flask's per-request work
+(contexts, session, URL matching, the CSRF hook, after-request hooks) cost more than the answer:
+without the repeated pages answered here, repeat views of the sheet and the table page fell from
+about 1.2 to about 0.55 of the true bare route (``bench/README.md``). A repeated page is answered
+only while everything Flask decided still holds: the table's position is fresh (no sweep due, not
+older than the phone's poll saw), the link is one this process knows and has not seen revoked,
+the session cookie is one this process verified and has not expired, and the page at that
+position is kept. Whatever cannot be answered from memory goes on to Flask.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask
-from werkzeug.http import parse_etags
+from werkzeug.http import parse_cookie, parse_etags
+from werkzeug.wrappers import Response
 
 from referee.web import secret_keys
 from referee.web.headers import security_headers
+from referee.web.language import VARY
+from referee.web.loading import SEEN_HEADER
+from referee.web.pages import SHARED_PAGE, SharedPage, conditional
 from referee.web.polls import position_answer, valid_poll_key
 from referee.web.speed.held import Held, can_hold
-from referee.web.speed.kept import Positions
+from referee.web.speed.kept import KeptTables
+from referee.web.speed.lru import LRU
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
+#: The parts of a request a shared page's answer may depend on, in the WSGI environ: its address,
+#: host, cookies (session, language) and languages. ``X-Table-Seq`` and ``If-None-Match`` are
+#: not among them: they are looked at on each request.
+SHAPE = ("PATH_INFO", "QUERY_STRING", "HTTP_HOST", "HTTP_COOKIE", "HTTP_ACCEPT_LANGUAGE")
+#: ``SEEN_HEADER`` as the WSGI environ names it.
+SEEN_IN_ENVIRON = "HTTP_" + SEEN_HEADER.upper().replace("-", "_")
+
+
+def shape(environ: dict[str, Any]) -> tuple[Any, ...]:
+    """What two requests that a shared page answers alike have in common (``SHAPE``)."""
+    return tuple(environ.get(name) for name in SHAPE)
+
 
 class Front:
-    """WSGI middleware answering a page's poll from memory (see the module)."""
+    """WSGI middleware answering a page's poll and a repeated shared page from memory (see the
+    module)."""
 
-    def __init__(self, app: Flask, positions: Positions, then: WSGIApp) -> None:
+    def __init__(
+        self,
+        app: Flask,
+        tables: KeptTables,
+        pages: LRU[bytes],
+        repeats: LRU[SharedPage],
+        then: WSGIApp,
+    ) -> None:
+        """``tables``: the kept tables (positions and links); ``pages``: the memo's shelf of
+        shared pages; ``repeats``: the shared pages Flask answered, by the request's shape."""
         self.app = app
         self.then = then
-        self.positions = positions
+        self.tables = tables
+        self.positions = tables.positions
+        self.pages = pages
+        self.repeats = repeats
         self.held: Held | None = None  # made on the first poll held (``holding``)
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         path = environ.get("PATH_INFO", "")
-        if (
-            environ.get("REQUEST_METHOD") in ("GET", "HEAD")
-            and path.startswith("/t/")
-            and path.endswith("/seq")
-        ):
-            seq = self.answer(path[3:-4], environ)
-            if seq is not None:
-                answer = position_answer(seq, environ, held=self.holds(environ))
-                return security_headers(answer)(environ, start_response)
+        if environ.get("REQUEST_METHOD") in ("GET", "HEAD") and path.startswith("/t/"):
+            if path.endswith("/seq"):
+                seq = self.answer(path[3:-4], environ)
+                if seq is not None:
+                    answer = position_answer(seq, environ, held=self.holds(environ))
+                    return security_headers(answer)(environ, start_response)
+            else:
+                page = self.again(environ)
+                if page is not None:
+                    return security_headers(page)(environ, start_response)
+                return self.then(environ, self.noting(environ, start_response))
         return self.then(environ, start_response)
+
+    def noting(
+        self, environ: dict[str, Any], start_response: Callable[..., Any]
+    ) -> Callable[..., Any]:
+        """``start_response`` for Flask, noting a shared page it answered (``SHARED_PAGE``) when
+        the answer changed nothing in the phone's cookies."""
+
+        def noted(status: str, headers: list[tuple[str, str]], *exc_info: Any) -> Any:
+            page = environ.get(SHARED_PAGE)
+            if (
+                page is not None
+                and status[:3] in ("200", "304")
+                and all(name.lower() != "set-cookie" for name, _value in headers)
+            ):
+                self.repeats.put(shape(environ), page)
+            return start_response(status, headers, *exc_info)
+
+        return noted
+
+    def again(self, environ: dict[str, Any]) -> Response | None:
+        """The answer Flask gave a request of this shape, from memory; None when only Flask can
+        tell (see the module)."""
+        page = self.repeats.get(shape(environ))
+        if page is None:
+            return None
+        position = self.positions.fresh(page.table_id)
+        if position is None:
+            return None
+        seen = environ.get(SEEN_IN_ENVIRON)
+        if seen is not None and not (seen.isdigit() and int(seen) <= position):
+            return None
+        links = self.tables.links.get(page.table_id)
+        if links is None or links.get(page.token) is None:
+            return None
+        cookie = parse_cookie(environ).get(self.app.config["SESSION_COOKIE_NAME"])
+        valid_until = None if cookie is None else self.session_valid_until(cookie)
+        if valid_until is None or int(time.time()) > valid_until:
+            return None
+        body = self.pages.get(page.key(position))
+        if body is None:
+            return None
+        response = conditional(page.etag(position), environ, lambda: body)
+        response.headers["Vary"] = VARY
+        return response
+
+    def session_valid_until(self, cookie: str) -> int | None:
+        """Until when the session cookie is valid, if this process verified it."""
+        found: int | None = self.app.session_interface.valid_until(  # type: ignore[attr-defined]
+            self.app, cookie
+        )
+        return found
 
     def holds(self, environ: dict[str, Any]) -> bool:
         """Whether the poll asks to be held, and this process can hold it."""
@@ -90,5 +179,7 @@ class Front:
 
 def install(app: Flask) -> None:
     """Put ``Front`` in front of the app."""
-    positions = app.extensions["referee.speed"].positions
-    app.wsgi_app = Front(app, positions, app.wsgi_app)  # type: ignore[method-assign]
+    speed = app.extensions["referee.speed"]
+    app.wsgi_app = Front(  # type: ignore[method-assign]
+        app, speed.tables, speed.memo["pages"], speed.repeats, app.wsgi_app
+    )

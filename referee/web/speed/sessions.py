@@ -59,6 +59,15 @@ class CheckedOnce(Sessions):
         session.modified = old  # signed with a fallback key: send it back signed with the new one
         return session
 
+    def valid_until(self, app: Flask, value: str) -> int | None:
+        """Until when the cookie ``value`` is valid (seconds since the epoch), if this process
+        has verified it; else None."""
+        key = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()), value)
+        found = self.checked.get(key)
+        if found is None:
+            return None
+        return found[1] + int(app.permanent_session_lifetime.total_seconds())
+
 
 def copied(value: Any) -> Any:
     """A copy of session data that shares nothing a view could change: its dicts and lists are
