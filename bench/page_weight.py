@@ -34,6 +34,7 @@ from urllib.parse import urlsplit
 import brotli
 
 if TYPE_CHECKING:
+    from flask import Flask
     from flask.testing import FlaskClient
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,25 +119,32 @@ def figures_of(fetched: Fetched) -> dict[str, int]:
     }
 
 
+def load_game(app: Flask) -> str:
+    """The complete 4-player Blackout (``GAME``) as a table of ``app``: its id."""
+    from referee.records import load_record
+    from referee.store.tables import append_entry, create_table
+
+    with app.app_context():
+        record = load_record(GAME.read_bytes())
+        table = create_table(record.setup)
+        seq = 0
+        for event in record.events:
+            if event.type != "begin-round":
+                seq = append_entry(table, seq, "event", event.to_dict())
+    return table
+
+
 def measure(language: str = "en") -> list[tuple[str, str, Fetched]]:
     """Each view of ``VIEWS`` in ``language``: page, who (spectator, scorekeeper) and what its
     first view fetched (address with ``<id>`` for the table, body)."""
     from app import create_app
-    from referee.records import load_record
-    from referee.store.tables import append_entry, create_table
     from tests.links import join
 
     with tempfile.TemporaryDirectory() as folder:
         app = create_app(
             {"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/w.sqlite3"}
         )
-        with app.app_context():
-            record = load_record(GAME.read_bytes())
-            table = create_table(record.setup)
-            seq = 0
-            for event in record.events:
-                if event.type != "begin-round":
-                    seq = append_entry(table, seq, "event", event.to_dict())
+        table = load_game(app)
         result = []
         for page, kind, path in VIEWS:
             client = app.test_client()

@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 if TYPE_CHECKING:
     from flask import Flask
 
-GAME = ROOT / "tests" / "records" / "blackout" / "default-4p.json"
+from bench.page_weight import load_game  # noqa: E402
 
 
 def plain(folder: str) -> Flask:
@@ -96,20 +96,6 @@ REQUESTS = [
     ("record download", "viewer", "/record.json"),
     ("page's poll", "viewer", "poll"),
 ]
-
-
-def load_game(app: Flask) -> str:
-    from referee.records import load_record
-    from referee.store.tables import append_entry, create_table
-
-    with app.app_context():
-        record = load_record(GAME.read_bytes())
-        table = create_table(record.setup)
-        seq = 0
-        for event in record.events:
-            if event.type != "begin-round":
-                seq = append_entry(table, seq, "event", event.to_dict())
-    return table
 
 
 def asker(app: Flask, table: str, kind: str, path: str) -> Callable[[], float]:
