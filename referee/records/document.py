@@ -49,9 +49,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMAT",
-    "Decoded",
     "LARGEST_TABLE",
     "OPTION_TEXT",
+    "Decoded",
     "Record",
     "RecordError",
     "check_values",
