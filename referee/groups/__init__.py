@@ -24,6 +24,8 @@ from referee.groups.document import (
     Table,
     group_document,
     read_group,
+    season_of,
+    write_group,
 )
 from referee.groups.facts import RoundFacts, SeatFacts, TableFacts, table_facts
 from referee.groups.stats import CountedTable, counted_tables, statistics
@@ -43,6 +45,8 @@ __all__ = [
     "counted_tables",
     "group_document",
     "read_group",
+    "season_of",
     "statistics",
     "table_facts",
+    "write_group",
 ]

@@ -4,8 +4,9 @@
 (``Season``) and its tables (``Table``: when it was played, whether it counts, who sat where, and
 its ``table-referee/1`` record read by ``referee.records``) — or raises ``GroupError`` with one
 sentence naming what is wrong and where ("table 3: seats.Gus: …"): ``python -m referee stats``'s
-exit 2. ``group_document`` writes a group back; read → write → read → write gives the same
-document. The reference copy of the format is ``referee/groups/group.schema.json``.
+exit 2. ``group_document`` writes a group back (``write_group`` writes one from its parts, a
+record document for each table); read → write → read → write gives the same document. The
+reference copy of the format is ``referee/groups/group.schema.json``.
 
 The file is read as records are (``referee.records.read_json``: strict UTF-8, a key given twice
 refused, text that is not Unicode and numbers beyond what JSON readers keep refused, each naming
@@ -27,7 +28,7 @@ Reading stops at the limits below, so a made-up file costs little to refuse.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -62,6 +63,8 @@ __all__ = [
     "Table",
     "group_document",
     "read_group",
+    "season_of",
+    "write_group",
 ]
 
 FORMAT = "table-referee-group/1"
@@ -204,12 +207,23 @@ class Group:
 
     def season_of(self, table: Table) -> Season | None:
         """The season ``table`` was played in (by its evening), or None before the first."""
-        found = None
-        for season in self.seasons:
-            if season.start > table.evening:
-                break
-            found = season
-        return found
+        return season_of(self.seasons, table.evening)
+
+
+def season_of(seasons: Sequence[Season], evening: date) -> Season | None:
+    """The season of ``seasons`` (in date order) an ``evening`` falls in: the last to begin on
+    or before it; None before the first.
+
+    >>> seasons = [Season("2025", date(2025, 1, 1)), Season("2026", date(2026, 1, 1))]
+    >>> [season_of(seasons, date(y, 6, 1)) for y in (2024, 2025, 2026)][1:] == seasons
+    True
+    """
+    found = None
+    for season in seasons:
+        if season.start > evening:
+            break
+        found = season
+    return found
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -404,24 +418,35 @@ def _seats(value: object, field: str, record: Record, ids: set[str]) -> dict[str
 
 
 def group_document(group: Group) -> dict[str, Any]:
-    """The group as a ``table-referee-group/1`` document: each table's record as
-    ``referee.records`` exports it (entries as made, options in full, its history if it has
-    one), ``retired`` only for a retired player, ``counts`` always."""
+    """The group as a ``table-referee-group/1`` document (``write_group``), each table's record
+    as ``referee.records`` exports it: its entries as made, its options in full, its history if
+    it has one."""
+    tables = [
+        (t.played, t.counts, t.seats, export_record(t.record.replay(), t.record.log))
+        for t in group.tables
+    ]
+    return write_group(group.name, group.players, group.seasons, tables)
+
+
+def write_group(
+    name: str,
+    players: Iterable[Member],
+    seasons: Iterable[Season],
+    tables: Iterable[tuple[datetime, bool, Mapping[str, str | None], Mapping[str, Any]]],
+) -> dict[str, Any]:
+    """A ``table-referee-group/1`` document from its parts: each table when it was played, whether
+    it counts, its seats (in seat order) and its record's document (as ``export_record`` writes
+    it: what the app writes from a table it keeps). ``retired`` is written only for a retired
+    player, ``counts`` always."""
     return {
         "format": FORMAT,
-        "name": group.name,
+        "name": name,
         "players": [
-            {"id": m.id, "name": m.name} | ({"retired": True} if m.retired else {})
-            for m in group.players
+            {"id": m.id, "name": m.name} | ({"retired": True} if m.retired else {}) for m in players
         ],
-        "seasons": [{"name": s.name, "from": s.start.isoformat()} for s in group.seasons],
+        "seasons": [{"name": s.name, "from": s.start.isoformat()} for s in seasons],
         "tables": [
-            {
-                "played": table.played.isoformat(),
-                "counts": table.counts,
-                "seats": dict(table.seats),
-                "record": export_record(table.record.replay(), table.record.log),
-            }
-            for table in group.tables
+            {"played": played.isoformat(), "counts": counts, "seats": dict(seats), "record": record}
+            for played, counts, seats, record in tables
         ],
     }
