@@ -7,8 +7,9 @@ same numbers everywhere. Every roster player starts at mu 25, sigma 25/3. The co
 taken in the order they were played (``referee.groups.stats.in_order``), each a free-for-all of
 its seats ranked by place (tied players share a place: a draw between them). A guest takes part
 as an anonymous opponent: a new player of the starting rating at every table, forgotten after
-it. A table without roster players rates nobody. The ``ordinal`` shown is mu − 3 sigma, the
-skill the player is 99.7 % likely to have at least.
+it. A table without roster players rates nobody, nor does one of a single player (which breaks
+its game's rules). The ``ordinal`` shown is mu − 3 sigma, the skill the player is 99.7 % likely
+to have at least.
 
 >>> model().mu, round(model().sigma, 4), round(model().beta, 4)
 (25.0, 8.3333, 4.1667)
@@ -69,8 +70,8 @@ def ratings(tables: Sequence[CountedTable]) -> dict[str, dict[str, Any]]:
     history: dict[str, list[dict[str, Any]]] = {}
     for table in tables:
         facts = table.facts
-        if not facts.complete or not any(table.seats.values()):
-            continue
+        if not facts.complete or len(facts.seats) < 2 or not any(table.seats.values()):
+            continue  # a table of one player (a breach of its game's rules) has no one to beat
         members = [table.seats[seat.name] or "" for seat in facts.seats]  # "": a guest
         teams = [[now[m] if m in now else rater.rating()] for m in members]
         ranks: list[float] = [float(seat.place or 0) for seat in facts.seats]

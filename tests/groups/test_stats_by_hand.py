@@ -229,3 +229,21 @@ def test_the_rating_is_openskill_over_the_complete_tables_in_order_guests_new_ea
     assert players["p3"]["rating"]["mu"] == round(cho.mu, 3)
     assert players["p4"]["rating"]["mu"] == round(dee.mu, 3)
     assert players["p2"]["rating"]["mu"] > 25 > players["p1"]["rating"]["mu"]
+
+
+def test_a_table_of_one_player_breaks_the_rules_and_rates_nobody():
+    club = json.loads(FRIDAY.read_text())
+    alone = {
+        "format": "table-referee/1",
+        "game": "blackout",
+        "players": ["Ann"],
+        "options": {"max_cards": 1, "sequence": "up"},
+        "rounds": [{"bids": {"Ann": 1}, "tricks": {"Ann": 1}}],
+    }
+    club["tables"] = [
+        {"played": "2026-05-01T20:00:00+02:00", "seats": {"Ann": "p1"}, "record": alone}
+    ]
+    status, output = stats_text(json.dumps(club), as_json=True)
+    ann = json.loads(output)["games"]["blackout"]["players"]["p1"]
+    assert status == 1 and json.loads(output)["breaking"] == [1]
+    assert (ann["complete"], ann["wins"], ann["points"], ann["rating"]) == (1, 1, 11, None)
