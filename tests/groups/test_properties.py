@@ -11,6 +11,7 @@ read a sealed bid, and rate the same whatever order the file lists its tables in
 from __future__ import annotations
 
 import json
+import os
 import random
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -29,8 +30,11 @@ FRIDAY = Path(__file__).with_name("friday-club.json")
 
 SEEDS = st.integers(0, 2**32 - 1)
 GAMES = ("blackout", "alles-oder-nichts", "ebbes")
-EBBES_OPTIONS = ("extended", "discard", "trump_from", "variant")
-EXAMPLES = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+#: ``PROPERTY_SCALE=20 pytest …`` runs every property with 20 times the examples (a long hunt).
+SCALE = int(os.environ.get("PROPERTY_SCALE", "1"))
+EXAMPLES = settings(
+    max_examples=25 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def options(rng: random.Random, game: str, players: int) -> dict[str, Any]:
@@ -295,3 +299,43 @@ def test_the_seasons_share_out_the_tables(seed: int, tables: int) -> None:
         for game, figures in stats(group, season["name"])[1]["games"].items():
             games[game] += figures["tables"]
     assert games == {game: figures["tables"] for game, figures in whole.items()}
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 60) | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def places(doc: Any, where: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into ``doc``."""
+    found = [where]
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            found += places(value, (*where, key))
+    elif isinstance(doc, list):
+        for index, value in enumerate(doc):
+            found += places(value, (*where, index))
+    return found
+
+
+@EXAMPLES
+@given(SEEDS, st.data())
+def test_a_corrupted_group_is_read_or_refused_never_a_crash(seed: int, data: st.DataObject) -> None:
+    group, _ = draw_group(seed, 2)
+    for _ in range(data.draw(st.integers(1, 3), label="corruptions")):
+        path = data.draw(st.sampled_from(places(group)[1:]), label="path")
+        where: Any = group
+        for step in path[:-1]:
+            where = where[step]
+        where[path[-1]] = data.draw(JSON, label="value")
+    for season in (None, "S0"):
+        status, output = stats_text(json.dumps(group), season, as_json=True)
+        assert status in (0, 1, 2)
+        doc = json.loads(output)
+        assert set(doc) == (
+            {"error", "field"} if status == 2 else {"group", "season", "games", "breaking"}
+        )
