@@ -37,6 +37,8 @@ from openskill.models import PlackettLuce
 
 from referee.groups.rating import MODEL_PARAMETERS
 from referee.groups.report import stats_text
+from referee.rules import GAMES
+from tests.fourth_game import ENTRY
 
 FRIDAY = Path(__file__).with_name("friday-club.json")
 
@@ -247,3 +249,39 @@ def test_a_table_of_one_player_breaks_the_rules_and_rates_nobody():
     ann = json.loads(output)["games"]["blackout"]["players"]["p1"]
     assert status == 1 and json.loads(output)["breaking"] == [1]
     assert (ann["complete"], ann["wins"], ann["points"], ann["rating"]) == (1, 1, 11, None)
+
+
+def test_a_game_only_the_tests_know_is_added_up_too():
+    """Plain Whist (``tests/fourth_game``), added by its line in the registry: its tables count
+    with the keys every game has, its own (none) from its stats part. Three rounds of five
+    tricks: Ann 2 + 1 + 5, Ben 3 + 4 + 0."""
+    GAMES.register(ENTRY)
+    try:
+        club = json.loads(FRIDAY.read_text())
+        record = {
+            "format": "table-referee/1",
+            "game": ENTRY.name,
+            "players": ["Ann", "Ben"],
+            "rounds": [
+                {"trump": "H", "tricks": {"Ann": 2, "Ben": 3}},
+                {"trump": "S", "tricks": {"Ann": 1, "Ben": 4}},
+                {"trump": "C", "tricks": {"Ann": 5, "Ben": 0}},
+            ],
+        }
+        club["tables"].append(
+            {
+                "played": "2026-06-05T20:00:00+02:00",
+                "seats": {"Ann": "p1", "Ben": "p2"},
+                "record": record,
+            }
+        )
+        status, output = stats_text(json.dumps(club), as_json=True)
+        whist = json.loads(output)["games"][ENTRY.name]
+        assert status == 0 and whist["tables"] == 1
+        ann, ben = whist["players"]["p1"], whist["players"]["p2"]
+        assert spec_keys(ann, BASE) == counts(1, 1, 1, 3, 8, keys=BASE)
+        assert spec_keys(ben, BASE) == counts(1, 1, 0, 3, 7, keys=BASE)
+        assert ben["head_to_head"] == {"p1": h2h(1, 0, 1, 0)}
+        assert "Plain Whist: 1 table" in stats_text(json.dumps(club))[1]
+    finally:
+        GAMES.unregister(ENTRY.name)
