@@ -1,12 +1,17 @@
-"""``python -m referee check RECORD.json [--json]``: the command-line referee.
+"""``python -m referee``: the command-line referee.
 
-Reads a ``table-referee/1`` record (``-`` for standard input), prints a score table (or JSON with
-``--json``) and every breach; exit 0 = keeps the rules, 1 = breaks a rule, 2 = cannot be read.
-The table speaks the language the usual locale variables name (``LANG=de_DE.UTF-8``) when
-``translations/`` has its catalog; ``--json`` is the same in every language.
+``check RECORD.json [--json]`` reads a ``table-referee/1`` record (``-`` for standard input),
+prints a score table (or JSON with ``--json``) and every breach; exit 0 = keeps the rules, 1 =
+breaks a rule, 2 = cannot be read. ``stats GROUP.json [--season NAME] [--json]`` reads a
+``table-referee-group/1`` file and prints its statistics per game (docs/group-format.md); exit 0
+= every counted table keeps the rules, 1 = one breaks a rule, 2 = the file cannot be read or has
+no such season. The tables speak the language the usual locale variables name
+(``LANG=de_DE.UTF-8``) when ``translations/`` has its catalog; ``--json`` is the same in every
+language.
 
-The arguments are read here rather than with ``argparse``: one command with one option does not
-need it, and importing it is a tenth of what the whole check of a long game costs.
+The arguments are read here rather than with ``argparse``: two commands with two options do not
+need it, and importing it is a tenth of what the whole check of a long game costs. ``check``
+loads no group code (``referee.groups`` and its rating library are imported for ``stats``).
 """
 
 from __future__ import annotations
@@ -16,15 +21,50 @@ import sys
 
 from referee.records.check import TRANSLATIONS, catalog, check_text
 
-USAGE = "usage: python -m referee check RECORD.json [--json]"
+USAGE = """usage: python -m referee check RECORD.json [--json]
+       python -m referee stats GROUP.json [--season NAME] [--json]"""
 
 HELP = f"""{USAGE}
 
-Check and score a table-referee/1 game record.
+check: check and score a table-referee/1 game record.
+stats: the statistics of a table-referee-group/1 group file, per game and player.
 
-  RECORD.json  the record file, or - for standard input
-  --json       print the report as JSON
+  RECORD.json    the record file, or - for standard input
+  GROUP.json     the group file, or - for standard input
+  --season NAME  stats: only the tables of that season of the group
+  --json         print the report as JSON
 """
+
+#: The most ``stats`` reads of its file: a group file's limit, and one byte more to tell that
+#: a file is beyond it.
+MOST_READ = 256 * 1024 * 1024 + 1
+
+
+def command_line(args: list[str]) -> tuple[str, str, str | None, bool] | None:
+    """The command, its file, the season (``stats`` only) and whether to print JSON; None when
+    ``args`` are not a command line of ``USAGE``."""
+    words: list[str] = []
+    season: str | None = None
+    as_json = False
+    rest = iter(args)
+    for arg in rest:
+        if arg == "--json":
+            as_json = True
+        elif arg == "--season":
+            if season is not None:
+                return None
+            season = next(rest, None)
+            if season is None:
+                return None
+        else:
+            words.append(arg)
+    if len(words) != 2 or words[0] not in ("check", "stats"):
+        return None
+    if (words[1].startswith("-") and words[1] != "-") or (
+        season is not None and words[0] != "stats"
+    ):
+        return None
+    return words[0], words[1], season, as_json
 
 
 def main(argv: list[str] | None = None, translations: str | os.PathLike[str] = TRANSLATIONS) -> int:
@@ -34,22 +74,30 @@ def main(argv: list[str] | None = None, translations: str | os.PathLike[str] = T
     if not set(args).isdisjoint({"-h", "--help"}):
         print(HELP, end="")
         return 0
-    as_json = "--json" in args
-    rest = [arg for arg in args if arg != "--json"]
-    if len(rest) != 2 or rest[0] != "check" or (rest[1].startswith("-") and rest[1] != "-"):
-        print(f"{USAGE}\npython -m referee: give the command check and one record", file=sys.stderr)
+    found = command_line(args)
+    if found is None:
+        print(
+            f"{USAGE}\npython -m referee: give a command (check or stats) and one file",
+            file=sys.stderr,
+        )
         return 2
-    record = rest[1]
+    command, path, season, as_json = found
+    most = MOST_READ if command == "stats" else -1  # -1: all of it
     try:
-        if record == "-":
-            text: bytes = sys.stdin.buffer.read()
+        if path == "-":
+            text: bytes = sys.stdin.buffer.read(most)
         else:
-            with open(record, "rb") as handle:
-                text = handle.read()
+            with open(path, "rb") as handle:
+                text = handle.read(most)
     except OSError as exc:
-        print(f"Cannot read {record}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"Cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    status, output = check_text(text, as_json=as_json, translations=catalog(translations))
+    if command == "check":
+        status, output = check_text(text, as_json=as_json, translations=catalog(translations))
+    else:
+        from referee.groups.report import stats_text  # only stats needs the groups
+
+        status, output = stats_text(text, season, as_json, catalog(translations))
     stream = sys.stdout if status != 2 or as_json else sys.stderr
     stream.write(output)
     return status

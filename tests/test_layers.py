@@ -1,10 +1,13 @@
 """The pure layers stay pure: the rules engine (no Flask, SQL, reportlab or I/O: nothing but
 itself and small standard modules, and ``importlib`` for the registry to import a game's rules
 by the name its line gives), the score sheets with each game's printed part (PDF bytes
-from the engine's state with reportlab; no web or database) and the records with each game's
-record part (``table-referee/1`` documents and the command-line referee: the engine, the
-registry and the standard library only). Checked by reading their imports, and by importing each
-in a fresh interpreter and looking at what it loaded. The shared code of a layer with game parts
+from the engine's state with reportlab; no web or database), the records with each game's
+record part (``table-referee/1`` documents and the referee's report: the engine, the registry
+and the standard library only), the groups with each game's stats part (group files and their
+statistics: the records, the engine, the standard library and the rating library only) and the
+command line (``python -m referee``: the records, and the groups only for ``stats``). Checked
+by reading their imports, and by importing each in a fresh interpreter and looking at what it
+loaded. The shared code of a layer with game parts
 (the web pages' too) names no game: what a game adds is in its part (``referee.parts``), and the
 games are named only in the registry (``referee.rules.registry``)."""
 
@@ -66,7 +69,6 @@ LAYERS = [
         "records",
         (
             "records/*.py",
-            "__main__.py",
             "games/*/record.py",
         ),
         (
@@ -81,9 +83,24 @@ LAYERS = [
         frozenset(WEB_AND_DATABASE | {"reportlab"}),
         "record",
     ),
+    Layer(
+        "groups",
+        ("groups/*.py", "games/*/stats.py"),
+        ("referee.rules", "referee.records", "referee.groups", "referee.parts"),
+        frozenset(SMALL_STDLIB | {"datetime", "json", "pathlib", "re"}) | {"openskill"},
+        frozenset(WEB_AND_DATABASE | {"reportlab"}),
+        "stats",
+    ),
+    Layer(
+        "command line",
+        ("__main__.py",),
+        ("referee.records", "referee.groups"),
+        frozenset(SMALL_STDLIB | {"os", "sys"}),
+        frozenset(WEB_AND_DATABASE | {"reportlab", "openskill"}),
+    ),
 ]
 #: The modules the layers with game parts find in each game's package.
-PARTS = {"printed", "record", "screens"}
+PARTS = {"printed", "record", "screens", "stats"}
 FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval", "__import__"}
 
 
@@ -120,6 +137,18 @@ def test_importing_a_layer_loads_no_library_it_must_not(layer):
         f"import sys, {', '.join(modules).replace('.__init__', '')}; "
         f"bad = {sorted(layer.never_loaded)!r}; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in bad))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REFEREE.parent
+    )
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_command_line_loads_the_groups_only_for_stats():
+    """``check`` costs what it did before groups: ``stats`` imports them when it is asked for."""
+    code = (
+        "import sys, referee.__main__; "
+        "print(sorted(m for m in sys.modules if m.startswith(('referee.groups', 'openskill'))))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REFEREE.parent

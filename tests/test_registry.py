@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from referee.groups.facts import StatsGame
 from referee.parts import part
 from referee.records.parts import RecordGame
 from referee.rules import GAMES, Game
@@ -24,7 +25,13 @@ def test_the_engine_knows_the_games_of_the_list_in_its_order() -> None:
 @pytest.mark.parametrize("game", list(GAMES))
 def test_each_line_names_its_games_rules_and_a_part_for_every_layer(game: str) -> None:
     assert issubclass(GAMES[game], Game) and GAMES[game].name == game
-    for layer, kind in (("record", RecordGame), ("printed", PrintedGame), ("screens", ScreensGame)):
+    layers = (
+        ("record", RecordGame),
+        ("printed", PrintedGame),
+        ("screens", ScreensGame),
+        ("stats", StatsGame),
+    )
+    for layer, kind in layers:
         assert isinstance(part(game, layer, kind), kind)
 
 

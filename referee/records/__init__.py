@@ -16,11 +16,14 @@ from referee.records.document import (
     LARGEST_TABLE,
     OPTION_TEXT,
     SCHEMA_FILE,
+    Decoded,
     Record,
     RecordError,
+    check_values,
     export_record,
     load_record,
     parse_record,
+    read_json,
     record_schema,
 )
 
@@ -28,10 +31,13 @@ __all__ = [
     "LARGEST_TABLE",
     "OPTION_TEXT",
     "SCHEMA_FILE",
+    "Decoded",
     "Record",
     "RecordError",
+    "check_values",
     "export_record",
     "load_record",
     "parse_record",
+    "read_json",
     "record_schema",
 ]

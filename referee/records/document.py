@@ -51,11 +51,14 @@ __all__ = [
     "FORMAT",
     "LARGEST_TABLE",
     "OPTION_TEXT",
+    "Decoded",
     "Record",
     "RecordError",
+    "check_values",
     "export_record",
     "load_record",
     "parse_record",
+    "read_json",
     "record_schema",
 ]
 
@@ -217,12 +220,30 @@ def renamed_in_what_is_read(state: State) -> Renamed | None:
 
 
 def load_record(text: str | bytes) -> Record:
-    """Parse JSON text into a record (``RecordError`` if it is not JSON or not a record).
+    """Parse JSON text into a record (``RecordError`` if it is not JSON or not a record), read
+    as ``read_json`` reads every document."""
+    document = read_json(text)
+    return _parse(document.data, check_text=document.text, check_numbers=document.numbers)
+
+
+class Decoded(NamedTuple):
+    """A JSON document decoded (``read_json``): its value, and whether its text may hold a lone
+    surrogate (``text``) or a number beyond ``LARGEST_NUMBER`` (``numbers``), which
+    ``check_values`` then looks for."""
+
+    data: Any
+    text: bool
+    numbers: bool
+
+
+def read_json(text: str | bytes) -> Decoded:
+    """JSON text decoded, as the project reads every document (a record, a group file);
+    ``RecordError`` if it is not JSON.
 
     An object that gives a key twice is refused, naming it: JSON readers let the last one win
     without a word. Bytes are decoded strictly (a surrogate written as UTF-8 bytes is not
     text), so only a ``\\u`` escape can make a lone surrogate: text without one skips the check
-    of the text (``_check_values``), as text without 16 digits in a row skips the check of the
+    of the text (``check_values``), as text without 16 digits in a row skips the check of the
     numbers.
     """
     try:
@@ -233,8 +254,15 @@ def load_record(text: str | bytes) -> Record:
         raise _repeated_key(text) from None
     except (ValueError, RecursionError) as exc:
         raise RecordError("", f"not JSON ({exc})") from None
-    numbers = _LONG_DIGITS.search(text) is not None
-    return _parse(data, check_text="\\u" in text, check_numbers=numbers)
+    return Decoded(data, "\\u" in text, _LONG_DIGITS.search(text) is not None)
+
+
+def check_values(document: Decoded) -> None:
+    """``RecordError`` naming a string or key of the document that is not valid Unicode, or a
+    whole number beyond ``LARGEST_NUMBER`` (looked for only where ``read_json`` says its text
+    may hold one)."""
+    if document.text or document.numbers:
+        _check_values(document.data, document.text, document.numbers)
 
 
 #: Where a value sits in a document: None for the whole, else (where its parent sits, its key
@@ -359,9 +387,10 @@ def _check_options(options: dict[str, Any]) -> None:
             need(not isinstance(item, str) or len(item) <= OPTION_TEXT, f"{field}[{i}]", too_long)
 
 
-def parse_record(data: object) -> Record:
-    """Check the shape of a decoded document and turn it into a ``Record``."""
-    return _parse(data, check_text=True, check_numbers=True)
+def parse_record(data: object, *, checked: bool = False) -> Record:
+    """Check the shape of a decoded document and turn it into a ``Record``. ``checked``: its
+    text and numbers were checked already (``check_values``, on a document holding it)."""
+    return _parse(data, check_text=not checked, check_numbers=not checked)
 
 
 def _is_top_field(key: str, game: object) -> bool:

@@ -52,6 +52,16 @@ def write_time(moment: datetime) -> str:
 
 def read_time(value: object, field: str) -> datetime:
     """A time in ISO 8601 with its offset, in UTC, from ``EARLIEST`` to before ``BEYOND``."""
+    return read_offset_time(value, field).astimezone(UTC)
+
+
+def read_offset_time(value: object, field: str) -> datetime:
+    """A time in ISO 8601 with its offset, as ``read_time`` reads one, but in the offset it was
+    given in (its date is the date there: a group's table is played on the evening it names).
+
+    >>> read_offset_time("2026-11-27T19:30:00+01:00", "played").isoformat()
+    '2026-11-27T19:30:00+01:00'
+    """
     need(isinstance(value, str) and len(value) <= TIME_TEXT, field, _TIME_HINT)
     assert isinstance(value, str)
     try:
@@ -60,10 +70,10 @@ def read_time(value: object, field: str) -> datetime:
         raise RecordError(field, _TIME_HINT) from None
     need(moment.tzinfo is not None, field, _TIME_HINT)
     try:
-        moment = moment.astimezone(UTC)
+        in_utc = moment.astimezone(UTC)
     except OverflowError:  # before the year 1 or after 9999 in UTC
         raise RecordError(field, _TIME_RANGE) from None
-    need(EARLIEST <= moment < BEYOND, field, _TIME_RANGE)
+    need(EARLIEST <= in_utc < BEYOND, field, _TIME_RANGE)
     return moment
 
 

@@ -30,10 +30,12 @@ from referee.rules.names import printable, quote
 
 
 class RecordError(ValueError):
-    """A document that cannot be read as a record; ``field`` names where (``rounds[2].bids``)."""
+    """A document that cannot be read as a record; ``field`` names where (``rounds[2].bids``),
+    ``message`` says what is wrong there."""
 
     def __init__(self, field: str, message: str) -> None:
         self.field = field
+        self.message = message
         super().__init__(f"{field}: {message}" if field else message)
 
 

@@ -851,12 +851,11 @@ def check_players(setup: Setup, game_cls: type[Game[Any]]) -> list[Breach]:
         )
     seen: set[str] = set()
     for seat, name in enumerate(setup.players, start=1):
-        if not name.strip():
-            found.append(IllegalEntry("players", "empty-name", seat=seat))
-        elif len(name.strip()) > names.LONGEST_NAME:
-            found.append(IllegalEntry("players", "long-name", name=name))
-        elif names.hidden_character(name):  # a NUL no database stores; others mislead or hide
-            found.append(IllegalEntry("players", "unprintable-name", name=name))
+        fault = names.name_fault(name)
+        if fault == "empty-name":
+            found.append(IllegalEntry("players", fault, seat=seat))
+        elif fault is not None:
+            found.append(IllegalEntry("players", fault, name=name))
         key = names.same_name_key(name)
         if key in seen and key:
             found.append(IllegalEntry("players", "duplicate-name", name=name))

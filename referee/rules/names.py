@@ -38,6 +38,24 @@ def hidden_character(name: str) -> bool:
     )
 
 
+def name_fault(name: str, longest: int = LONGEST_NAME) -> str | None:
+    """What keeps ``name`` from being a player's name, as a breach's message code: no name at all
+    (``empty-name``: spaces only), longer than ``longest`` once trimmed (``long-name``), a
+    character of ``HIDDEN_CATEGORIES`` (``unprintable-name``); None for a good name. (A group's
+    name is a name too, only longer.)
+
+    >>> name_fault(" Ann "), name_fault(" "), name_fault("x" * 41), name_fault("Ann\\x1b")
+    (None, 'empty-name', 'long-name', 'unprintable-name')
+    """
+    if not name.strip():
+        return "empty-name"
+    if len(name.strip()) > longest:
+        return "long-name"
+    if hidden_character(name):  # a NUL no database stores; others mislead or hide
+        return "unprintable-name"
+    return None
+
+
 def same_name_key(name: str) -> str:
     """What two names that are the same share: trimmed, case-folded, NFKC-normalised."""
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name.strip()).casefold())

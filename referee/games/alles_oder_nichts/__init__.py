@@ -1,2 +1,3 @@
 """Alles oder Nichts beyond its rules (``referee.rules.alles``): its record fields, printed
-sheets and round screens, one module each (see ``referee.games``)."""
+sheets, round screens and part of the group statistics, one module each (see
+``referee.games``)."""

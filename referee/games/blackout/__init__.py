@@ -1,2 +1,2 @@
-"""Blackout beyond its rules (``referee.rules.blackout``): its record fields, printed sheets and
-round screens, one module each (see ``referee.games``)."""
+"""Blackout beyond its rules (``referee.rules.blackout``): its record fields, printed sheets,
+round screens and part of the group statistics, one module each (see ``referee.games``)."""

@@ -1,2 +1,2 @@
-"""ebbes beyond its rules (``referee.rules.ebbes``): its record fields, printed sheets and round
-screens, one module each (see ``referee.games``)."""
+"""ebbes beyond its rules (``referee.rules.ebbes``): its record fields, printed sheets, round
+screens and part of the group statistics, one module each (see ``referee.games``)."""

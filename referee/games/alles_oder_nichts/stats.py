@@ -1,0 +1,53 @@
+"""Alles oder Nichts in the group statistics: each round's bid, tricks taken and whether it was
+declared open; the bid keys (``referee.groups.facts.BID_KEYS``) and the open and secret ones. A
+round is read once it is complete, every secret bid turned up: never a sealed bid."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from referee.groups.facts import BID_HEADINGS, BID_KEYS, StatsGame, Value, bid_counts
+from referee.rules import RoundState, Score, State
+from referee.rules.alles import AllesRound
+from referee.rules.marks import N_
+
+
+class StatsAlles(StatsGame):
+    keys: ClassVar[tuple[str, ...]] = (
+        *BID_KEYS,
+        "open_declared",
+        "open_made",
+        "secret_declared",
+        "secret_made",
+    )
+    headings: ClassVar[Mapping[str, str]] = {
+        **BID_HEADINGS,
+        "open_declared": N_("Open"),
+        "open_made": N_("Open, made"),
+        "secret_declared": N_("Secret"),
+        "secret_made": N_("Secret, made"),
+    }
+
+    def round_values(
+        self, state: State, rnd: RoundState, scores: Mapping[str, Score]
+    ) -> dict[str, dict[str, Value]]:
+        assert isinstance(rnd, AllesRound)
+        tricks = rnd.tricks_won() or {}
+        return {
+            p: {"bid": rnd.bids[p], "tricks": tricks[p], "open": rnd.open[p]}
+            for p in state.setup.players
+        }
+
+    def counts(self, values: Mapping[str, Value]) -> dict[str, int]:
+        made = int(values["bid"] == values["tricks"])
+        shown = int(values["open"])
+        return bid_counts(int(values["bid"]), int(values["tricks"])) | {
+            "open_declared": shown,
+            "open_made": shown * made,
+            "secret_declared": 1 - shown,
+            "secret_made": (1 - shown) * made,
+        }
+
+
+PART = StatsAlles()

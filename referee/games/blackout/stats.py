@@ -1,0 +1,42 @@
+"""Blackout in the group statistics: each round's bid, tricks taken and whether the player
+dealt; the bid keys (``referee.groups.facts.BID_KEYS``) and the dealer's."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from referee.groups.facts import BID_HEADINGS, BID_KEYS, StatsGame, Value, bid_counts
+from referee.rules import RoundState, Score, State
+from referee.rules.blackout import BlackoutRound
+from referee.rules.marks import N_
+
+
+class StatsBlackout(StatsGame):
+    keys: ClassVar[tuple[str, ...]] = (*BID_KEYS, "dealer_rounds", "dealer_made")
+    headings: ClassVar[Mapping[str, str]] = {
+        **BID_HEADINGS,
+        "dealer_rounds": N_("Dealt"),
+        "dealer_made": N_("Dealt, made"),
+    }
+
+    def round_values(
+        self, state: State, rnd: RoundState, scores: Mapping[str, Score]
+    ) -> dict[str, dict[str, Value]]:
+        assert isinstance(rnd, BlackoutRound)
+        tricks = rnd.tricks_won() or {}
+        return {
+            p: {"bid": rnd.bids[p], "tricks": tricks[p], "dealer": p == rnd.dealer}
+            for p in state.setup.players
+        }
+
+    def counts(self, values: Mapping[str, Value]) -> dict[str, int]:
+        made = int(values["bid"] == values["tricks"])
+        dealer = int(values["dealer"])
+        return bid_counts(int(values["bid"]), int(values["tricks"])) | {
+            "dealer_rounds": dealer,
+            "dealer_made": dealer * made,
+        }
+
+
+PART = StatsBlackout()

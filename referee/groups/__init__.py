@@ -1,0 +1,52 @@
+"""Groups: the people who play together, their tables and what the tables add up to
+(``docs/group-format.md``), in one room. Pure: no web, no database, no PDF.
+
+- ``document``: the group file, ``table-referee-group/1``, read (``read_group``) and written
+  (``group_document``); ``group.schema.json`` its reference copy;
+- ``facts``: what one table says of each player at it, from its replayed ``State``
+  (``table_facts``), with the base class of each game's part (``referee/games/<game>/stats.py``);
+- ``stats``: the facts of many tables added up for a roster and a season, the ``--json``
+  document of ``python -m referee stats`` (``statistics``);
+- ``rating``: each roster player's rating per game, from the places of complete games
+  (openskill);
+- ``report``: ``python -m referee stats`` minus its arguments: the JSON, or a table for people.
+
+The names below are the room's front door.
+"""
+
+from referee.groups.document import (
+    FORMAT,
+    SCHEMA_FILE,
+    Group,
+    GroupError,
+    Member,
+    Season,
+    Table,
+    group_document,
+    read_group,
+    season_of,
+    write_group,
+)
+from referee.groups.facts import RoundFacts, SeatFacts, TableFacts, table_facts
+from referee.groups.stats import CountedTable, counted_tables, statistics
+
+__all__ = [
+    "FORMAT",
+    "SCHEMA_FILE",
+    "CountedTable",
+    "Group",
+    "GroupError",
+    "Member",
+    "RoundFacts",
+    "Season",
+    "SeatFacts",
+    "Table",
+    "TableFacts",
+    "counted_tables",
+    "group_document",
+    "read_group",
+    "season_of",
+    "statistics",
+    "table_facts",
+    "write_group",
+]

@@ -1,0 +1,452 @@
+"""The group file, ``table-referee-group/1`` (docs/group-format.md): read and written.
+
+``read_group`` turns a file's text into a ``Group`` — its roster (``Member``), its seasons
+(``Season``) and its tables (``Table``: when it was played, whether it counts, who sat where, and
+its ``table-referee/1`` record read by ``referee.records``) — or raises ``GroupError`` with one
+sentence naming what is wrong and where ("table 3: seats.Gus: …"): ``python -m referee stats``'s
+exit 2. ``group_document`` writes a group back (``write_group`` writes one from its parts, a
+record document for each table); read → write → read → write gives the same document. The
+reference copy of the format is ``referee/groups/group.schema.json``.
+
+The file is read as records are (``referee.records.read_json``: strict UTF-8, a key given twice
+refused, text that is not Unicode and numbers beyond what JSON readers keep refused, each naming
+its field), the roster's names by the rules a table's player names keep
+(``referee.rules.names``), and ``played`` as a history's times are (ISO 8601 with its offset),
+keeping its offset: its date there is the table's evening, which places it in a season.
+
+Reading stops at the limits below, so a made-up file costs little to refuse.
+
+>>> group = read_group(b'''{"format": "table-referee-group/1", "name": "Friday club",
+...   "players": [{"id": "p1", "name": "Ann"}, {"id": "p2", "name": "Ben"}],
+...   "tables": [{"played": "2026-11-27T19:30:00+01:00", "seats": {"Ann": "p1", "Ben": "p2"},
+...     "record": {"format": "table-referee/1", "game": "blackout",
+...                "players": ["Ann", "Ben"]}}]}''')
+>>> group.tables[0].evening, dict(group.tables[0].seats), group.member("p2").name
+(datetime.date(2026, 11, 27), {'Ann': 'p1', 'Ben': 'p2'}, 'Ben')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from referee.records import (
+    LARGEST_TABLE,
+    Record,
+    RecordError,
+    check_values,
+    export_record,
+    parse_record,
+    read_json,
+)
+from referee.records.history import read_offset_time
+from referee.records.parts import name_map, subfield
+from referee.rules.names import LONGEST_NAME, name_fault, printable, quote, same_name_key
+
+__all__ = [
+    "FORMAT",
+    "LARGEST_FILE",
+    "LONGEST_GROUP_NAME",
+    "LONGEST_ID",
+    "MOST_PLAYERS",
+    "MOST_SEASONS",
+    "MOST_TABLES",
+    "SCHEMA_FILE",
+    "Group",
+    "GroupError",
+    "Member",
+    "Season",
+    "Table",
+    "group_document",
+    "read_group",
+    "season_of",
+    "write_group",
+]
+
+FORMAT = "table-referee-group/1"
+
+#: The reference copy of the format's JSON schema.
+SCHEMA_FILE = Path(__file__).with_name("group.schema.json")
+
+#: The largest file read, in bytes: a thousand long games with every card and their whole
+#: histories are a tenth of it.
+LARGEST_FILE = 256 * 1024 * 1024
+#: The most tables, roster players and seasons a file may hold.
+MOST_TABLES = 10_000
+MOST_PLAYERS = 1_000
+MOST_SEASONS = 1_000
+#: The longest roster id, and the longest group name, in characters (a roster player's or a
+#: season's name is as long as a player's may be: ``referee.rules.names.LONGEST_NAME``).
+LONGEST_ID = 40
+LONGEST_GROUP_NAME = 80
+
+_TOP_FIELDS = frozenset({"format", "name", "players", "seasons", "tables"})
+_MEMBER_FIELDS = frozenset({"id", "name", "retired"})
+_SEASON_FIELDS = frozenset({"name", "from"})
+_TABLE_FIELDS = frozenset({"played", "counts", "seats", "record"})
+
+#: What a name's fault (``referee.rules.names.name_fault``) is, said of the field.
+_NAME_FAULTS = {
+    "empty-name": "is empty",
+    "unprintable-name": (
+        "holds a character that does not show (a control, format or private-use character, "
+        "such as a right-to-left override, or a line break)"
+    ),
+}
+
+#: A group's list item at the start of a field (``tables[2]``), said for people (``table 3``).
+_ITEM = re.compile(r"(tables|players|seasons)\[(\d+)\]\.?")
+_ITEM_WORD = {"tables": "table", "players": "player", "seasons": "season"}
+
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def place(field: str) -> str:
+    """Where ``field`` is, said for people: a group's tables, players and seasons counted from 1.
+
+    >>> place("tables[2].seats.Gus"), place("players[0]"), place("name")
+    ('table 3: seats.Gus', 'player 1', 'name')
+    """
+    found = _ITEM.match(field)
+    if found is None:
+        return field
+    where = f"{_ITEM_WORD[found.group(1)]} {int(found.group(2)) + 1}"
+    rest = field[found.end() :]
+    return f"{where}: {rest}" if rest else where
+
+
+class GroupError(ValueError):
+    """A file that cannot be read as a group: ``field`` names where, as a JSON path
+    (``tables[2].seats.Gus``), ``message`` what is wrong there; the error's text is one sentence
+    for people ("table 3: seats.Gus: …")."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        self.message = message
+        super().__init__(f"{place(field)}: {message}" if field else message)
+
+    @classmethod
+    def inside(cls, field: str, error: RecordError) -> GroupError:
+        """The error a record's reader (``RecordError``) found at ``field`` of the group."""
+        joined = field if not error.field else subfield(field, "") + error.field
+        return cls(joined.rstrip("."), error.message)
+
+
+def _need(cond: bool, field: str, message: str) -> None:
+    if not cond:
+        raise GroupError(field, message)
+
+
+def _said(text: str) -> str:
+    """A value as a message quotes it: its start, in quotes."""
+    return f'"{printable(quote(text))}"'
+
+
+@dataclass(frozen=True)
+class Member:
+    """A roster player: a stable ``id``, the name shown now, and whether they are retired (kept
+    with their history, not offered for new tables)."""
+
+    id: str
+    name: str
+    retired: bool = False
+
+
+@dataclass(frozen=True)
+class Season:
+    """A season: its name and the date it begins (the file's ``from``); it runs to the next
+    season's."""
+
+    name: str
+    start: date
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table the group keeps: when it began (with its offset), whether it counts in the
+    statistics, who sat where (each of its record's players, in seat order → a roster id, or
+    None for a guest) and its record."""
+
+    played: datetime
+    counts: bool
+    seats: Mapping[str, str | None]
+    record: Record
+
+    @property
+    def evening(self) -> date:
+        """The table's date where it was played: the evening it belongs to."""
+        return self.played.date()
+
+
+@dataclass(frozen=True)
+class Group:
+    """A group: its name, its roster, its seasons in date order and its tables as the file
+    lists them."""
+
+    name: str
+    players: tuple[Member, ...]
+    seasons: tuple[Season, ...] = ()
+    tables: tuple[Table, ...] = ()
+
+    def member(self, member_id: str) -> Member:
+        """The roster player of ``member_id`` (``KeyError`` if there is none)."""
+        for member in self.players:
+            if member.id == member_id:
+                return member
+        raise KeyError(member_id)
+
+    def season(self, name: str) -> Season | None:
+        """The season called ``name`` (the same name as a player's is: ignoring case and
+        spaces around it), or None."""
+        key = same_name_key(name)
+        return next((s for s in self.seasons if same_name_key(s.name) == key), None)
+
+    def season_of(self, table: Table) -> Season | None:
+        """The season ``table`` was played in (by its evening), or None before the first."""
+        return season_of(self.seasons, table.evening)
+
+
+def season_of(seasons: Sequence[Season], evening: date) -> Season | None:
+    """The season of ``seasons`` (in date order) an ``evening`` falls in: the last to begin on
+    or before it; None before the first.
+
+    >>> seasons = [Season("2025", date(2025, 1, 1)), Season("2026", date(2026, 1, 1))]
+    >>> [season_of(seasons, date(y, 6, 1)) for y in (2024, 2025, 2026)][1:] == seasons
+    True
+    """
+    found = None
+    for season in seasons:
+        if season.start > evening:
+            break
+        found = season
+    return found
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def read_group(text: bytes | str) -> Group:
+    """The group a file's text holds; ``GroupError`` naming what cannot be read and where."""
+    _need(len(text) <= LARGEST_FILE, "", f"a group file is at most {LARGEST_FILE} bytes")
+    try:
+        document = read_json(text)
+        check_values(document)
+    except RecordError as exc:
+        raise GroupError(exc.field, exc.message) from None
+    data = document.data
+    _need(isinstance(data, dict), "", "a group file is a JSON object")
+    assert isinstance(data, dict)
+    _need(data.get("format") == FORMAT, "format", f'must be "{FORMAT}"')
+    _fields(data, "", _TOP_FIELDS, "a group file")
+    name = _name(data.get("name"), "name", LONGEST_GROUP_NAME)
+    players = _members(data.get("players"))
+    seasons = _seasons(data.get("seasons", []))
+    ids = {member.id for member in players}
+    tables = _list(data.get("tables"), "tables", MOST_TABLES, "tables")
+    return Group(
+        name,
+        players,
+        seasons,
+        tuple(_table(raw, f"tables[{i}]", ids) for i, raw in enumerate(tables)),
+    )
+
+
+def _fields(raw: dict[str, Any], field: str, known: frozenset[str], what: str) -> None:
+    for key in raw:
+        _need(key in known, subfield(field, key), f"is not a field of {what}")
+
+
+def _list(value: object, field: str, most: int, what: str) -> list[Any]:
+    _need(isinstance(value, list), field, "must be a list")
+    assert isinstance(value, list)
+    _need(
+        len(value) <= most, field, f"lists {len(value)} {what}; a group file holds {most} at most"
+    )
+    return value
+
+
+def _object(value: object, field: str, what: str, known: frozenset[str]) -> dict[str, Any]:
+    _need(isinstance(value, dict), field, f"{what} is an object")
+    assert isinstance(value, dict)
+    _fields(value, field, known, what)
+    return value
+
+
+def _name(value: object, field: str, longest: int = LONGEST_NAME) -> str:
+    """A name, trimmed, as a player's name must be (``referee.rules.names.name_fault``), up to
+    ``longest`` characters."""
+    _need(isinstance(value, str), field, "must be a string")
+    assert isinstance(value, str)
+    fault = name_fault(value, longest)
+    if fault == "long-name":
+        raise GroupError(field, f"is longer than {longest} characters")
+    _need(fault is None, field, _NAME_FAULTS.get(fault or "", ""))
+    return value.strip()
+
+
+def _members(value: object) -> tuple[Member, ...]:
+    out: list[Member] = []
+    ids: dict[str, int] = {}
+    names: dict[str, int] = {}  # the names of players not retired, as the same name's key
+    for i, raw in enumerate(_list(value, "players", MOST_PLAYERS, "players")):
+        field = f"players[{i}]"
+        raw = _object(raw, field, "a roster player", _MEMBER_FIELDS)
+        member_id = raw.get("id")
+        _need(
+            isinstance(member_id, str) and 1 <= len(member_id) <= LONGEST_ID,
+            f"{field}.id",
+            f"must be a text of 1 to {LONGEST_ID} characters",
+        )
+        assert isinstance(member_id, str)
+        _need(
+            member_id not in ids,
+            f"{field}.id",
+            f"{_said(member_id)} is player {ids.get(member_id, 0) + 1}'s id too: each roster "
+            "player has an id of their own",
+        )
+        ids[member_id] = i
+        name = _name(raw.get("name"), f"{field}.name")
+        retired = raw.get("retired", False)
+        _need(isinstance(retired, bool), f"{field}.retired", "must be true or false")
+        if not retired:
+            key = same_name_key(name)
+            _need(
+                key not in names,
+                f"{field}.name",
+                f"{_said(name)} is player {names.get(key, 0) + 1}'s name too: the names "
+                "of players who are not retired differ, ignoring case",
+            )
+            names[key] = i
+        out.append(Member(member_id, name, retired))
+    return tuple(out)
+
+
+def _seasons(value: object) -> tuple[Season, ...]:
+    out: list[Season] = []
+    names: dict[str, int] = {}
+    for i, raw in enumerate(_list(value, "seasons", MOST_SEASONS, "seasons")):
+        field = f"seasons[{i}]"
+        raw = _object(raw, field, "a season", _SEASON_FIELDS)
+        name = _name(raw.get("name"), f"{field}.name")
+        key = same_name_key(name)
+        _need(
+            key not in names,
+            f"{field}.name",
+            f"{_said(name)} is season {names.get(key, 0) + 1}'s name too: seasons' "
+            "names differ, ignoring case",
+        )
+        names[key] = i
+        start = _day(raw.get("from"), f"{field}.from")
+        if out:
+            _need(
+                start > out[-1].start,
+                f"{field}.from",
+                f"{start} is not after season {i}'s {out[-1].start}: seasons are listed in "
+                "date order",
+            )
+        out.append(Season(name, start))
+    return tuple(out)
+
+
+def _day(value: object, field: str) -> date:
+    hint = "must be a date such as 2026-01-01"
+    _need(isinstance(value, str) and _DAY.fullmatch(value) is not None, field, hint)
+    assert isinstance(value, str)
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise GroupError(field, hint) from None
+
+
+def _table(raw: object, field: str, ids: set[str]) -> Table:
+    raw = _object(raw, field, "a group's table", _TABLE_FIELDS)
+    try:
+        played = read_offset_time(raw.get("played"), f"{field}.played")
+    except RecordError as exc:
+        raise GroupError(exc.field, exc.message) from None
+    counts = raw.get("counts", True)
+    _need(isinstance(counts, bool), f"{field}.counts", "must be true or false")
+    _need("record" in raw, f"{field}.record", "is missing: a table's record is given")
+    try:
+        record = parse_record(raw["record"], checked=True)
+    except RecordError as exc:
+        raise GroupError.inside(f"{field}.record", exc) from None
+    return Table(played, counts, _seats(raw.get("seats"), f"{field}.seats", record, ids), record)
+
+
+def _seats(value: object, field: str, record: Record, ids: set[str]) -> dict[str, str | None]:
+    """Each of the record's players → a roster id or None, in seat order."""
+    players = record.setup.players
+    _need(
+        len(set(players)) == len(players),
+        field,
+        "cannot tell apart the record's players of the same name: a seat is its player's name",
+    )
+    try:
+        given = name_map(value, field, "any", LARGEST_TABLE)
+    except RecordError as exc:
+        raise GroupError(exc.field, exc.message) from None
+    seen: dict[str, str] = {}  # a roster id → the seat mapped to it
+    for name, member_id in given.items():
+        where = subfield(field, name)
+        _need(name in players, where, "is not a player of the table's record")
+        _need(
+            member_id is None or isinstance(member_id, str),
+            where,
+            "must be a roster player's id, or null for a guest",
+        )
+        if member_id is None:
+            continue
+        _need(member_id in ids, where, f"{_said(member_id)} is no roster player's id")
+        _need(
+            member_id not in seen,
+            where,
+            f"maps to {_said(member_id)}, as {_said(seen.get(member_id, ''))} does: two seats "
+            "of a table are two people",
+        )
+        seen[member_id] = name
+    for name in players:
+        _need(name in given, field, f"gives no seat to the record's player {_said(name)}")
+    return {name: given[name] for name in players}
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def group_document(group: Group) -> dict[str, Any]:
+    """The group as a ``table-referee-group/1`` document (``write_group``), each table's record
+    as ``referee.records`` exports it: its entries as made, its options in full, its history if
+    it has one."""
+    tables = [
+        (t.played, t.counts, t.seats, export_record(t.record.replay(), t.record.log))
+        for t in group.tables
+    ]
+    return write_group(group.name, group.players, group.seasons, tables)
+
+
+def write_group(
+    name: str,
+    players: Iterable[Member],
+    seasons: Iterable[Season],
+    tables: Iterable[tuple[datetime, bool, Mapping[str, str | None], Mapping[str, Any]]],
+) -> dict[str, Any]:
+    """A ``table-referee-group/1`` document from its parts: each table when it was played, whether
+    it counts, its seats (in seat order) and its record's document (as ``export_record`` writes
+    it: what the app writes from a table it keeps). ``retired`` is written only for a retired
+    player, ``counts`` always."""
+    return {
+        "format": FORMAT,
+        "name": name,
+        "players": [
+            {"id": m.id, "name": m.name} | ({"retired": True} if m.retired else {}) for m in players
+        ],
+        "seasons": [{"name": s.name, "from": s.start.isoformat()} for s in seasons],
+        "tables": [
+            {"played": played.isoformat(), "counts": counts, "seats": dict(seats), "record": record}
+            for played, counts, seats, record in tables
+        ],
+    }

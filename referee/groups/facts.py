@@ -1,0 +1,192 @@
+"""What one table says of each player at it: the facts the group statistics add up.
+
+``table_facts`` reads them from a table's replayed ``State`` (``referee.rules.replay``, or
+``Record.replay``): for each seat, every *complete* round's points and what the game says of it
+(the bid, the tricks, whether the player dealt …), the player's points over those rounds, the
+game's counts (``bids_made`` …) summed, and the place once the game is complete. The facts name
+the seats by the names the table has; a group maps them to its roster (``referee.groups.stats``),
+so the web can keep a table's facts as long as the table does not change, whoever sits where.
+
+Only complete rounds are read, and only those the game scores (``check`` scores them: a round
+whose entries cannot be scored, which only a record breaking a rule has, is left out), so a
+sealed bid is never read before its round is over: its round is not complete until then.
+
+What a game adds is its part (``referee/games/<package>/stats.py``, a ``StatsGame``): the keys it
+adds to the statistics (``keys``, docs/group-format.md), what it says of a player's round
+(``round_values``) and what that adds to each key (``counts``). The games that bid share
+``bid_counts``.
+
+>>> from referee.rules import Setup, events as ev, replay
+>>> state = replay(Setup("blackout", ("Ann", "Ben")), [ev.Trump(1, "H"), ev.Bid(1, "Ben", 0),
+...     ev.Bid(1, "Ann", 0), ev.Tricks(1, {"Ann": 1, "Ben": 0})], lenient=True)
+>>> facts = table_facts(state)
+>>> ann = facts.seat("Ann")
+>>> ann.points, dict(ann.rounds[0].values), ann.counts["under"], ann.place, facts.complete
+(0, {'bid': 0, 'tricks': 1, 'dealer': True}, 0, None, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from referee.parts import part
+from referee.rules import RoundState, Score, State
+from referee.rules.marks import N_
+
+#: What a game says of a player's round: whole numbers and yes-or-no.
+Value = int | bool
+
+__all__ = [
+    "BID_HEADINGS",
+    "BID_KEYS",
+    "RoundFacts",
+    "SeatFacts",
+    "StatsGame",
+    "TableFacts",
+    "Value",
+    "bid_counts",
+    "places",
+    "stats_part",
+    "table_facts",
+]
+
+
+@dataclass(frozen=True)
+class RoundFacts:
+    """A player's complete round: its number, the points scored, what the game says of it
+    (``values``: its part's ``round_values``) and what it adds to the game's keys (``counts``)."""
+
+    number: int
+    points: int
+    values: Mapping[str, Value]
+    counts: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class SeatFacts:
+    """One seat of a table: its player's name there, their complete rounds, the points of
+    those rounds (the table's total for them, as ``check`` adds it up), the game's keys summed
+    over them, and their place once the game is complete (None before)."""
+
+    name: str
+    rounds: tuple[RoundFacts, ...]
+    points: int
+    counts: Mapping[str, int]
+    place: int | None
+
+    @property
+    def won(self) -> bool:
+        """A complete game where nobody's total is higher."""
+        return self.place == 1
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """A table's facts: its game, whether it is complete (``check``'s ``complete``), how many
+    breaches of the rules it holds, and each seat's facts in seat order."""
+
+    game: str
+    complete: bool
+    breaches: int
+    seats: tuple[SeatFacts, ...]
+
+    def seat(self, name: str) -> SeatFacts:
+        """The facts of the seat of ``name`` (``KeyError`` if the table has none)."""
+        for seat in self.seats:
+            if seat.name == name:
+                return seat
+        raise KeyError(name)
+
+
+class StatsGame:
+    """One game's part of the statistics. The default: no keys of its own; a round says
+    nothing beyond its points."""
+
+    #: The game's own keys of the statistics, in the order docs/group-format.md lists them.
+    keys: ClassVar[tuple[str, ...]] = ()
+    #: Each key's heading in the table for people (marked for translation, said there).
+    headings: ClassVar[Mapping[str, str]] = {}
+
+    def round_values(
+        self, state: State, rnd: RoundState, scores: Mapping[str, Score]
+    ) -> dict[str, dict[str, Value]]:
+        """What the game says of each player's round ``rnd``, complete and scored
+        (``scores``): a value per name, the same names for every round of the game."""
+        return {player: {} for player in state.setup.players}
+
+    def counts(self, values: Mapping[str, Value]) -> dict[str, int]:
+        """What a player's round (its ``values``) adds to each of ``keys``."""
+        return {}
+
+
+def stats_part(game: str) -> StatsGame:
+    """The statistics part of ``game`` (by its record name)."""
+    return part(game, "stats", StatsGame)
+
+
+#: The keys of the games that bid, and their headings.
+BID_KEYS = ("bids_made", "over", "under", "zero_bids", "zero_made")
+BID_HEADINGS: Mapping[str, str] = {
+    "bids_made": N_("Made"),
+    "over": N_("Over"),
+    "under": N_("Under"),
+    "zero_bids": N_("Bid 0"),
+    "zero_made": N_("0 made"),
+}
+
+
+def bid_counts(bid: int, tricks: int) -> dict[str, int]:
+    """What a round bid ``bid`` and taking ``tricks`` adds to ``BID_KEYS``.
+
+    >>> bid_counts(0, 0), bid_counts(2, 3)["over"]
+    ({'bids_made': 1, 'over': 0, 'under': 0, 'zero_bids': 1, 'zero_made': 1}, 1)
+    """
+    return {
+        "bids_made": int(tricks == bid),
+        "over": int(tricks > bid),
+        "under": int(tricks < bid),
+        "zero_bids": int(bid == 0),
+        "zero_made": int(bid == 0 and tricks == 0),
+    }
+
+
+def places(totals: Mapping[str, int]) -> dict[str, int]:
+    """Each player's place by total, the highest first; tied players share the better place
+    and the places after them are skipped ("1, 1, 3").
+
+    >>> places({"Ann": 30, "Ben": 50, "Cho": 30, "Dee": 10})
+    {'Ann': 2, 'Ben': 1, 'Cho': 2, 'Dee': 4}
+    """
+    return {p: 1 + sum(1 for other in totals.values() if other > t) for p, t in totals.items()}
+
+
+def table_facts(state: State) -> TableFacts:
+    """The facts of a table from its replayed state (see the module's docstring)."""
+    game = state.game
+    own = stats_part(state.setup.game)
+    players = state.setup.players
+    rounds: dict[str, list[RoundFacts]] = {p: [] for p in players}
+    for rnd in state.rounds:
+        if not game.round_complete(rnd):
+            continue
+        scores = game.score_round(state, rnd)
+        if scores is None:
+            continue
+        values = own.round_values(state, rnd, scores)
+        for p in players:
+            rounds[p].append(
+                RoundFacts(rnd.number, scores[p].points, values[p], own.counts(values[p]))
+            )
+    complete = state.complete
+    points = {p: sum(r.points for r in rounds[p]) for p in players}
+    placed = places(points) if complete else {}
+    seats = []
+    for p in players:
+        summed = dict.fromkeys(own.keys, 0)
+        for r in rounds[p]:
+            for key, count in r.counts.items():
+                summed[key] += count
+        seats.append(SeatFacts(p, tuple(rounds[p]), points[p], summed, placed.get(p)))
+    return TableFacts(state.setup.game, complete, len(state.violations), tuple(seats))

@@ -1,0 +1,173 @@
+"""The group statistics: the facts of many tables added up for a roster (docs/group-format.md).
+
+``statistics`` gives the ``--json`` document of ``python -m referee stats`` from the counted
+tables, each a ``CountedTable`` (when it was played, who sat where, its facts from
+``referee.groups.facts.table_facts``): the web gives it the tables it keeps, the command line
+those of a group file (``counted_tables``: ``counts`` true and, with a season, played in it).
+
+For each game with counted tables, each roster player who sat at one of them gets the keys of
+docs/group-format.md (``tables`` … and the game's own) and the extensions documented there:
+``win_rate``, ``average_place``, ``best_game``, ``streaks``, ``head_to_head`` and ``rating``
+(``referee.groups.rating``). Guests are opponents, never profiled. A table's order is the order
+it was played in: by ``played`` (the instant), tables played at the same instant in the order
+they are given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from referee.groups.document import Group, Member, Season
+from referee.groups.facts import SeatFacts, TableFacts, stats_part, table_facts
+from referee.groups.rating import ratings
+from referee.rules import GAMES
+
+__all__ = [
+    "DECIMALS",
+    "CountedTable",
+    "counted_tables",
+    "in_order",
+    "statistics",
+]
+
+#: The decimals a rate, an average or a rating is given to.
+DECIMALS = 3
+
+
+@dataclass(frozen=True)
+class CountedTable:
+    """A table as the statistics take it: ``key`` names it in them (the command line: its
+    number in the file, from 1; the web: its own id), when it was played (with an offset),
+    who sat where (the table's names in seat order → a roster id, or None for a guest) and
+    its facts."""
+
+    key: int | str
+    played: datetime
+    seats: Mapping[str, str | None]
+    facts: TableFacts
+
+    def seated(self) -> list[tuple[str, SeatFacts]]:
+        """Each roster player at the table (their id) with their seat's facts, in seat
+        order."""
+        return [(member, self.facts.seat(name)) for name, member in self.seats.items() if member]
+
+
+def counted_tables(group: Group, season: Season | None = None) -> list[CountedTable]:
+    """The group's tables that count (``counts`` true; with ``season``, played in it), each
+    replayed for its facts, named by its number in the file (from 1), in the file's order."""
+    return [
+        CountedTable(number, table.played, table.seats, table_facts(table.record.replay()))
+        for number, table in enumerate(group.tables, start=1)
+        if table.counts and (season is None or group.season_of(table) == season)
+    ]
+
+
+def in_order(tables: Sequence[CountedTable]) -> list[CountedTable]:
+    """``tables`` in the order they were played: by ``played``, the same instant in the order
+    given (a stable sort)."""
+    return sorted(tables, key=lambda table: table.played)
+
+
+def _rounded(numerator: int, denominator: int) -> float | None:
+    return None if denominator == 0 else round(numerator / denominator, DECIMALS)
+
+
+class _Player:
+    """One roster player's figures in one game, as the tables are added."""
+
+    def __init__(self, keys: Sequence[str]) -> None:
+        self.tables = self.complete = self.wins = self.rounds = self.points = 0
+        self.counts = dict.fromkeys(keys, 0)
+        self.places = 0
+        self.best: tuple[int, CountedTable] | None = None
+        self.streak = self.longest = 0
+        self.against: dict[str, list[int]] = {}  # another id → [ahead, behind, level]
+
+    def add(self, table: CountedTable, seat: SeatFacts) -> None:
+        self.tables += 1
+        self.rounds += len(seat.rounds)
+        self.points += seat.points
+        for key, count in seat.counts.items():
+            self.counts[key] += count
+        if seat.place is None:
+            return
+        self.complete += 1
+        self.places += seat.place
+        self.wins += seat.won
+        self.streak = self.streak + 1 if seat.won else 0
+        self.longest = max(self.longest, self.streak)
+        if self.best is None or seat.points > self.best[0]:
+            self.best = (seat.points, table)
+
+    def meet(self, other: str, mine: int, theirs: int) -> None:
+        tally = self.against.setdefault(other, [0, 0, 0])
+        tally[0 if mine > theirs else 1 if mine < theirs else 2] += 1
+
+    def document(self, name: str, keys: Sequence[str], roster: Sequence[str]) -> dict[str, Any]:
+        best = self.best
+        return {
+            "name": name,
+            "tables": self.tables,
+            "complete": self.complete,
+            "wins": self.wins,
+            "rounds": self.rounds,
+            "points": self.points,
+            **{key: self.counts[key] for key in keys},
+            "win_rate": _rounded(self.wins, self.complete),
+            "average_place": _rounded(self.places, self.complete),
+            "best_game": None
+            if best is None
+            else {"table": best[1].key, "played": best[1].played.isoformat(), "total": best[0]},
+            "streaks": {"longest": self.longest, "current": self.streak},
+            "head_to_head": {
+                other: dict(zip(("tables", "ahead", "behind", "level"), (sum(t), *t), strict=True))
+                for other in roster
+                if (t := self.against.get(other))
+            },
+        }
+
+
+def _game(tables: list[CountedTable], roster: Sequence[Member]) -> dict[str, Any]:
+    """One game's statistics from its counted tables in the order they were played."""
+    keys = stats_part(tables[0].facts.game).keys
+    ids = [member.id for member in roster]
+    players: dict[str, _Player] = {}
+    for table in tables:
+        seated = table.seated()
+        for member, seat in seated:
+            players.setdefault(member, _Player(keys)).add(table, seat)
+        if table.facts.complete:
+            for member, seat in seated:
+                for other, theirs in seated:
+                    if other != member:
+                        players[member].meet(other, seat.points, theirs.points)
+    rated = ratings(tables)
+    return {
+        "tables": len(tables),
+        "players": {
+            member.id: players[member.id].document(member.name, keys, ids)
+            | {"rating": rated.get(member.id)}
+            for member in roster
+            if member.id in players
+        },
+    }
+
+
+def statistics(
+    name: str, roster: Sequence[Member], season: str | None, tables: Sequence[CountedTable]
+) -> dict[str, Any]:
+    """The ``--json`` document of docs/group-format.md: for the group ``name`` and ``season``
+    (its name, or None for every table), from its counted ``tables`` (any order) and its
+    ``roster``; ``breaking`` lists the keys of the tables that break a rule, in the order
+    given."""
+    ordered = in_order(tables)
+    games: dict[str, Any] = {}
+    for game in GAMES:
+        played = [table for table in ordered if table.facts.game == game]
+        if played:
+            games[game] = _game(played, roster)
+    breaking = [table.key for table in tables if table.facts.breaches]
+    return {"group": name, "season": season, "games": games, "breaking": breaking}

@@ -1,0 +1,192 @@
+"""``python -m referee stats`` as docs/group-format.md says: the table for people, --json,
+--season, standard input, the language, and the exit status 0 / 1 / 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FRIDAY = Path(__file__).with_name("friday-club.json")
+
+
+def referee(*args: str, stdin: bytes | None = None, lang: str = "C") -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    return subprocess.run(
+        [sys.executable, "-m", "referee", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=ROOT,
+        env=env | {"LANG": lang},
+    )
+
+
+def friday() -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(FRIDAY.read_text())
+    return doc
+
+
+def test_a_group_that_keeps_the_rules_prints_its_tables_and_exits_0():
+    done = referee("stats", str(FRIDAY))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.decode()
+    assert out.startswith("Friday club: every counted table\n")
+    for line in ("Blackout: 3 tables", "Alles oder Nichts: 2 tables", "ebbes: 1 table"):
+        assert line in out
+    assert "Player  Tables  Complete  Wins  Win rate  Avg place  Best  Streak  Now  Rating" in out
+    blackout = out.split("Blackout: 3 tables")[1].split("Alles oder Nichts")[0]
+    heads = "Player  Rounds  Points  Made  Over  Under  Bid 0  0 made  Dealt  Dealt, made"
+    assert heads in blackout
+    rows = [line.split() for line in blackout.splitlines() if line.startswith("Ann")]
+    assert rows[0][:6] == ["Ann", "3", "2", "0", "0%", "2.50"]
+    assert rows[1] == ["Ann", "7", "33", "3", "2", "2", "2", "0", "3", "1"]
+    assert "Eve" not in out and "Gus" not in out and "Chloe" not in out
+    assert "breaks the rules" not in out
+
+
+def test_players_are_listed_by_rating():
+    out = referee("stats", str(FRIDAY)).stdout.decode()
+    blackout = out.split("Blackout: 3 tables")[1].split("Player  Rounds")[0]
+    names = [line.split()[0] for line in blackout.strip().splitlines()[1:]]
+    doc = json.loads(referee("stats", str(FRIDAY), "--json").stdout)
+    players = doc["games"]["blackout"]["players"].values()
+    by_rating = sorted(players, key=lambda p: -p["rating"]["ordinal"])
+    assert names == [p["name"] for p in by_rating]
+
+
+def test_json_on_standard_input():
+    done = referee("stats", "-", "--json", stdin=FRIDAY.read_bytes())
+    assert done.returncode == 0
+    doc = json.loads(done.stdout)
+    assert set(doc) == {"group", "season", "games", "breaking"}
+    assert doc["games"]["ebbes"]["players"]["p1"]["points"] == 12
+
+
+def test_season():
+    done = referee("stats", str(FRIDAY), "--season", "2025")
+    assert done.returncode == 0
+    out = done.stdout.decode()
+    assert out.startswith("Friday club: season 2025\n") and "Blackout: 1 table\n" in out
+    assert "Alles oder Nichts" not in out
+    doc = json.loads(referee("stats", "--json", "--season", "2026", str(FRIDAY)).stdout)
+    assert doc["season"] == "2026" and doc["games"]["blackout"]["tables"] == 2
+
+
+def test_a_season_the_file_has_not_is_exit_2():
+    done = referee("stats", str(FRIDAY), "--season", "1999")
+    assert done.returncode == 2 and done.stdout == b""
+    assert done.stderr.decode() == "This group file has no season 1999. Its seasons: 2025, 2026.\n"
+    done = referee("stats", str(FRIDAY), "--season", "1999", "--json")
+    assert done.returncode == 2
+    assert json.loads(done.stdout) == {
+        "error": "This group file has no season 1999.",
+        "field": "--season",
+    }
+
+
+def test_a_counted_table_that_breaks_a_rule_is_exit_1_and_still_counts():
+    doc = friday()
+    doc["tables"][3]["counts"] = True  # table 4: Dee's bid against the hook
+    text = json.dumps(doc).encode()
+    done = referee("stats", "-", stdin=text)
+    assert done.returncode == 1
+    assert (
+        "Table 4 breaks the rules; its numbers count as the table kept them "
+        "(python -m referee check shows where)." in done.stdout.decode()
+    )
+    as_json = referee("stats", "-", "--json", stdin=text)
+    assert as_json.returncode == 1
+    stats = json.loads(as_json.stdout)
+    assert stats["breaking"] == [4]
+    assert stats["games"]["blackout"]["tables"] == 4
+    assert stats["games"]["blackout"]["players"]["p5"]["name"] == "Eve"  # now at a counted table
+    # out of season, it does not count: the file keeps the rules for that season
+    assert referee("stats", "-", "--season", "2025", stdin=text).returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("stdin", "field", "sentence"),
+    [
+        (b"{not json", "", "not JSON"),
+        (b'{"format": "table-referee/1"}', "format", 'format: must be "table-referee-group/1"'),
+        (
+            json.dumps(
+                {**friday(), "tables": [{**friday()["tables"][0], "seats": {"Ann": "p9"}}]}
+            ).encode(),
+            "tables[0].seats.Ann",
+            'table 1: seats.Ann: "p9" is no roster player\'s id',
+        ),
+    ],
+)
+def test_a_file_that_cannot_be_read_is_exit_2_naming_where(stdin, field, sentence):
+    done = referee("stats", "-", stdin=stdin)
+    assert done.returncode == 2 and done.stdout == b"" and b"Traceback" not in done.stderr
+    assert done.stderr.decode().startswith(f"This group file cannot be read: {sentence}")
+    as_json = referee("stats", "-", "--json", stdin=stdin)
+    assert as_json.returncode == 2
+    error = json.loads(as_json.stdout)
+    assert error["field"] == field and error["error"].startswith(sentence)
+
+
+def test_a_missing_file_is_exit_2():
+    done = referee("stats", "/nonexistent/group.json")
+    assert done.returncode == 2 and b"Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("stats",),
+        ("stats", str(FRIDAY), str(FRIDAY)),
+        ("stats", str(FRIDAY), "--season"),
+        ("stats", str(FRIDAY), "--season", "2025", "--season", "2026"),
+        ("check", str(FRIDAY), "--season", "2025"),
+        ("stats", "--verbose"),
+        ("play", str(FRIDAY)),
+    ],
+)
+def test_usage_errors_are_exit_2(args):
+    done = referee(*args)
+    assert done.returncode == 2
+    assert "usage: python -m referee check RECORD.json" in done.stderr.decode()
+    assert "python -m referee stats GROUP.json [--season NAME] [--json]" in done.stderr.decode()
+
+
+def test_help_names_both_commands():
+    done = referee("--help")
+    assert done.returncode == 0
+    assert "stats GROUP.json [--season NAME] [--json]" in done.stdout.decode()
+
+
+def test_the_table_speaks_german():
+    done = referee("stats", str(FRIDAY), lang="de_DE.UTF-8")
+    out = done.stdout.decode()
+    assert out.startswith("Friday club: alle gezählten Tische\n")
+    assert "Blackout: 3 Tische" in out and "ebbes: 1 Tisch\n" in out
+    assert "Spieler" in out and "Siegquote" in out
+    rows = [line.split() for line in out.splitlines() if line.startswith("Ann")]
+    assert rows[0][4:7] == ["0", "%", "2,50"]
+    missing = referee("stats", str(FRIDAY), "--season", "1999", lang="de_DE.UTF-8")
+    assert missing.stderr.decode().startswith("Diese Gruppendatei hat keine Saison 1999.")
+
+
+def test_names_that_do_not_print_are_shown_escaped():
+    """The reader refuses such names in the roster, but a group's own name may not hold one
+    either; what reaches the terminal never holds a raw escape."""
+    doc = friday()
+    doc["name"] = "Friday\x1b[31m"
+    done = referee("stats", "-", stdin=json.dumps(doc).encode())
+    assert done.returncode == 2
+    assert "\x1b" not in done.stderr.decode()
+
+
+def test_the_referee_console_script_has_the_command():
+    from referee.__main__ import main
+
+    assert main(["stats", str(FRIDAY), "--json"]) == 0
