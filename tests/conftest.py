@@ -13,6 +13,17 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from app import create_app
 from referee.store import db
+from tests.durability import summary
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    summary.forget_parts()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """What the browser journeys, the fuzz, the racing writers and the kills counted, written
+    for ``.ci/run`` (``tests/durability/summary.py``)."""
+    summary.write()
 
 
 def make_app(request: pytest.FixtureRequest, tmp_path: Path, **settings: object) -> Flask:

@@ -34,16 +34,11 @@ from app import create_app
 from referee.store import db
 from referee.store.db import upgrade_to_head
 from tests.databases import KINDS, empty_database
-from tests.durability import summary
 
 ROOT = Path(__file__).resolve().parents[2]
 
 #: How long a server may take to start before the test fails (seconds).
 START_TIMEOUT = 30
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    summary.write()
 
 
 @pytest.fixture(params=KINDS)

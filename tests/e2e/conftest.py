@@ -25,7 +25,6 @@ from werkzeug.serving import make_server
 
 from app import create_app
 from referee.store import db
-from tests.durability import summary
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts" / "e2e"
@@ -42,10 +41,6 @@ PHONE = {"width": 360, "height": 740}
 
 #: How long (ms) Playwright waits for what a page should show before the test fails.
 TIMEOUT_MS = 10_000
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    summary.write()
 
 
 def unavailable(reason: str) -> None:

@@ -19,11 +19,6 @@ from app import create_app
 from referee.store import db
 from referee.store.db import upgrade_to_head
 from tests.databases import KINDS, empty_database
-from tests.durability import summary
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    summary.write()
 
 
 @pytest.fixture(scope="module", params=KINDS)
