@@ -60,9 +60,10 @@ def main_text(response) -> str:
 
 
 def error_text(response) -> str:
-    found = re.findall(r'class="error-box"[^>]*>(.*?)</(?:p|div)>', response.text, re.S)
+    found = re.findall(r'<(p|div) class="error-box"[^>]*>(.*?)</\1>', response.text, re.S)
     assert found, "no error on the page"
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", " ".join(found)))).strip()
+    text = " ".join(inside for _tag, inside in found)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", text))).strip()
 
 
 def chip_values(page: str, name: str = "here") -> list[str]:
