@@ -406,7 +406,9 @@ def roster_change(group_id: str) -> ResponseReturnValue:
     error = change(group_id, do)
     if error is not None:
         status = 409 if error == changed_text() else 422
-        return render_roster(load_group(group_id), status, (where or "top", error), typed)
+        group = load_group(group_id)
+        shown = where in ("add", "group") or group.player(where) is not None
+        return render_roster(group, status, (where if shown else "top", error), typed)
     flash(done, "info")
     return redirect(url_for("groups.roster", group_id=group_id), 303)
 
