@@ -224,3 +224,18 @@ def test_a_group_page_replays_no_table_that_did_not_change(app, client, monkeypa
     ok(post(client, tables[1], "trump", trump="H"))
     client.get(f"/g/{group_id}")
     assert made == [tables[1]]
+
+
+def test_flask_group_link_prints_a_new_link(app: Flask, client) -> None:
+    group_id = new_group(client)
+    printed = app.test_cli_runner().invoke(args=["group-link", group_id])
+    assert printed.exit_code == 0, printed.output
+    link = printed.output.strip()
+    assert re.fullmatch(r"/j#[A-Za-z0-9_-]{32}", link)  # no request: PUBLIC_URL, else the path
+    phone = app.test_client()
+    assert open_shared(phone, link).headers["Location"] == f"/g/{group_id}"
+    assert phone.get(f"/g/{group_id}/share").status_code == 200
+    viewer = app.test_cli_runner().invoke(args=["group-link", group_id, "--kind", "viewer"])
+    assert viewer.exit_code == 0
+    missing = app.test_cli_runner().invoke(args=["group-link", "no-such-group"])
+    assert missing.exit_code != 0 and "there is no group" in missing.output

@@ -17,7 +17,9 @@ from werkzeug.wrappers import Response
 
 from referee.store.groups import GroupAccess, group_access, group_version
 from referee.web.i18n import gettext
-from referee.web.recent import KEEP
+
+#: How many groups a browser keeps links of (the session cookie holds them, with its tables').
+KEEP = 6
 
 #: How much each kind of group link allows.
 RANK = {"viewer": 0, "keeper": 1}

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
+import click
 from flask import (
     Blueprint,
     abort,
@@ -78,9 +79,9 @@ from referee.web.i18n import gettext, ngettext
 from referee.web.language import language
 from referee.web.memo import memo
 from referee.web.sharing.access import creator, held_token
-from referee.web.sharing.routes import shown_link
+from referee.web.sharing.routes import link_url, shown_link
 
-bp = Blueprint("groups", __name__)
+bp = Blueprint("groups", __name__, cli_group=None)
 
 #: Earlier evenings the group page shows; the rest are on the evenings page.
 EARLIER = 8
@@ -579,3 +580,14 @@ def share_change(group_id: str) -> ResponseReturnValue:
     except NoAccess:
         abort(403, description=not_kept_text())
     return redirect(here, 303)
+
+
+@bp.cli.command("group-link")
+@click.argument("group_id")
+@click.option("--kind", type=click.Choice(["keeper", "viewer"]), default="keeper")
+def group_link_command(group_id: str, kind: str) -> None:
+    """Print a new link to GROUP_ID (for a group whose keepers lost every link). An id that
+    starts with "-" goes after "--": group-link -- -AbC…"""
+    if group_version(group_id) is None:
+        raise click.ClickException(f"there is no group {group_id!r}")
+    click.echo(link_url(make_group_link(group_id, kind)))
