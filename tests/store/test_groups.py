@@ -333,3 +333,20 @@ def test_two_phones_adding_one_name_at_once_add_it_once(store_app: Flask) -> Non
         thread.join(timeout=60)
     assert sorted(map(str, outcomes)) == ["name-taken", "p7"]
     assert [p.name for p in get_group(group_id).players].count("Gil") == 1
+
+
+def test_a_tables_evening_is_its_date_in_the_groups_time_zone(store_app: Flask) -> None:
+    from sqlalchemy import update
+
+    from referee.store.models import Table
+
+    group_id = create_group("Club", "Europe/Berlin", ["Ann", "Ben"])
+    table = create_table(Setup("blackout", ("Ann", "Ben")))
+    late = datetime(2026, 11, 27, 23, 30, tzinfo=UTC)  # half past midnight in Berlin
+    db.session.execute(update(Table).where(Table.id == table).values(created_at=late))
+    db.session.commit()
+    attach_table(group_id, table, {"Ann": "p1", "Ben": "p2"})
+    kept = get_group(group_id).tables[0]
+    assert kept.played.isoformat() == "2026-11-28T00:30:00+01:00"
+    assert kept.evening == date(2026, 11, 28)
+    assert get_group(group_id).today(late) == date(2026, 11, 28)

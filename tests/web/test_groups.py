@@ -239,3 +239,19 @@ def test_flask_group_link_prints_a_new_link(app: Flask, client) -> None:
     assert viewer.exit_code == 0
     missing = app.test_cli_runner().invoke(args=["group-link", "no-such-group"])
     assert missing.exit_code != 0 and "there is no group" in missing.output
+
+
+def test_kept_tables_gives_each_table_with_its_seats_and_state(app: Flask, client) -> None:
+    """The seam the statistics and export pages plug into."""
+    from referee.web.groups.facts import kept_tables
+
+    group_id = new_group(client)
+    first = start_table(client, group_id, ["p1", "p2", "p3"])
+    ok(post(client, first, "trump", trump="H"))
+    second = start_table(client, group_id, ["p4", "p5", "p6"], game="ebbes")
+    with app.test_request_context():
+        found = list(kept_tables(stored(app, group_id)))
+    assert [kept.table_id for kept, _loaded in found] == [first, second]
+    (kept, (record, state)), _ = found
+    assert kept.seats == {"Ann": "p1", "Ben": "p2", "Cho": "p3"} and kept.counts
+    assert record.last_seq == 1 and state.setup.players == ("Ann", "Ben", "Cho")
