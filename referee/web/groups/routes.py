@@ -53,6 +53,7 @@ from referee.store.groups import (
     create_group,
     detach_table,
     get_group,
+    group_access,
     group_version,
     make_group_link,
     may_create_group,
@@ -143,7 +144,7 @@ def change(group_id: str, do: Callable[[str], object]) -> str | None:
     return None
 
 
-def stale_form(group_id: str) -> bool:
+def stale_form() -> bool:
     """Whether the posted form fails its CSRF check (then the page is shown again)."""
     return not GroupForm().validate()
 
@@ -292,7 +293,7 @@ def seasons(group_id: str) -> ResponseReturnValue:
     name = request.form.get("name", "")
     starts = request.form.get("starts_on", "")
     typed = {"season_name": name, "season_starts": starts}
-    if stale_form(group_id):
+    if stale_form():
         return render_page(load_group(group_id), 400, season_error=stale_text(), **typed)
     day = parse_day(starts)
     if day is None:
@@ -365,7 +366,7 @@ def roster_change(group_id: str) -> ResponseReturnValue:
     name = request.form.get("name", "")
     where = player if action in ("rename", "retire", "return") else action
     typed = (where, name)
-    if stale_form(group_id):
+    if stale_form():
         return render_roster(load_group(group_id), 400, ("top", stale_text()), typed)
     version = posted_version()
     done: str
@@ -460,7 +461,7 @@ def kept_change(group_id: str, table_id: str) -> ResponseReturnValue:
     """Mark a table as counting or not, merge a guest into a roster player, or let the group
     keep the table no more (a keeper's: none of them writes to the table itself)."""
     require_group(group_id, "keeper")
-    if stale_form(group_id):
+    if stale_form():
         return render_kept(load_group(group_id), table_id, 400, stale_text())
     action = request.form.get("action", "")
     version = posted_version()
@@ -522,8 +523,6 @@ def stale_kept(message: str) -> ResponseReturnValue:
 def render_share(group: GroupRecord, keeper: str | None = None) -> str:
     """The group's share page; ``keeper``: a keeper link just made, shown this once."""
     viewer = shown_group_token(group.id)
-    from referee.store.groups import group_access
-
     if viewer is not None and group_access(viewer, group.id) is None:
         viewer = None  # revoked since
     return render_template(
@@ -545,7 +544,7 @@ def share(group_id: str) -> ResponseReturnValue:
 def share_change(group_id: str) -> ResponseReturnValue:
     require_group(group_id, "keeper")
     here = url_for("groups.share", group_id=group_id)
-    if stale_form(group_id):
+    if stale_form():
         flash(gettext("This page was stale; nothing was changed. Please try again."), "error")
         return redirect(here, 303)
     mine = held_group_token(group_id)
