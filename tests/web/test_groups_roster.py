@@ -163,7 +163,7 @@ def test_a_new_season(app: Flask, client) -> None:
         )
     )
     text = main_text(client.get(f"/g/{group_id}"))
-    assert "Autumn" in text and "now" in text
+    assert "Autumn" in text and "current" in text
     version = version_of(client.get(f"/g/{group_id}").text)
     for data, said in (
         (

@@ -31,7 +31,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import lazy_gettext
+from flask_babel import format_date, lazy_gettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup
 from wtforms import StringField, TextAreaField
@@ -303,7 +303,8 @@ def seasons(group_id: str) -> ResponseReturnValue:
     error = change(group_id, lambda by: add_season(group_id, name, day, version, by))
     if error is not None:
         return render_page(load_group(group_id), 422, season_error=error, **typed)
-    flash(gettext("Season “%(name)s” starts on %(day)s.", name=name.strip(), day=day), "info")
+    shown = format_date(day, "medium")
+    flash(gettext("Season “%(name)s” starts on %(day)s.", name=name.strip(), day=shown), "info")
     return redirect(url_for("groups.page", group_id=group_id) + "#seasons", 303)
 
 
