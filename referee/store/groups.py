@@ -57,7 +57,7 @@ from referee.store.tables import as_utc, get_table
 #: Random bytes in a group id: 128 bits, as a table's.
 GROUP_ID_BYTES = 16
 #: The longest group name, in characters (after trimming).
-LONGEST_GROUP_NAME = 60
+LONGEST_GROUP_NAME = 80
 #: The longest season name.
 LONGEST_SEASON_NAME = 40
 #: The most players a roster holds, retired ones included.

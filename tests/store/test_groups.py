@@ -96,7 +96,7 @@ def test_a_roster_refuses_what_a_table_refuses_of_a_name(store_app: Flask, names
     ("name", "zone", "code"),
     [
         ("", "UTC", "name-empty"),
-        ("x" * 61, "UTC", "name-long"),
+        ("x" * 81, "UTC", "name-long"),
         ("Club\u2067", "UTC", "name-hidden"),
         ("Club", "Mars/Olympus", "time-zone"),
         ("Club", "", "time-zone"),
