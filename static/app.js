@@ -44,6 +44,13 @@ document.querySelectorAll("form[data-new-table]").forEach((form) => {
   showChosen();
 });
 
+// A new group: its evenings are dated in this phone's time zone unless another is typed (without
+// JavaScript the form's default stands).
+document.querySelectorAll("input[data-time-zone]").forEach((input) => {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (zone && input.value === input.defaultValue) input.value = zone;
+});
+
 // Opening a shared link (/j#<token>): the token is the address's fragment, which the browser never
 // sends to the server; hand it over in the page's form at once, and take it out of the address
 // (and so out of the history). Without JavaScript the link is pasted into that form.

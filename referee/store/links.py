@@ -1,4 +1,4 @@
-"""The links that open a table: make one, look one up, revoke them.
+"""The links that open a table (and a group): make one, look one up, revoke them.
 
 A link's token is 192 random bits, URL-safe; only its SHA-256 is stored, so the database (or a
 backup of it) opens nothing. Looking a link up is one read by the hash's unique index.
@@ -8,18 +8,25 @@ authorised in the statement that makes it: it happens only while ``by`` is an un
 link of the table. Two such changes to one table never overlap (``one_at_a_time``), so two
 scorekeepers revoking each other leave one of them, and a phone being revoked makes no link that
 outlives the revocation.
+
+``Capabilities`` holds those statements and steps for one kind of owner and its table of links:
+a table's (``links``, here) and a group's (``group_links``, ``referee.store.groups``), so the two
+kinds of link work alike and never open each other's owner.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import (
     CursorResult,
     Integer,
+    Row,
+    Table,
     bindparam,
     exists,
     func,
@@ -49,42 +56,11 @@ class Access:
         return self.kind == "keeper"
 
 
-#: What a token opens, by its hash (built once: every request that opens a table runs it).
-LINKS = Link.__table__
-_ACCESS = select(LINKS.c.table_id, LINKS.c.kind, LINKS.c.player).where(
-    LINKS.c.token_hash == bindparam("hash"), LINKS.c.revoked_at.is_(None)
-)
-
-
-#: Whether ``by`` (its token's hash) is an unrevoked scorekeeper link of the table ``table``.
-_MINE = LINKS.alias("mine")
-_BY_KEEPER = exists().where(
-    _MINE.c.token_hash == bindparam("by"),
-    _MINE.c.table_id == bindparam("table"),
-    _MINE.c.kind == "keeper",
-    _MINE.c.revoked_at.is_(None),
-)
-_LINK_COLUMNS = ["table_id", "kind", "player", "token_hash", "created_at"]
-#: A new link, made only while ``by`` keeps score at its table.
-_INSERT_BY_KEEPER = (
-    insert(LINKS)
-    .from_select(
-        _LINK_COLUMNS,
-        select(*(bindparam(name, type_=LINKS.c[name].type) for name in _LINK_COLUMNS)).where(
-            _BY_KEEPER
-        ),
-    )
-    .execution_options(preserve_rowcount=True)
-)
-
-#: What ``one_at_a_time`` keeps apart: changes to one table's links, creations by one creator.
+#: What ``one_at_a_time`` keeps apart: changes to one table's links, creations by one creator,
+#: changes to one group's links.
 LINKS_OF_A_TABLE = 1
 TABLES_OF_A_CREATOR = 2
-
-#: The tables with a link revoked since a moment (see ``revoked_since``).
-#: Without DISTINCT, which made SQLite scan the whole table by ``table_id`` instead of reading the
-#: few revoked rows off ``revoked_at``'s index (1.3 ms at 6,000 links, on every sweep).
-_REVOKED_SINCE = select(LINKS.c.table_id).where(LINKS.c.revoked_at >= bindparam("since"))
+LINKS_OF_A_GROUP = 3
 
 
 class NoAccess(PermissionError):
@@ -109,6 +85,120 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+class Capabilities:
+    """The links of one kind of owner, in their own table: what a token opens, a new link made
+    while a keeper link of the owner asks for it, every link of a kind revoked. The statements
+    are built once (every request that opens a page runs ``access``).
+
+    ``links``: the table of links, with ``token_hash``, ``kind``, ``created_at`` and
+    ``revoked_at`` columns and ``owner``, the column naming what a link opens; ``extra``: the
+    other columns a link has (a table's player link names its player); ``lock``: the purpose of
+    ``one_at_a_time`` that keeps changes to one owner's links apart."""
+
+    def __init__(self, links: Table, owner: str, extra: Sequence[str], lock: int) -> None:
+        self.links = links
+        self.owner = owner
+        self.lock = lock
+        c = links.c
+        self.opens = select(c[owner], c.kind, *(c[name] for name in extra)).where(
+            c.token_hash == bindparam("hash"), c.revoked_at.is_(None)
+        )
+        #: Whether ``by`` (its token's hash) is an unrevoked keeper link of the owner ``owner``.
+        mine = links.alias("mine")
+        self.by_keeper = exists().where(
+            mine.c.token_hash == bindparam("by"),
+            mine.c[owner] == bindparam("owner"),
+            mine.c.kind == "keeper",
+            mine.c.revoked_at.is_(None),
+        )
+        self.columns = [owner, "kind", *extra, "token_hash", "created_at"]
+        #: A new link, made only while ``by`` is a keeper link of its owner.
+        self.insert_by_keeper = (
+            insert(links)
+            .from_select(
+                self.columns,
+                select(*(bindparam(name, type_=c[name].type) for name in self.columns)).where(
+                    self.by_keeper
+                ),
+            )
+            .execution_options(preserve_rowcount=True)
+        )
+
+    def keeper(self, by: str, owner_id: str) -> dict[str, str]:
+        """The parameters of ``by_keeper``."""
+        return {"by": token_hash(by), "owner": owner_id}
+
+    def make(
+        self,
+        owner_id: str,
+        kind: str,
+        values: Mapping[str, object],
+        commit: bool = True,
+        by: str | None = None,
+    ) -> str:
+        """A new ``kind`` link to the owner with the ``extra`` ``values``; returns its token
+        (shown once, never stored). ``by``: the token of the keeper link asking for it; the link
+        is made only while that one is an unrevoked keeper link of the owner (``NoAccess``
+        otherwise)."""
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        link: dict[str, object] = {self.owner: owner_id, "kind": kind, **values}
+        link |= {"token_hash": token_hash(token), "created_at": utcnow()}
+        if by is None:
+            db.session.execute(insert(self.links), link)
+        else:
+            one_at_a_time(self.lock, owner_id)
+            made = db.session.execute(self.insert_by_keeper, link | self.keeper(by, owner_id))
+            assert isinstance(made, CursorResult)  # an INSERT's result, which counts its rows
+            if made.rowcount != 1:
+                db.session.rollback()
+                raise NoAccess(f"the link does not keep {owner_id}")
+        if commit:
+            db.session.commit()
+        return token
+
+    def row(self, token: str) -> Row[tuple[object, ...]] | None:
+        """What ``token`` opens (its owner, kind and extra columns); None for a token that is
+        unknown or revoked."""
+        if not 0 < len(token) <= 64:
+            return None
+        found: Row[tuple[object, ...]] | None = run(self.opens, {"hash": token_hash(token)}).first()
+        return found
+
+    def revoke(self, owner_id: str, kind: str, by: str | None = None, commit: bool = True) -> int:
+        """Revoke every ``kind`` link of the owner; return how many were revoked.
+
+        ``by``: the token of the keeper link asking for it, which is kept; the links are revoked
+        only while it is an unrevoked keeper link of the owner (``NoAccess`` otherwise), so an
+        owner is never left without a keeper."""
+        c = self.links.c
+        query = update(self.links).where(
+            c[self.owner] == owner_id, c.kind == kind, c.revoked_at.is_(None)
+        )
+        if by is not None:
+            one_at_a_time(self.lock, owner_id)
+            query = query.where(c.token_hash != token_hash(by), self.by_keeper)
+        params = {} if by is None else self.keeper(by, owner_id)
+        result = db.session.execute(query.values(revoked_at=utcnow()), params)
+        assert isinstance(result, CursorResult)  # an UPDATE's result, which counts its rows
+        revoked = int(result.rowcount)
+        if by is not None and not revoked and not db.session.scalar(select(self.by_keeper), params):
+            db.session.rollback()
+            raise NoAccess(f"the link does not keep {owner_id}")
+        if commit:
+            db.session.commit()
+        return revoked
+
+
+#: A table's links.
+LINKS = Link.__table__
+TABLE_LINKS = Capabilities(LINKS, "table_id", ["player"], LINKS_OF_A_TABLE)
+
+#: The tables with a link revoked since a moment (see ``revoked_since``).
+#: Without DISTINCT, which made SQLite scan the whole table by ``table_id`` instead of reading the
+#: few revoked rows off ``revoked_at``'s index (1.3 ms at 6,000 links, on every sweep).
+_REVOKED_SINCE = select(LINKS.c.table_id).where(LINKS.c.revoked_at >= bindparam("since"))
+
+
 def make_link(
     table_id: str,
     kind: str,
@@ -125,36 +215,18 @@ def make_link(
         raise ValueError(f"a link is one of {', '.join(LINK_KINDS)}, not {kind!r}")
     if (kind == "player") != (player is not None):
         raise ValueError("a player link, and only a player link, names its player")
-    token = secrets.token_urlsafe(TOKEN_BYTES)
-    if by is None:
-        db.session.add(
-            Link(table_id=table_id, kind=kind, player=player, token_hash=token_hash(token))
-        )
-    else:
-        one_at_a_time(LINKS_OF_A_TABLE, table_id)
-        link: dict[str, object] = {"table_id": table_id, "kind": kind, "player": player}
-        link |= {"token_hash": token_hash(token), "created_at": utcnow()}
-        made = db.session.execute(_INSERT_BY_KEEPER, link | keeper(by, table_id))
-        assert isinstance(made, CursorResult)  # an INSERT's result, which counts its rows
-        if made.rowcount != 1:
-            db.session.rollback()
-            raise NoAccess(f"the link does not keep score at table {table_id}")
-    if commit:
-        db.session.commit()
-    return token
+    return TABLE_LINKS.make(table_id, kind, {"player": player}, commit, by)
 
 
 def keeper(by: str, table_id: str) -> dict[str, str]:
-    """The parameters of ``_BY_KEEPER``."""
-    return {"by": token_hash(by), "table": table_id}
+    """The parameters of ``TABLE_LINKS.by_keeper`` for the table's keeper link ``by``."""
+    return TABLE_LINKS.keeper(by, table_id)
 
 
 def access(token: str, table_id: str | None = None) -> Access | None:
     """What ``token`` opens (optionally: only if it opens ``table_id``); None for a token that
     is unknown, revoked, or for another table."""
-    if not 0 < len(token) <= 64:
-        return None
-    row = run(_ACCESS, {"hash": token_hash(token)}).first()
+    row = TABLE_LINKS.row(token)
     if row is None or (table_id is not None and row.table_id != table_id):
         return None
     return Access(row.table_id, row.kind, row.player)
@@ -176,19 +248,4 @@ def revoke(table_id: str, kind: str, by: str | None = None, commit: bool = True)
     revoked only while it is an unrevoked keeper link of the table (``NoAccess`` otherwise),
     so a table is never left without a scorekeeper.
     """
-    query = update(LINKS).where(
-        LINKS.c.table_id == table_id, LINKS.c.kind == kind, LINKS.c.revoked_at.is_(None)
-    )
-    if by is not None:
-        one_at_a_time(LINKS_OF_A_TABLE, table_id)
-        query = query.where(LINKS.c.token_hash != token_hash(by), _BY_KEEPER)
-    params = {} if by is None else keeper(by, table_id)
-    result = db.session.execute(query.values(revoked_at=utcnow()), params)
-    assert isinstance(result, CursorResult)  # an UPDATE's result, which counts its rows
-    revoked = int(result.rowcount)
-    if by is not None and not revoked and not db.session.scalar(select(_BY_KEEPER), params):
-        db.session.rollback()
-        raise NoAccess(f"the link does not keep score at table {table_id}")
-    if commit:
-        db.session.commit()
-    return revoked
+    return TABLE_LINKS.revoke(table_id, kind, by, commit)

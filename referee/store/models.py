@@ -1,5 +1,6 @@
 """The database tables: a game table, its append-only log of entries, the links that open it,
-and the record uploads refused to an address (for the rate limit).
+the record uploads refused to an address (for the rate limit), and groups: the people who play
+together (a roster, seasons, the tables they keep, the links that open them).
 
 A game table is its setup plus its entries; everything else (state, scores, sheets) is computed
 by replaying them. Entries are only ever inserted: a correction or an undo is a new entry that
@@ -8,7 +9,7 @@ names the one it changes (see ``referee.store.tables.effective_events``).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -114,3 +115,102 @@ class RefusedUpload(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(primary_key=True)
     creator: Mapped[str] = mapped_column(sa.String(64))
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+# --- groups: the people who play together, their tables and their links -------------------------
+
+
+class Group(db.Model):  # type: ignore[name-defined,misc]
+    """A group (``docs/group-format.md``): its name, the time zone its evenings are dated in,
+    and ``version``, raised by every change of the group (its roster, seasons, tables, name), so
+    a form shown at one version can tell that the group changed since, and a page kept for one
+    version is the group's page while it stays. ``id`` is its address in URLs; what lets someone
+    in is one of its ``GroupLink``s."""
+
+    __tablename__ = "groups"
+
+    id: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(80))
+    #: An IANA time zone name (``Europe/Berlin``): a table's evening is its start's date there.
+    time_zone: Mapped[str] = mapped_column(sa.String(64))
+    version: Mapped[int] = mapped_column(default=1)
+    #: Who created the group, as a keyed hash of their network address (for the rate limit).
+    creator: Mapped[str | None] = mapped_column(sa.String(64))
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (sa.Index("ix_groups_creator_created_at", "creator", "created_at"),)
+
+
+class GroupPlayer(db.Model):  # type: ignore[name-defined,misc]
+    """A player of a group's roster: ``player_id`` is the stable id of the group file (``p1``,
+    ``p2`` …, never reused or changed: a renamed player keeps it, so old tables' seats still
+    point to them); ``name`` the one shown now; a ``retired`` player keeps their history and is
+    not offered for new tables. ``number`` orders the roster as players were added."""
+
+    __tablename__ = "group_players"
+    __table_args__ = (sa.UniqueConstraint("group_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[str] = mapped_column(sa.ForeignKey(Group.id))
+    player_id: Mapped[str] = mapped_column(sa.String(40))
+    number: Mapped[int]
+    name: Mapped[str] = mapped_column(sa.String(64))
+    retired: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class GroupSeason(db.Model):  # type: ignore[name-defined,misc]
+    """A season of a group: it runs from ``starts_on`` (the group's local date) to the next
+    season's."""
+
+    __tablename__ = "group_seasons"
+    __table_args__ = (
+        sa.UniqueConstraint("group_id", "starts_on"),
+        sa.UniqueConstraint("group_id", "name"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[str] = mapped_column(sa.ForeignKey(Group.id))
+    name: Mapped[str] = mapped_column(sa.String(64))
+    starts_on: Mapped[date] = mapped_column(sa.Date)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class GroupTable(db.Model):  # type: ignore[name-defined,misc]
+    """A table kept in a group (a table is in one group at most): ``seats`` maps every player
+    name of the table to a roster ``player_id``, or to None for a guest; ``counts`` false keeps
+    it out of every statistic; ``played_at`` is when it started (UTC) and ``played_offset`` the
+    offset in minutes of the time it is told in (the group's zone then), so its evening is
+    ``(played_at + offset).date()`` and its ``played`` in a group file keeps that offset."""
+
+    __tablename__ = "group_tables"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[str] = mapped_column(sa.ForeignKey(Group.id), index=True)
+    table_id: Mapped[str] = mapped_column(sa.ForeignKey(Table.id), unique=True)
+    seats: Mapped[dict[str, str | None]] = mapped_column(sa.JSON)
+    counts: Mapped[bool] = mapped_column(default=True)
+    played_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
+    played_offset: Mapped[int] = mapped_column(default=0)
+    added_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+#: What a group link lets its holder do: keep the group (start tables, edit the roster, attach
+#: and detach tables, seasons) or only look.
+GROUP_LINK_KINDS = ("keeper", "viewer")
+
+
+class GroupLink(db.Model):  # type: ignore[name-defined,misc]
+    """A link to a group, as a table's ``Link``: a random token whose SHA-256 is ``token_hash``;
+    a revoked link (``revoked_at`` set) opens nothing. A table's links are another table's
+    rows, so they never open a group, nor a group's a table."""
+
+    __tablename__ = "group_links"
+    __table_args__ = (sa.CheckConstraint(f"kind IN {GROUP_LINK_KINDS!r}", name="kind"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[str] = mapped_column(sa.ForeignKey(Group.id), index=True)
+    kind: Mapped[str] = mapped_column(sa.String(8))
+    token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))

@@ -26,6 +26,9 @@ def register_blueprints(app: Flask) -> None:
     )
     from referee.web.evening import routes as evening
     from referee.web.fragments import once
+    from referee.web.groups import keep, start  # noqa: F401 (their pages are on groups.bp)
+    from referee.web.groups import routes as groups
+    from referee.web.groups.access import groups_in_templates
     from referee.web.headers import security_headers
     from referee.web.history import routes as history
     from referee.web.nav import table_nav
@@ -43,6 +46,7 @@ def register_blueprints(app: Flask) -> None:
     app.add_template_global(breach_text)  # a breach in words (_notes.html)
     app.add_template_filter(name_of, "named")  # a suit, colour or role code as its name
     app.context_processor(links_in_templates)
+    app.context_processor(groups_in_templates)
     loading.init_app(app)
     memo.init_app(app)
     assets.init_app(app)
@@ -63,3 +67,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(history.bp)
     app.register_blueprint(evening.bp)
     app.register_blueprint(text.bp)
+    app.register_blueprint(groups.bp)

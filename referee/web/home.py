@@ -14,6 +14,8 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
 from referee.rules import GAMES
+from referee.store.groups import get_group
+from referee.web.groups.access import held_group, held_groups
 from referee.web.i18n import gettext
 from referee.web.loading import table
 from referee.web.recent import remembered
@@ -28,6 +30,29 @@ class UploadForm(FlaskForm):
     record = FileField(
         lazy_gettext("Game record (.json)"),
         validators=[FileRequired(lazy_gettext("Choose a record file to load."))],
+    )
+
+
+@dataclass(frozen=True)
+class GroupSummary:
+    """One line of the home page's list of groups."""
+
+    url: str
+    name: str
+    players: int
+    tables: int
+
+
+def group_summary(group_id: str) -> GroupSummary | None:
+    """What the home page shows of a group this browser holds a link of (None: revoked, gone)."""
+    group = get_group(group_id) if held_group(group_id) is not None else None
+    if group is None:
+        return None
+    return GroupSummary(
+        url=url_for("groups.page", group_id=group_id),
+        name=group.name,
+        players=sum(1 for player in group.players if not player.retired),
+        tables=len(group.tables),
     )
 
 
@@ -83,6 +108,7 @@ def render_home(
             games=list(GAMES.items()),
             games_named=format_list([game.title for game in GAMES.values()], locale=get_locale()),
             tables=tables,
+            groups=[s for s in (group_summary(g) for g in held_groups()) if s is not None],
             upload_form=upload_form if upload_form is not None else UploadForm(formdata=None),
             upload_errors=upload_errors,
             upload_limit_mb=UPLOAD_LIMIT // (1024 * 1024),

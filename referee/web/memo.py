@@ -19,8 +19,9 @@ V = TypeVar("V")
 #: What is kept, each on a shelf of its own: pages every viewer of a kind sees alike
 #: (``referee.web.pages``), navigation bars (``referee.web.nav``), parts of every page that
 #: depend on the language only (``referee.web.fragments``), the round screen's summary of the
-#: round before the one in play (``referee.web.evening.story``) and PDF sheets.
-Shelf = Literal["pages", "navs", "fragments", "summaries", "pdfs"]
+#: round before the one in play (``referee.web.evening.story``), PDF sheets, and what the group
+#: pages show of each table and render of a group (``referee.web.groups.facts``).
+Shelf = Literal["pages", "navs", "fragments", "summaries", "pdfs", "groups"]
 
 
 class Memo(Protocol):

@@ -89,8 +89,6 @@ class NewTableForm(WithGameOptions):
 
 def setup_from(form: NewTableForm) -> Setup | None:
     """The table the form describes if the rules allow it; else None with the errors noted."""
-    game = form.game.data
-    options = screens(game).read_options(form.options(game))
     rows = form.names_by_row()
     names = tuple(name for name in rows if name)
     first_row = int(form.first.data)
@@ -102,6 +100,17 @@ def setup_from(form: NewTableForm) -> Setup | None:
                 "Seat %(seat)d has no name: choose a seat with a player in it.", seat=first_row
             ),
         )
+    setup = checked_setup(form, names, first)
+    return None if form.first.errors else setup
+
+
+def checked_setup(form: WithGameOptions, names: tuple[str, ...], first: str | None) -> Setup | None:
+    """The table of the form's game and options with ``names`` in seat order, ``first``
+    dealing (or leading) first, if the rules allow it (``referee.rules.start``); else None
+    with the engine's sentence noted on the form. Every way to start a table goes through here
+    (the new-table form, and a group's)."""
+    game = form.game.data
+    options = screens(game).read_options(form.options(game))
     if options is None:
         return None
     setup = Setup(game, names, options, first)
@@ -113,7 +122,15 @@ def setup_from(form: NewTableForm) -> Setup | None:
     except OptionError as error:
         note_option_error(form, game, error)
         return None
-    return None if form.first.errors else setup
+    return setup
+
+
+def start_table(setup: Setup) -> str:
+    """Create the table (counted toward this address's limit on new tables) and give this
+    browser its scorekeeper link; its id. ``TooManyTables`` past the limit."""
+    table_id = create_table(setup, creator())
+    open_new_table(table_id)
+    return table_id
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -134,8 +151,7 @@ def new() -> ResponseReturnValue:
         return render_form(PAGE, form, 422)
     if not may_create():
         return render_form(PAGE, form, 429, notice=too_many_tables())
-    table_id = create_table(setup, creator())
-    open_new_table(table_id)
+    table_id = start_table(setup)
     return redirect(url_for("round.show", table_id=table_id), 303)
 
 

@@ -280,6 +280,63 @@ def upload_refused(page: Any, server: LiveServer) -> None:
     expect(page.get_by_role("alert")).to_be_visible()
 
 
+def group_with_tables(page: Any, server: LiveServer) -> tuple[str, str]:
+    """A group of five with tonight's Blackout table (Ann, Ben, a guest) two rounds in, opened
+    on ``page`` with a keeper link; the group's and the table's id."""
+    from referee.store.groups import attach_table, create_group, make_group_link
+
+    table = played_table(server, "blackout", "bid", 2, max_cards=3)
+    with server.app.app_context():
+        group = create_group("Friday club", "Europe/Berlin", ("Ann", "Ben", "Dee", "Eve", "Fay"))
+        attach_table(group, table, {"Ann": "p1", "Ben": "p2", "Cho": None})
+        token = make_group_link(group, "keeper")
+    page.goto(server.url(f"/j#{token}"))
+    expect(page).to_have_url(server.url(f"/g/{group}"))
+    return group, table
+
+
+def group_page(page: Any, server: LiveServer) -> None:
+    """The group page: tonight's table with who leads, the roster, seasons."""
+    group_with_tables(page, server)
+    expect(page.get_by_role("heading", name=re.compile("^Tonight"))).to_be_visible()
+
+
+def group_start(page: Any, server: LiveServer) -> None:
+    """Starting a table from the group: a refusal, the chips tapped kept."""
+    group, _table = group_with_tables(page, server)
+    page.goto(server.url(f"/g/{group}/new?game=blackout"))
+    page.get_by_role("checkbox", name="Ann", exact=True).check()
+    answered(page, page.get_by_role("button", name="Start the table", exact=True).click)
+    expect(page.get_by_role("alert")).to_be_visible()
+
+
+def group_roster(page: Any, server: LiveServer) -> None:
+    """The roster with a rename refused beside its player's form."""
+    group, _table = group_with_tables(page, server)
+    page.goto(server.url(f"/g/{group}/roster"))
+    page.locator("summary", has_text="Ann").click()
+    page.locator("details[open]").get_by_label("Name").fill("ben")
+    answered(page, page.locator("details[open]").get_by_role("button", name="Rename").click)
+    expect(page.get_by_role("alert")).to_be_visible()
+
+
+def group_table(page: Any, server: LiveServer) -> None:
+    """A table the group keeps: its seats, a guest to merge, counting and letting go."""
+    group, table = group_with_tables(page, server)
+    page.goto(server.url(f"/g/{group}/t/{table}"))
+    expect(page.get_by_role("button", name="Merge into the roster")).to_be_visible()
+
+
+def group_share(page: Any, server: LiveServer) -> None:
+    """The group's share page with its group link and a keeper link shown."""
+    group, _table = group_with_tables(page, server)
+    page.goto(server.url(f"/g/{group}/share"))
+    for button in ("Make a group link", "Make a keeper link"):
+        with page.expect_navigation():
+            page.get_by_role("button", name=button).click()
+    expect(page.locator("#keeper-link")).to_be_visible()
+
+
 SCREENS: dict[str, Screen] = {
     "home": home_with_a_table,
     "new-blackout": new_table_of("Blackout · 2–8 players"),
@@ -318,6 +375,11 @@ SCREENS: dict[str, Screen] = {
     "more-menu": more_menu,
     "not-found": not_found,
     "upload-refused": upload_refused,
+    "group": group_page,
+    "group-start-refused": group_start,
+    "group-roster-refused": group_roster,
+    "group-table": group_table,
+    "group-share": group_share,
 }
 
 

@@ -330,3 +330,66 @@ def test_the_pages_without_a_table_come_through_the_catalog(app: Flask) -> None:
 def create_in(app: Flask, game: str) -> str:
     with app.app_context():
         return create_table(Setup(game, NAMES, SHORT[game]))
+
+
+def test_the_group_pages_come_through_the_catalog(app: Flask) -> None:
+    """A group's pages, its refusals and the pages that keep a table in one: the group is named
+    and peopled with the test's own names (a guest too)."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import update
+
+    from referee.store.groups import attach_table
+    from referee.store.models import GroupTable
+
+    client = phone(app)
+    reading = Reading(client)
+    reading.page("/groups/new")
+    reading.page("/groups/new", method="POST", data={"name": "", "players": "Ann"}, status=422)
+    roster = {"name": "Ann", "players": "Ann\nBen", "time_zone": "UTC"}
+    group = client.post("/groups/new", data=roster).headers["Location"].rsplit("/", 1)[-1]
+    start = {"game": "blackout", "here": ["p1", "p2"], "guests": "Cho", "dealer": "next"}
+    table = client.post(f"/g/{group}/new", data=start).headers["Location"].rsplit("/", 1)[-1]
+    earlier = create_in(app, "blackout")  # a whole game, last week
+    rng = random.Random(3)
+    with app.app_context():
+        state, seq = start_state(earlier), 0
+        while (found := next_entry(state, rng)) is not None:
+            event, state = found
+            seq = append_entry(earlier, seq, "event", event.to_dict())
+        attach_table(group, earlier, {"Ann": "p1", "Ben": "p2", "Cho": None})
+        week = datetime.now(UTC) - timedelta(days=7)
+        db.session.execute(
+            update(GroupTable).where(GroupTable.table_id == earlier).values(played_at=week)
+        )
+        db.session.commit()
+    for path in ("", "/roster", "/share", "/new", "/evenings", f"/t/{table}", f"/t/{earlier}"):
+        reading.page(f"/g/{group}{path}")
+    reading.page(f"/g/{group}/share", method="POST", data={"action": "keeper"})
+    reading.page(
+        f"/g/{group}/seasons", method="POST", data={"name": "Ann", "starts_on": "x"}, status=422
+    )
+    reading.page(
+        f"/g/{group}/roster", method="POST", data={"action": "add", "name": "ben"}, status=422
+    )
+    stale = {"action": "rename", "player": "p1", "name": "Ann", "version": "1"}
+    reading.page(f"/g/{group}/roster", method="POST", data=stale, status=409)
+    reading.page(f"/g/{group}/new", method="POST", data=start | {"dealer": "p9"}, status=422)
+    reading.page(f"/t/{table}/group")
+    other = create_in(app, "ebbes")
+    join(app, client, other)
+    reading.page(f"/t/{other}/group")
+    reading.page("/")
+    stranger = phone(app)
+    reading.client = stranger
+    reading.page(f"/g/{group}", status=403)
+    reading.page("/g/nowhere", status=404)
+    reading.assert_all_marked()
+
+
+def start_state(table: str):
+    from referee.store.tables import get_table
+
+    record = get_table(table)
+    assert record is not None
+    return start(record.setup)

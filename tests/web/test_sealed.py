@@ -243,3 +243,43 @@ def test_correcting_or_undoing_a_sealed_bid_tells_nothing_of_it(app):
     assert "sealed until the round is over" in html.unescape(said["correct"][4])
     told = html.unescape(said["after undo"][4])
     assert "Undone: Round 2: Cho declared secret, bid sealed until the round is over" in told
+
+
+def test_a_sealed_bid_shows_on_no_group_page(app):
+    """A group keeps the table (made from it by its scorekeeper): every group page, to every kind
+    of phone — the group's keeper who keeps the table's score, a group keeper and a group viewer
+    who hold no link of the table, a group viewer who holds Cho's player link — reads the same
+    for every sealed bid 0–6 before the round is over, once ids, tokens and times are blanked."""
+    from tests.web.group_helpers import join_group
+
+    answers = []
+    for bid in range(7):
+        keeper = app.test_client()
+        table = round_two(app, keeper)
+        made = keeper.post(f"/t/{table}/group", data={"action": "new", "name": "Club"})
+        group = made.headers["Location"].rsplit("/", 1)[-1]
+        phones = {"keeper": keeper}
+        for kind, table_link in (("keeper", None), ("viewer", None), ("viewer", "Cho")):
+            phones[f"group {kind}, {table_link}"] = other = app.test_client()
+            join_group(app, other, group, kind)
+            if table_link is not None:
+                join(app, other, table, "player", table_link)
+        ok(seal(keeper, table, 3, bid))
+        found = {}
+        paths = ["", "/roster", "/evenings", "/share", "/new", "/t/TABLE"]
+        for who, phone in phones.items():
+            phone.get(f"/g/{group}")  # a first view made the pages kept, then each is read
+            for path in paths:
+                response = phone.get(f"/g/{group}{path.replace('TABLE', table)}")
+                found[who, path] = (response.status_code, blanked(response.text, table))
+                found[who, path] = tuple(
+                    part.replace(group, "GROUP") for part in map(str, found[who, path])
+                )
+        answers.append(found)
+    for other in answers[1:]:
+        for key in answers[0]:
+            assert other[key] == answers[0][key], key
+    status, page = answers[0]["group viewer, None", ""]
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    assert status == "200" and "Alles oder Nichts · Round 2 of" in words
+    assert "Ann 7 Ben 7 Cho 7" in words  # round 1's totals: no more before round 2 is over

@@ -44,6 +44,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from referee.store.links import NoAccess, access, make_link, revoke
 from referee.store.tables import current_seq
 from referee.web.errors import on_stale
+from referee.web.groups.access import open_group_link
 from referee.web.i18n import gettext, ngettext
 from referee.web.loading import load
 from referee.web.recent import remember
@@ -228,7 +229,7 @@ def join_posted() -> ResponseReturnValue:
     """Open the link sent by the ``/j`` page's form (which carries a CSRF token, like every
     form: a stale one gets ``stale_join``)."""
     link = request.form.get("link", "")
-    opened = open_link(token_in(link))
+    opened = open_link(token_in(link)) or open_group_link(token_in(link))
     if opened is None:
         return join_page(link, unknown_link(), 404)
     return opened

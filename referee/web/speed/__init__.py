@@ -48,6 +48,8 @@ class Shelves:
             # one per live table and language spoken at it
             "summaries": LRU(tables),
             "pdfs": LRU(32),
+            # a group page's facts of each table and its rendered evenings: a few per table
+            "groups": LRU(2 * tables),
         }
 
     def get_or_make(self, shelf: Shelf, key: Hashable, make: Callable[[], V]) -> V:

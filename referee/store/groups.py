@@ -1,0 +1,696 @@
+"""Groups in the database: create one, read it back, change its roster, seasons and tables, and
+the links that open it (``docs/group-format.md`` says what a group is).
+
+Like ``referee.store.tables``, these work on ``db.session`` in an app context, the ones that
+write commit their own transaction, and they hand out plain frozen records (``GroupRecord``).
+
+Every change of a group raises its ``version`` first, in one conditional UPDATE of the group's
+row (``_change``): it holds the row (PostgreSQL) or the database (SQLite) until the change
+commits, so two phones changing one group take turns, and what a change checks (a name not
+taken, a seat not yet on an id) is read after the other's commit. The UPDATE also carries the
+change's conditions: the version the asking form was shown at (``expected``: a change from a
+page the group has moved on from writes nothing, ``GroupChanged``), and the asking phone's
+keeper link (``by``: a link revoked a moment ago writes nothing, ``NoAccess``), as a table's
+entry checks its link in the statement that writes it.
+
+What the rules of a group refuse raises ``GroupRefused`` with a code and its parameters (the
+web layer says it in the reader's language): names as ``referee.rules.names`` allows a
+player's (not empty, at most ``LONGEST_NAME`` characters, no control, format or bidi
+character), two players of the roster who are not retired never with the same name (up to case
+and Unicode normalisation), two seats of one table never on one roster id, at most
+``LONGEST_ROSTER`` players and ``MOST_SEASONS`` seasons.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from flask import current_app
+from sqlalchemy import CursorResult, delete, exists, func, insert, select, update
+
+from referee.rules.names import LONGEST_NAME, hidden_character, same_name_key
+from referee.store.db import db
+from referee.store.links import (
+    LINKS_OF_A_GROUP,
+    TABLES_OF_A_CREATOR,
+    Capabilities,
+    NoAccess,
+    one_at_a_time,
+)
+from referee.store.models import (
+    GROUP_LINK_KINDS,
+    Group,
+    GroupLink,
+    GroupPlayer,
+    GroupSeason,
+    GroupTable,
+    Table,
+    utcnow,
+)
+from referee.store.tables import as_utc, get_table
+
+#: Random bytes in a group id: 128 bits, as a table's.
+GROUP_ID_BYTES = 16
+#: The longest group name, in characters (after trimming).
+LONGEST_GROUP_NAME = 80
+#: The longest season name.
+LONGEST_SEASON_NAME = 40
+#: The most players a roster holds, retired ones included.
+LONGEST_ROSTER = 100
+#: The most seasons a group holds.
+MOST_SEASONS = 100
+#: The time zone of a group that names none.
+DEFAULT_TIME_ZONE = "Europe/Berlin"
+
+GROUPS = Group.__table__
+PLAYERS = GroupPlayer.__table__
+SEASONS = GroupSeason.__table__
+KEPT = GroupTable.__table__
+TABLES = Table.__table__
+
+#: A group's links, made, looked up and revoked as a table's are.
+GROUP_LINKS = Capabilities(GroupLink.__table__, "group_id", [], LINKS_OF_A_GROUP)
+
+
+class UnknownGroup(LookupError):
+    """No group has this id."""
+
+
+class GroupChanged(Exception):
+    """The group changed since the asking page was shown (``expected``); nothing was written."""
+
+    def __init__(self, group_id: str, expected: int, current: int) -> None:
+        self.group_id = group_id
+        self.expected = expected
+        self.current = current
+        super().__init__(f"group {group_id} is at version {current}, not {expected}")
+
+
+class TooManyGroups(Exception):
+    """The creator has made as many groups lately as the app allows; none was created."""
+
+
+class GroupRefused(ValueError):
+    """What the rules of a group refuse: ``code`` and its ``params`` (names, numbers), said in
+    words by the web layer. Codes: ``name-empty``, ``name-long``, ``name-hidden``,
+    ``name-taken`` (each with ``kind``: ``player``, ``group`` or ``season``, and ``name``),
+    ``time-zone``, ``roster-full``, ``seasons-full``, ``season-date-taken``, ``unknown-player``,
+    ``retired-player``, ``same-id-twice``, ``seats``, ``not-a-guest``, ``table-kept``,
+    ``not-kept``, ``unknown-table``."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        self.code = code
+        self.params = params
+        super().__init__(f"{code}: {params}")
+
+
+@dataclass(frozen=True)
+class RosterPlayer:
+    """A player of the roster: the stable ``id``, the name shown now, retired or not."""
+
+    id: str
+    name: str
+    retired: bool = False
+
+
+@dataclass(frozen=True)
+class Season:
+    """A season: from ``starts_on`` (the group's local date) to the next season's."""
+
+    name: str
+    starts_on: date
+
+
+@dataclass(frozen=True)
+class KeptTable:
+    """A table the group keeps: the table's setup as stored (no replay), every seat's roster id
+    (None: a guest), whether it counts, and when it was played, in the offset it is told in."""
+
+    table_id: str
+    game: str
+    players: tuple[str, ...]
+    first: str | None
+    options: Mapping[str, Any]
+    seats: Mapping[str, str | None]
+    counts: bool
+    played: datetime
+
+    @property
+    def evening(self) -> date:
+        """The table's evening: the date it was played on, where it was played."""
+        return self.played.date()
+
+
+@dataclass(frozen=True)
+class GroupRecord:
+    """A group as stored: its roster in the order players were added, its seasons by date, its
+    tables by when they were played (the latest last)."""
+
+    id: str
+    name: str
+    time_zone: str
+    version: int
+    created_at: datetime
+    players: tuple[RosterPlayer, ...] = ()
+    seasons: tuple[Season, ...] = ()
+    tables: tuple[KeptTable, ...] = ()
+    by_id: Mapping[str, RosterPlayer] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by_id", {player.id: player for player in self.players})
+
+    def player(self, player_id: str | None) -> RosterPlayer | None:
+        return None if player_id is None else self.by_id.get(player_id)
+
+    def today(self, now: datetime | None = None) -> date:
+        """The group's date now (or at ``now``): the evening a table started now belongs to."""
+        moment = now if now is not None else utcnow()
+        return moment.astimezone(ZoneInfo(self.time_zone)).date()
+
+    def season_of(self, day: date) -> Season | None:
+        """The season ``day`` falls in (None: before the first)."""
+        found = None
+        for season in self.seasons:
+            if season.starts_on <= day:
+                found = season
+        return found
+
+    def kept(self, table_id: str) -> KeptTable | None:
+        return next((kept for kept in self.tables if kept.table_id == table_id), None)
+
+
+@dataclass(frozen=True)
+class GroupAccess:
+    """What a group link opens: the group and the kind of link."""
+
+    group_id: str
+    kind: str
+
+    @property
+    def keeps(self) -> bool:
+        return self.kind == "keeper"
+
+
+# --- names ---------------------------------------------------------------------------------------
+
+
+def checked_name(text: str, kind: str = "player") -> str:
+    """``text`` trimmed, if it may be a ``kind``'s name (``player``, ``group``, ``season``); else
+    ``GroupRefused``. The rules of a player's name at a table (``referee.rules.names``)."""
+    longest = {"group": LONGEST_GROUP_NAME, "season": LONGEST_SEASON_NAME}.get(kind, LONGEST_NAME)
+    name = text.strip()
+    if not name:
+        raise GroupRefused("name-empty", kind=kind, name=name)
+    if len(name) > longest:
+        raise GroupRefused("name-long", kind=kind, name=name, longest=longest)
+    if hidden_character(name):
+        raise GroupRefused("name-hidden", kind=kind, name=name)
+    return name
+
+
+def checked_time_zone(name: str) -> str:
+    """``name`` if it is an IANA time zone this machine knows; else ``GroupRefused``."""
+    name = name.strip()
+    if 0 < len(name) <= 64 and name.isprintable() and name in available_timezones():
+        try:
+            ZoneInfo(name)
+            return name
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    raise GroupRefused("time-zone", name=name)
+
+
+def offset_minutes(time_zone: str, moment: datetime) -> int:
+    """The offset from UTC of ``time_zone`` at ``moment``, in whole minutes."""
+    offset = moment.astimezone(ZoneInfo(time_zone)).utcoffset() or timedelta()
+    return int(offset.total_seconds() // 60)
+
+
+def in_offset(moment: datetime, minutes: int) -> datetime:
+    """``moment`` told at the offset of ``minutes`` from UTC."""
+    return as_utc(moment).astimezone(timezone(timedelta(minutes=minutes)))
+
+
+def check_free(name: str, roster: Iterable[RosterPlayer], but: str | None = None) -> None:
+    """``GroupRefused`` (``name-taken``) when a player of the roster who is not retired, other
+    than ``but``, has the same name."""
+    key = same_name_key(name)
+    for player in roster:
+        if not player.retired and player.id != but and same_name_key(player.name) == key:
+            raise GroupRefused("name-taken", kind="player", name=name)
+
+
+def check_seats(
+    players: Sequence[str], seats: Mapping[str, str | None], roster: Mapping[str, RosterPlayer]
+) -> dict[str, str | None]:
+    """``seats`` for a table of ``players``, if it gives every player's name a roster id or None
+    and no id twice; else ``GroupRefused``."""
+    if set(seats) != set(players) or len(players) != len(seats):
+        raise GroupRefused("seats")
+    taken: dict[str, str] = {}
+    for name in players:
+        player_id = seats[name]
+        if player_id is None:
+            continue
+        if player_id not in roster:
+            raise GroupRefused("unknown-player", player=player_id)
+        if player_id in taken:
+            raise GroupRefused(
+                "same-id-twice", name=name, other=taken[player_id], player=roster[player_id].name
+            )
+        taken[player_id] = name
+    return {name: seats[name] for name in players}
+
+
+# --- creating and reading ------------------------------------------------------------------------
+
+
+def groups_created_since(creator: str, since: datetime) -> int:
+    """How many groups ``creator`` made since ``since`` (an indexed count)."""
+    query = select(func.count()).where(GROUPS.c.creator == creator, GROUPS.c.created_at >= since)
+    return int(db.session.scalar(query) or 0)
+
+
+def may_create_group(creator: str) -> bool:
+    """Whether ``creator`` may make another group now: as many as tables in the window
+    (``TABLE_LIMIT`` in ``TABLE_LIMIT_SECONDS``)."""
+    config = current_app.config
+    window = timedelta(seconds=int(config["TABLE_LIMIT_SECONDS"]))
+    return groups_created_since(creator, utcnow() - window) < int(config["TABLE_LIMIT"])
+
+
+@dataclass(frozen=True)
+class Attached:
+    """A table to keep in a new group: its id and seats (names → the ids of the roster's
+    players made with the group, by their place in ``players``, or None)."""
+
+    table_id: str
+    seats: Mapping[str, int | None]
+
+
+def create_group(
+    name: str,
+    time_zone: str = DEFAULT_TIME_ZONE,
+    players: Sequence[str] = (),
+    creator: str | None = None,
+    table: Attached | None = None,
+) -> str:
+    """Store a new group with a roster of ``players`` (ids ``p1``, ``p2`` … in that order) and
+    return its id; ``table``: a table to keep in it at once, its seats naming players by their
+    place in ``players``. ``GroupRefused`` for what a group may not hold; ``TooManyGroups`` when
+    ``creator`` made too many lately (counted, one creation of a creator at a time, in the
+    transaction that inserts)."""
+    name = checked_name(name, "group")
+    time_zone = checked_time_zone(time_zone)
+    roster: list[RosterPlayer] = []
+    for number, text in enumerate(players, start=1):
+        player = checked_name(text)
+        check_free(player, roster)
+        roster.append(RosterPlayer(f"p{number}", player))
+    if len(roster) > LONGEST_ROSTER:
+        raise GroupRefused("roster-full", longest=LONGEST_ROSTER)
+    group_id = secrets.token_urlsafe(GROUP_ID_BYTES)
+    while group_id.startswith("-"):
+        group_id = secrets.token_urlsafe(GROUP_ID_BYTES)
+    now = utcnow()
+    if creator is not None:
+        one_at_a_time(TABLES_OF_A_CREATOR, creator)
+        if not may_create_group(creator):
+            db.session.rollback()
+            raise TooManyGroups(creator)
+    group = {"id": group_id, "name": name, "time_zone": time_zone, "version": 1}
+    db.session.execute(insert(GROUPS), group | {"creator": creator, "created_at": now})
+    if roster:
+        db.session.execute(
+            insert(PLAYERS),
+            [
+                {"group_id": group_id, "player_id": player.id, "number": number}
+                | {"name": player.name, "retired": False, "created_at": now}
+                for number, player in enumerate(roster, start=1)
+            ],
+        )
+    if table is not None:
+        seats = {
+            seat: None if place is None else roster[place].id for seat, place in table.seats.items()
+        }
+        keep_table(group_id, table.table_id, seats, {p.id: p for p in roster}, time_zone)
+    db.session.commit()
+    return group_id
+
+
+def group_version(group_id: str) -> int | None:
+    """The group's version (None: no such group): one read of one row."""
+    if not could_be_id(group_id):
+        return None
+    version: int | None = db.session.scalar(select(GROUPS.c.version).where(GROUPS.c.id == group_id))
+    return version
+
+
+def could_be_id(group_id: str) -> bool:
+    """Whether ``group_id`` can name a group at all (PostgreSQL refuses a NUL in a query)."""
+    return 0 < len(group_id) <= 64 and group_id.isprintable()
+
+
+_KEPT_TABLES = (
+    select(
+        KEPT.c.table_id,
+        KEPT.c.seats,
+        KEPT.c.counts,
+        KEPT.c.played_at,
+        KEPT.c.played_offset,
+        TABLES.c.game,
+        TABLES.c.players,
+        TABLES.c.first_player,
+        TABLES.c.options,
+    )
+    .join(TABLES, TABLES.c.id == KEPT.c.table_id)
+    .order_by(KEPT.c.played_at, KEPT.c.id)
+)
+
+
+def get_group(group_id: str) -> GroupRecord | None:
+    """The group with its roster, seasons and tables, or None when no group has this id."""
+    if not could_be_id(group_id):
+        return None
+    row = db.session.execute(select(GROUPS).where(GROUPS.c.id == group_id)).first()
+    if row is None:
+        return None
+    players = db.session.execute(
+        select(PLAYERS.c.player_id, PLAYERS.c.name, PLAYERS.c.retired)
+        .where(PLAYERS.c.group_id == group_id)
+        .order_by(PLAYERS.c.number)
+    )
+    seasons = db.session.execute(
+        select(SEASONS.c.name, SEASONS.c.starts_on)
+        .where(SEASONS.c.group_id == group_id)
+        .order_by(SEASONS.c.starts_on)
+    )
+    tables = db.session.execute(_KEPT_TABLES.where(KEPT.c.group_id == group_id))
+    return GroupRecord(
+        id=group_id,
+        name=row.name,
+        time_zone=row.time_zone,
+        version=row.version,
+        created_at=as_utc(row.created_at),
+        players=tuple(RosterPlayer(p.player_id, p.name, bool(p.retired)) for p in players),
+        seasons=tuple(Season(s.name, s.starts_on) for s in seasons),
+        tables=tuple(
+            KeptTable(
+                table_id=t.table_id,
+                game=t.game,
+                players=tuple(t.players),
+                first=t.first_player,
+                options=t.options,
+                seats=dict(t.seats),
+                counts=bool(t.counts),
+                played=in_offset(t.played_at, t.played_offset),
+            )
+            for t in tables
+        ),
+    )
+
+
+def group_of_table(table_id: str) -> str | None:
+    """The group that keeps the table, if one does."""
+    if not could_be_id(table_id):
+        return None
+    found: str | None = db.session.scalar(
+        select(KEPT.c.group_id).where(KEPT.c.table_id == table_id)
+    )
+    return found
+
+
+# --- changes -------------------------------------------------------------------------------------
+
+
+def _change(group_id: str, expected: int | None = None, by: str | None = None) -> GroupRecord:
+    """Begin a change of the group: raise its version, only while it is at ``expected`` (when
+    given) and ``by`` (when given) is an unrevoked keeper link of it, and read it as it is then.
+    ``UnknownGroup``, ``GroupChanged`` or ``NoAccess`` (nothing written) otherwise."""
+    query = update(GROUPS).where(GROUPS.c.id == group_id)
+    params: dict[str, str] = {}
+    if expected is not None:
+        query = query.where(GROUPS.c.version == expected)
+    if by is not None:
+        query = query.where(GROUP_LINKS.by_keeper)
+        params = GROUP_LINKS.keeper(by, group_id)
+    moved = (
+        db.session.execute(query.values(version=GROUPS.c.version + 1), params)
+        if could_be_id(group_id)
+        else None
+    )
+    assert moved is None or isinstance(moved, CursorResult)  # an UPDATE's, which counts rows
+    if moved is None or moved.rowcount != 1:
+        db.session.rollback()
+        current = group_version(group_id)
+        if current is None:
+            raise UnknownGroup(group_id)
+        if by is not None:
+            found = group_access(by, group_id)
+            if found is None or not found.keeps:
+                raise NoAccess(f"the link does not keep group {group_id}")
+        assert expected is not None
+        raise GroupChanged(group_id, expected, current)
+    group = get_group(group_id)
+    assert group is not None
+    return group
+
+
+def add_player(group_id: str, name: str, by: str | None = None) -> str:
+    """Add a player to the roster; return their new id."""
+    name = checked_name(name)
+    group = _change(group_id, by=by)
+    try:
+        check_free(name, group.players)
+        if len(group.players) >= LONGEST_ROSTER:
+            raise GroupRefused("roster-full", longest=LONGEST_ROSTER)
+    except GroupRefused:
+        db.session.rollback()
+        raise
+    number = len(group.players) + 1
+    while f"p{number}" in group.by_id:
+        number += 1
+    player_id = f"p{number}"
+    row = {"group_id": group_id, "player_id": player_id, "number": number, "name": name}
+    db.session.execute(insert(PLAYERS), row | {"retired": False, "created_at": utcnow()})
+    db.session.commit()
+    return player_id
+
+
+def _player(group: GroupRecord, player_id: str) -> RosterPlayer:
+    found = group.player(player_id)
+    if found is None:
+        db.session.rollback()
+        raise GroupRefused("unknown-player", player=player_id)
+    return found
+
+
+def rename_player(
+    group_id: str, player_id: str, name: str, expected: int | None = None, by: str | None = None
+) -> None:
+    """Give a roster player a new name (their id, and so their history, stays)."""
+    name = checked_name(name)
+    group = _change(group_id, expected, by)
+    player = _player(group, player_id)
+    if not player.retired:
+        try:
+            check_free(name, group.players, but=player_id)
+        except GroupRefused:
+            db.session.rollback()
+            raise
+    db.session.execute(
+        update(PLAYERS)
+        .where(PLAYERS.c.group_id == group_id, PLAYERS.c.player_id == player_id)
+        .values(name=name)
+    )
+    db.session.commit()
+
+
+def retire_player(
+    group_id: str,
+    player_id: str,
+    retired: bool = True,
+    expected: int | None = None,
+    by: str | None = None,
+) -> None:
+    """Retire a roster player (kept in history, not offered for new tables), or bring one back
+    (refused while a player on the roster has their name)."""
+    group = _change(group_id, expected, by)
+    player = _player(group, player_id)
+    if not retired and player.retired:
+        try:
+            check_free(player.name, group.players, but=player_id)
+        except GroupRefused:
+            db.session.rollback()
+            raise
+    db.session.execute(
+        update(PLAYERS)
+        .where(PLAYERS.c.group_id == group_id, PLAYERS.c.player_id == player_id)
+        .values(retired=retired)
+    )
+    db.session.commit()
+
+
+def keep_table(
+    group_id: str,
+    table_id: str,
+    seats: Mapping[str, str | None],
+    roster: Mapping[str, RosterPlayer],
+    time_zone: str,
+    counts: bool = True,
+) -> None:
+    """Keep the table in the group (in the caller's transaction): its seats checked against the
+    table's players and the roster, when it was played (its first entry or its creation,
+    whichever is earlier) told in the group's time zone."""
+    record = get_table(table_id)
+    if record is None:
+        db.session.rollback()
+        raise GroupRefused("unknown-table")
+    try:
+        checked = check_seats(record.setup.players, seats, roster)
+    except GroupRefused:
+        db.session.rollback()
+        raise
+    if db.session.scalar(select(exists().where(KEPT.c.table_id == table_id))):
+        db.session.rollback()
+        raise GroupRefused("table-kept")
+    played = min([record.created_at, *(entry.created_at for entry in record.entries[:1])])
+    row = {"group_id": group_id, "table_id": table_id, "seats": checked, "counts": counts}
+    row |= {"played_at": played, "played_offset": offset_minutes(time_zone, played)}
+    db.session.execute(insert(KEPT), row | {"added_at": utcnow()})
+
+
+def attach_table(
+    group_id: str, table_id: str, seats: Mapping[str, str | None], by: str | None = None
+) -> None:
+    """Keep the table in the group with these seats (every player's name → a roster id or None
+    for a guest). ``GroupRefused`` (``table-kept``) when a group keeps it already. Whether the
+    asking phone may (it holds the table's scorekeeper link) is the caller's to check."""
+    group = _change(group_id, by=by)
+    keep_table(group_id, table_id, seats, group.by_id, group.time_zone)
+    db.session.commit()
+
+
+def _kept(group: GroupRecord, table_id: str) -> KeptTable:
+    found = group.kept(table_id)
+    if found is None:
+        db.session.rollback()
+        raise GroupRefused("not-kept")
+    return found
+
+
+def detach_table(
+    group_id: str, table_id: str, expected: int | None = None, by: str | None = None
+) -> None:
+    """Let the group keep the table no more (the table itself is not touched)."""
+    group = _change(group_id, expected, by)
+    _kept(group, table_id)
+    db.session.execute(delete(KEPT).where(KEPT.c.group_id == group_id, KEPT.c.table_id == table_id))
+    db.session.commit()
+
+
+def set_counts(
+    group_id: str, table_id: str, counts: bool, expected: int | None = None, by: str | None = None
+) -> None:
+    """Mark a table of the group as counting, or not (kept, but out of every statistic)."""
+    group = _change(group_id, expected, by)
+    _kept(group, table_id)
+    db.session.execute(
+        update(KEPT)
+        .where(KEPT.c.group_id == group_id, KEPT.c.table_id == table_id)
+        .values(counts=counts)
+    )
+    db.session.commit()
+
+
+def set_seat(
+    group_id: str,
+    table_id: str,
+    seat: str,
+    player_id: str,
+    expected: int | None = None,
+    by: str | None = None,
+) -> None:
+    """Merge a guest of a table into a roster player: the seat ``seat`` (a guest's) becomes the
+    player's id. Refused when the seat is no guest's, or another seat of the table has the id."""
+    group = _change(group_id, expected, by)
+    kept = _kept(group, table_id)
+    _player(group, player_id)
+    if seat not in kept.seats or kept.seats[seat] is not None:
+        db.session.rollback()
+        raise GroupRefused("not-a-guest", name=seat)
+    try:
+        seats = check_seats(kept.players, {**kept.seats, seat: player_id}, group.by_id)
+    except GroupRefused:
+        db.session.rollback()
+        raise
+    db.session.execute(
+        update(KEPT)
+        .where(KEPT.c.group_id == group_id, KEPT.c.table_id == table_id)
+        .values(seats=seats)
+    )
+    db.session.commit()
+
+
+def add_season(
+    group_id: str, name: str, starts_on: date, expected: int | None = None, by: str | None = None
+) -> None:
+    """Start a season on ``starts_on`` (refused on a date or with a name another season has)."""
+    name = checked_name(name, "season")
+    group = _change(group_id, expected, by)
+    problem: GroupRefused | None = None
+    if len(group.seasons) >= MOST_SEASONS:
+        problem = GroupRefused("seasons-full", longest=MOST_SEASONS)
+    elif any(season.starts_on == starts_on for season in group.seasons):
+        problem = GroupRefused("season-date-taken", day=starts_on)
+    elif any(same_name_key(season.name) == same_name_key(name) for season in group.seasons):
+        problem = GroupRefused("name-taken", kind="season", name=name)
+    if problem is not None:
+        db.session.rollback()
+        raise problem
+    row = {"group_id": group_id, "name": name, "starts_on": starts_on, "created_at": utcnow()}
+    db.session.execute(insert(SEASONS), row)
+    db.session.commit()
+
+
+def rename_group(
+    group_id: str, name: str, time_zone: str, expected: int | None = None, by: str | None = None
+) -> None:
+    """Give the group a new name and time zone (the evenings of its tables stay as they were)."""
+    name = checked_name(name, "group")
+    time_zone = checked_time_zone(time_zone)
+    _change(group_id, expected, by)
+    db.session.execute(
+        update(GROUPS).where(GROUPS.c.id == group_id).values(name=name, time_zone=time_zone)
+    )
+    db.session.commit()
+
+
+# --- links ---------------------------------------------------------------------------------------
+
+
+def make_group_link(group_id: str, kind: str, commit: bool = True, by: str | None = None) -> str:
+    """A new link to the group; returns its token (shown once, never stored). ``by``: the
+    token of the keeper link asking for it (``NoAccess`` unless it keeps the group)."""
+    if kind not in GROUP_LINK_KINDS:
+        raise ValueError(f"a group link is one of {', '.join(GROUP_LINK_KINDS)}, not {kind!r}")
+    return GROUP_LINKS.make(group_id, kind, {}, commit, by)
+
+
+def group_access(token: str, group_id: str | None = None) -> GroupAccess | None:
+    """What ``token`` opens of groups (optionally: only if it opens ``group_id``); None for a
+    token that is unknown, revoked, for another group, or a table's."""
+    row = GROUP_LINKS.row(token)
+    if row is None or (group_id is not None and row.group_id != group_id):
+        return None
+    return GroupAccess(row.group_id, row.kind)
+
+
+def revoke_group_links(group_id: str, kind: str, by: str | None = None, commit: bool = True) -> int:
+    """Revoke every ``kind`` link of the group but ``by``'s; return how many were revoked."""
+    return GROUP_LINKS.revoke(group_id, kind, by, commit)

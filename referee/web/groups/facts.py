@@ -1,0 +1,165 @@
+"""What the group pages show of each table, and the group's evenings.
+
+A table's facts (``TableFacts``: its totals, who won or leads, how far it is) are computed from
+its replayed state (``referee.web.loading``) and kept through the app's memo by table and log
+position (``referee.web.memo``'s ``groups`` shelf), so a group page asks each table only for its
+position (from memory, with the speed layer) and replays none that did not change. None of them
+depends on a sealed bid before its round is over: totals count scored rounds only, and a round
+is scored once its results are in.
+
+**The seam for the statistics, profiles, ratings and export pages**: ``kept_tables(group)``
+gives each table the group keeps (``referee.store.groups.KeptTable``: its seats, ``counts`` and
+``played``) with its stored record and replayed state, exactly what a group file's table and
+``referee.groups``' per-table facts are made of; a page that keeps what it computes of a table
+keys it, like ``table_facts``, by the table's id and log position (``recent_seq``), and what it
+computes of the whole group by ``group.version`` and those positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+
+from flask import current_app
+
+from referee.rules import GAMES
+from referee.store.groups import GroupRecord, KeptTable
+from referee.web.loading import Loaded, recent_seq, table
+from referee.web.memo import memo
+from referee.web.standings import leaders
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """A table as the group pages show it: ``totals`` in seat order; ``ahead``, the winners of
+    a complete game or the players ahead so far (none before a score); ``round_to_play`` None
+    once the game is complete."""
+
+    table_id: str
+    position: int
+    game: str
+    players: tuple[str, ...]
+    totals: tuple[int, ...]
+    complete: bool
+    round_to_play: int | None
+    round_count: int
+    ahead: tuple[str, ...]
+
+
+def facts_of(table_id: str, loaded: Loaded) -> TableFacts:
+    """The facts of a loaded table."""
+    record, state = loaded
+    totals = state.totals()
+    return TableFacts(
+        table_id=table_id,
+        position=record.last_seq,
+        game=state.setup.game,
+        players=state.setup.players,
+        totals=tuple(totals.get(name, 0) for name in state.setup.players),
+        complete=state.complete,
+        round_to_play=state.round_to_play,
+        round_count=state.game.round_count,
+        ahead=tuple(state.winners() if state.complete else leaders(totals)),
+    )
+
+
+def table_facts(table_id: str) -> TableFacts | None:
+    """The table's facts at its log position now, computed once per position (None: no such
+    table, or one this version cannot replay)."""
+    position = recent_seq(table_id)
+    if position is None:
+        return None
+    return memo("groups", ("facts", table_id, position), lambda: make_facts(table_id))
+
+
+def make_facts(table_id: str) -> TableFacts | None:
+    try:
+        found = table(table_id)
+    except (ValueError, KeyError, TypeError):  # a stored log this version cannot replay
+        current_app.logger.exception("table %s cannot be replayed", table_id)
+        return None
+    return None if found is None else facts_of(table_id, found)
+
+
+def kept_tables(group: GroupRecord) -> Iterator[tuple[KeptTable, Loaded]]:
+    """Each table the group keeps, in the order played, with its stored record and replayed
+    state (see the module: the seam for the statistics and export pages)."""
+    for kept in group.tables:
+        found = table(kept.table_id)
+        if found is not None:
+            yield kept, found
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player of a table as a group page shows them: the name at the table, the name shown
+    (the roster's name now, for a roster player), the roster id (None: a guest), the total."""
+
+    at_table: str
+    shown: str
+    player_id: str | None
+    total: int
+    ahead: bool
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """A table of an evening: what the group keeps of it and its facts (None: unreadable)."""
+
+    kept: KeptTable
+    facts: TableFacts | None
+    seats: tuple[Seat, ...]
+
+    @property
+    def title(self) -> str:
+        game = GAMES.get(self.kept.game)
+        return game.title if game is not None else self.kept.game
+
+    @property
+    def ranked(self) -> tuple[Seat, ...]:
+        """The seats by total, highest first (seat order among equals)."""
+        return tuple(sorted(self.seats, key=lambda seat: -seat.total))
+
+    @property
+    def ahead(self) -> tuple[Seat, ...]:
+        return tuple(seat for seat in self.seats if seat.ahead)
+
+    @property
+    def guests(self) -> tuple[str, ...]:
+        return tuple(seat.at_table for seat in self.seats if seat.player_id is None)
+
+
+@dataclass(frozen=True)
+class Evening:
+    """The tables of one date (the group's local date they were started on), in the order
+    played."""
+
+    day: date
+    tables: tuple[TableLine, ...]
+
+
+def line(group: GroupRecord, kept: KeptTable) -> TableLine:
+    facts = table_facts(kept.table_id)
+    totals = dict(zip(facts.players, facts.totals, strict=True)) if facts is not None else {}
+    ahead = set(facts.ahead) if facts is not None else set()
+    seats = []
+    for name in kept.players:
+        player_id = kept.seats.get(name)
+        player = group.player(player_id)
+        shown = player.name if player is not None else name
+        seats.append(Seat(name, shown, player_id, totals.get(name, 0), name in ahead))
+    return TableLine(kept, facts, tuple(seats))
+
+
+def evenings(group: GroupRecord) -> list[Evening]:
+    """The group's evenings, the newest first."""
+    days: dict[date, list[TableLine]] = {}
+    for kept in group.tables:
+        days.setdefault(kept.evening, []).append(line(group, kept))
+    return [Evening(day, tuple(days[day])) for day in sorted(days, reverse=True)]
+
+
+def positions(group: GroupRecord) -> tuple[int | None, ...]:
+    """Each kept table's log position now (from memory, with the speed layer)."""
+    return tuple(recent_seq(kept.table_id) for kept in group.tables)

@@ -1,0 +1,277 @@
+"""Tonight in a few taps: a group's keeper starts a table from the group page.
+
+Choose the game (the group page's game buttons preselect it), tap who is here — the roster's
+chips in the order they sat at the group's last table, then the rest of the roster, then the
+guests who played tonight — and type a guest once; the first dealer (ebbes: who leads first) is
+offered as the group's rotation has it, and each game's options are the ones it was last played
+with in the group. The phone that starts the table gets its scorekeeper link, as on the
+new-table page, and the group keeps the table with its seats.
+
+One way to start a table: the form is a ``WithGameOptions`` form like the new-table page's, the
+setup is checked by ``referee.web.newtable.checked_setup`` (the rules engine's ``start``) and the
+table made by ``start_table``.
+
+**The rotation**: the deal passes left from table to table as it does from round to round. The
+first dealer of the group's last table (of any game) hands on to the player who sat on their
+left; if that player is not here, to the next one round that table who is; if nobody of that
+table is here, or the group has no table yet, the first player of the new table deals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import lazy_gettext
+from wtforms import StringField
+
+from referee.rules import GAMES, Breach, OptionError, Setup, start
+from referee.rules.names import LONGEST_NAME, same_name_key
+from referee.store.groups import GroupRecord, GroupRefused, attach_table, check_seats
+from referee.store.links import NoAccess
+from referee.web.errors import on_stale
+from referee.web.forms import SEATS, WithGameOptions, every_error
+from referee.web.groups.access import held_group_token, require_group
+from referee.web.groups.routes import bp, load_group
+from referee.web.groups.words import refusal_text
+from referee.web.i18n import gettext
+from referee.web.newtable import checked_setup, start_table
+from referee.web.screens import first_game, screens
+from referee.web.sharing.access import may_create, too_many_tables
+
+#: The value of the dealer choice that follows the group's rotation.
+NEXT = "next"
+#: What a guest chip's value starts with (a roster player's is their id).
+GUEST = "guest:"
+
+
+@dataclass(frozen=True)
+class Chip:
+    """Someone who may be here: ``value`` is what the form posts (a roster id, or ``guest:``
+    and the guest's name), ``name`` the name they play under, ``player_id`` None for a guest."""
+
+    value: str
+    name: str
+    player_id: str | None
+
+
+class StartForm(WithGameOptions):
+    """A table of the group: the game and its options (as on the new-table page), the guests
+    typed; who is here (``here``) and who deals first (``dealer``) are the page's chips, read
+    from the form as posted."""
+
+    guests = StringField(
+        lazy_gettext("Guests"), render_kw={"maxlength": (LONGEST_NAME + 2) * SEATS}
+    )
+
+
+def identity(kept_seats: dict[str, str | None], name: str) -> str:
+    player_id = kept_seats.get(name)
+    return player_id if player_id is not None else GUEST + name
+
+
+def chips(group: GroupRecord) -> list[Chip]:
+    """Who may be here, in the order they sat at the group's last table, then the rest of the
+    roster (retired players left out), then tonight's guests."""
+    today = group.today()
+    found: dict[str, Chip] = {}
+    roster_keys = {same_name_key(p.name) for p in group.players if not p.retired}
+
+    def add_guest(name: str) -> None:
+        if same_name_key(name) not in roster_keys:
+            found.setdefault(GUEST + name, Chip(GUEST + name, name, None))
+
+    if group.tables:
+        last = group.tables[-1]
+        for name in last.players:
+            player = group.player(last.seats.get(name))
+            if player is not None and not player.retired:
+                found.setdefault(player.id, Chip(player.id, player.name, player.id))
+            elif player is None and last.evening == today:
+                add_guest(name)
+    for player in group.players:
+        if not player.retired:
+            found.setdefault(player.id, Chip(player.id, player.name, player.id))
+    for kept in group.tables:
+        if kept.evening == today:
+            for name in kept.players:
+                if kept.seats.get(name) is None:
+                    add_guest(name)
+    return list(found.values())
+
+
+def rotation(group: GroupRecord, here: list[str]) -> str | None:
+    """Who deals first (as a chip's value) among ``here`` (chip values in seat order), as the
+    group's rotation has it (see the module); None when nobody is here."""
+    if not here:
+        return None
+    if group.tables:
+        last = group.tables[-1]
+        seats = dict(last.seats)
+        order = [identity(seats, name) for name in last.players]
+        dealer = last.first if last.first in last.players else last.players[0]
+        at = last.players.index(dealer)
+        for step in range(1, len(order) + 1):
+            candidate = order[(at + step) % len(order)]
+            if candidate in here:
+                return candidate
+    return here[0]
+
+
+def last_dealer(group: GroupRecord) -> str | None:
+    """The name (as shown now) of whoever dealt first at the group's last table."""
+    if not group.tables:
+        return None
+    last = group.tables[-1]
+    dealer = last.first if last.first in last.players else last.players[0]
+    player = group.player(last.seats.get(dealer))
+    return player.name if player is not None else dealer
+
+
+def shown_option(value: object) -> object:
+    """An option's stored value as its form field holds it."""
+    if isinstance(value, bool) or value is None:
+        return value if value is not None else ""
+    if isinstance(value, list | tuple):
+        return ", ".join(str(item) for item in value)
+    return str(value)
+
+
+def preset(form: StartForm, group: GroupRecord) -> None:
+    """Each game's options as it was last played in the group: those of its last table that
+    differ from what that table would have had by default."""
+    for game in GAMES:
+        last = next((kept for kept in reversed(group.tables) if kept.game == game), None)
+        if last is None:
+            continue
+        try:
+            defaults = start(Setup(game, last.players)).game.options
+        except (Breach, OptionError):
+            continue
+        fieldset = form.options(game)
+        for name, value in last.options.items():
+            if name in fieldset._fields and defaults.get(name) != value:
+                fieldset[name].data = shown_option(value)
+
+
+def guest_names(text: str) -> list[str]:
+    """The guests typed: separated by commas, trimmed, blanks left out."""
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def render_start(
+    group: GroupRecord,
+    form: StartForm,
+    status: int = 200,
+    here: list[str] | None = None,
+    dealer: str = NEXT,
+    notice: str | None = None,
+    errors: list[str] | None = None,
+) -> tuple[str, int]:
+    page = render_template(
+        "groups/start.html",
+        group=group,
+        form=form,
+        chips=chips(group),
+        here=set(here or ()),
+        dealer=dealer,
+        last_dealer=last_dealer(group),
+        option_games=[(name, game.title, screens(name)) for name, game in GAMES.items()],
+        errors=[*(errors or []), *every_error(form)],
+        notice=notice,
+    )
+    return page, status
+
+
+@bp.route("/g/<group_id>/new", methods=["GET", "POST"])
+def start_page(group_id: str) -> ResponseReturnValue:
+    """The page that starts a table of the group, and what it posts."""
+    require_group(group_id, "keeper")
+    group = load_group(group_id)
+    if request.method == "GET":
+        game = request.args.get("game")
+        if game not in GAMES:
+            game = group.tables[-1].game if group.tables else first_game()
+        form = StartForm(formdata=None, game=game)
+        preset(form, group)
+        return render_start(group, form)
+    form = StartForm()
+    here = [value for value in request.form.getlist("here") if isinstance(value, str)]
+    dealer = request.form.get("dealer", NEXT)
+    if not form.validate():
+        return render_start(group, form, 422, here, dealer)
+    return start_posted(group, form, here, dealer)
+
+
+def start_posted(
+    group: GroupRecord, form: StartForm, here: list[str], dealer: str
+) -> ResponseReturnValue:
+    """Start the table the posted form describes, or show the form again saying why not."""
+    offered = chips(group)
+    values = {chip.value for chip in offered}
+    errors: list[str] = []
+    if any(value not in values for value in here):
+        errors.append(
+            gettext(
+                "Someone you tapped is no longer on the roster (another phone changed it). "
+                "Tap who is here again."
+            )
+        )
+    chosen = [chip for chip in offered if chip.value in here]
+    roster = {same_name_key(p.name): p for p in group.players if not p.retired}
+    seats: dict[str, str | None] = {chip.name: chip.player_id for chip in chosen}
+    names = [chip.name for chip in chosen]
+    for guest in guest_names(form.guests.data or ""):
+        player = roster.get(same_name_key(guest))
+        seats[guest] = player.id if player is not None else None
+        names.append(guest)
+    if len(names) > SEATS:
+        errors.append(gettext("At most %(n)d players sit at a table.", n=SEATS))
+    first: str | None = None
+    if dealer == NEXT:
+        value = rotation(group, [chip.value for chip in chosen])
+        first = next((chip.name for chip in chosen if chip.value == value), None)
+        if first is None and names:
+            first = names[0]
+    else:
+        first = next((chip.name for chip in chosen if chip.value == dealer), None)
+        if first is None:
+            errors.append(
+                gettext("Who deals first must be at the table: tap them as here, or choose again.")
+            )
+    if errors:
+        return render_start(group, form, 422, here, dealer, errors=errors)
+    setup = checked_setup(form, tuple(names), first)
+    if setup is None:
+        return render_start(group, form, 422, here, dealer)
+    try:
+        check_seats(setup.players, seats, group.by_id)
+    except GroupRefused as refusal:
+        return render_start(group, form, 422, here, dealer, errors=[refusal_text(refusal)])
+    if not may_create():
+        return render_start(group, form, 429, here, dealer, notice=too_many_tables())
+    table_id = start_table(setup)
+    token = held_group_token(group.id)
+    try:
+        attach_table(group.id, table_id, seats, by=token)
+    except (GroupRefused, NoAccess) as problem:
+        reason = refusal_text(problem) if isinstance(problem, GroupRefused) else ""
+        flash(
+            gettext(
+                "The table is started, but the group could not keep it. %(reason)s",
+                reason=reason,
+            ).strip(),
+            "warning",
+        )
+    return redirect(url_for("round.show", table_id=table_id), 303)
+
+
+@on_stale("groups.start_page")
+def stale_start(message: str) -> ResponseReturnValue:
+    """A stale start form: shown again with everything tapped and typed kept."""
+    group_id = str((request.view_args or {}).get("group_id", ""))
+    require_group(group_id, "keeper")
+    group = load_group(group_id)
+    here = request.form.getlist("here")
+    return render_start(group, StartForm(), 400, here, request.form.get("dealer", NEXT), message)

@@ -1,0 +1,76 @@
+"""Groups through the web client as phones use them: create one, open its links, start a table,
+read what a page says."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.store.groups import get_group, make_group_link
+from tests.links import open_shared
+
+SIX = ("Ann", "Ben", "Cho", "Dee", "Eve", "Fay")
+
+
+def new_group(client: FlaskClient, name: str = "Friday club", players=SIX) -> str:
+    """A new group made from the home page's form; ``client`` keeps it."""
+    response = client.post(
+        "/groups/new",
+        data={"name": name, "players": "\n".join(players), "time_zone": "Europe/Berlin"},
+    )
+    assert response.status_code == 303, response.text[-2000:]
+    location = response.headers["Location"]
+    assert location.startswith("/g/")
+    return location.rsplit("/", 1)[-1]
+
+
+def group_link(app: Flask, group_id: str, kind: str = "viewer") -> str:
+    with app.app_context():
+        return make_group_link(group_id, kind)
+
+
+def join_group(app: Flask, client: FlaskClient, group_id: str, kind: str = "viewer") -> str:
+    """Open a new ``kind`` link of the group in ``client`` (as shared: ``/j#<token>``)."""
+    token = group_link(app, group_id, kind)
+    response = open_shared(client, f"/j#{token}")
+    assert response.status_code == 303, response.status_code
+    assert response.headers["Location"].endswith(f"/g/{group_id}")
+    return token
+
+
+def stored(app: Flask, group_id: str):
+    with app.app_context():
+        return get_group(group_id)
+
+
+def start(client: FlaskClient, group_id: str, game: str = "blackout", **fields) -> object:
+    """Post the group's start form: ``here`` (chip values), ``dealer``, ``guests``, options."""
+    data = {"game": game, "dealer": "next", **fields}
+    return client.post(f"/g/{group_id}/new", data=data)
+
+
+def main_text(response) -> str:
+    """The words of a page's ``<main>``, tags taken out, spaces squeezed."""
+    page = response.get_data(as_text=True)
+    main = page.split("<main>", 1)[-1].split("</main>", 1)[0]
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", main))).strip()
+
+
+def error_text(response) -> str:
+    found = re.findall(r'<(p|div) class="error-box"[^>]*>(.*?)</\1>', response.text, re.S)
+    assert found, "no error on the page"
+    text = " ".join(inside for _tag, inside in found)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", text))).strip()
+
+
+def chip_values(page: str, name: str = "here") -> list[str]:
+    return re.findall(rf'<input type="(?:checkbox|radio)" name="{name}" value="([^"]*)"', page)
+
+
+def version_of(page: str) -> str:
+    found = re.search(r'name="version" value="(\d+)"', page)
+    assert found, "no version on the page"
+    return found.group(1)

@@ -1,0 +1,257 @@
+"""Groups through the web: a new group from the home page, opened only through its own links (a
+keeper's and a viewer's, revocable, shared as ``/j#<token>``), never through a table's link and
+never opening a table; the group page with tonight's tables and earlier evenings, what a viewer
+sees of a table (its standings only), and that a group page replays no table that did not
+change."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from flask import Flask
+from sqlalchemy import update
+
+from referee.rules import Setup
+from referee.store import db
+from referee.store.groups import attach_table
+from referee.store.models import GroupTable
+from referee.store.tables import append_entry, create_table
+from tests.links import join, open_shared
+from tests.web.group_helpers import (
+    SIX,
+    join_group,
+    main_text,
+    new_group,
+    start,
+    stored,
+)
+from tests.web.helpers import ok, post
+
+
+def test_a_group_is_made_from_the_home_page_and_listed_there(app: Flask, client) -> None:
+    home = client.get("/")
+    assert 'href="/groups/new"' in home.text
+    assert client.get("/groups/new").status_code == 200
+    group_id = new_group(client)
+    group = stored(app, group_id)
+    assert [p.name for p in group.players] == list(SIX)
+    page = client.get(f"/g/{group_id}")
+    assert page.status_code == 200
+    text = main_text(page)
+    assert "Friday club" in text and "Start a table" in text and "No table yet tonight." in text
+    for name in SIX:
+        assert name in text
+    home = main_text(client.get("/"))
+    assert "Friday club" in home and "6 players · 0 tables" in home
+
+
+def test_a_new_group_refuses_garbage_with_a_sentence_and_keeps_what_was_typed(app, client) -> None:
+    typed = {"name": "Club", "players": "Ann\nann", "time_zone": "UTC"}
+    response = client.post("/groups/new", data=typed)
+    assert response.status_code == 422
+    assert "There is a player called “ann” on the roster already" in main_text(response)
+    assert "Ann\nann</textarea>" in response.text
+    response = client.post("/groups/new", data=typed | {"players": "Ann\nBe\u202en"})
+    assert response.status_code == 422 and "does not show" in main_text(response)
+    response = client.post("/groups/new", data=typed | {"players": "Ann", "time_zone": "Mars/X"})
+    assert response.status_code == 422 and "is not a time zone" in main_text(response)
+    response = client.post("/groups/new", data=typed | {"name": " "})
+    assert response.status_code == 422 and "The group needs a name." in main_text(response)
+    assert client.get("/").text.count("/g/") == 0
+
+
+def test_a_group_opens_only_with_one_of_its_links(app: Flask, client) -> None:
+    group_id = new_group(client)
+    stranger = app.test_client()
+    for path in ("", "/roster", "/share", "/new", "/evenings"):
+        response = stranger.get(f"/g/{group_id}{path}")
+        assert response.status_code == 403, path
+        assert "opens only with one of its links" in main_text(response)
+    assert app.test_client().get("/g/no-such-group").status_code == 404
+    assert "There is no group at this address" in main_text(stranger.get("/g/nope"))
+    viewer = app.test_client()
+    join_group(app, viewer, group_id, "viewer")
+    assert viewer.get(f"/g/{group_id}").status_code == 200
+    assert viewer.get(f"/g/{group_id}/roster").status_code == 200
+
+
+def test_a_viewer_link_reads_and_never_changes_nor_sees_a_keeper_link(app, client) -> None:
+    group_id = new_group(client)
+    viewer = app.test_client()
+    join_group(app, viewer, group_id, "viewer")
+    page = viewer.get(f"/g/{group_id}")
+    assert "<form" not in page.text.split("<main>")[1] and "Start a table" not in page.text
+    assert "/j#" not in page.text and "/share" not in page.text
+    for path in ("/share", "/new"):
+        response = viewer.get(f"/g/{group_id}{path}")
+        assert response.status_code == 403 and "only follows the group" in main_text(response)
+    posts = [
+        ("/roster", {"action": "add", "name": "Gil"}),
+        ("/roster", {"action": "rename", "player": "p1", "name": "Anna"}),
+        ("/roster", {"action": "retire", "player": "p2"}),
+        ("/seasons", {"name": "2027", "starts_on": "2027-01-01"}),
+        ("/share", {"action": "keeper"}),
+        ("/share", {"action": "revoke-keepers"}),
+        ("/new", {"game": "blackout", "here": ["p1", "p2"]}),
+    ]
+    before = stored(app, group_id)
+    for path, data in posts:
+        response = viewer.post(f"/g/{group_id}{path}", data=data)
+        assert response.status_code == 403, path
+        assert "/j#" not in response.text
+    assert stored(app, group_id) == before
+
+
+def test_a_tables_link_never_opens_its_group_nor_a_groups_link_a_table(app, client) -> None:
+    group_id = new_group(client)
+    table = start_table(client, group_id, ["p1", "p2", "p3"])
+    holder = app.test_client()
+    join(app, holder, table, "keeper")  # the table's scorekeeper link, and nothing else
+    assert holder.get(f"/t/{table}").status_code == 200
+    assert holder.get(f"/g/{group_id}").status_code == 403
+    follower = app.test_client()
+    join_group(app, follower, group_id, "keeper")  # the group's keeper link, and nothing else
+    assert follower.get(f"/g/{group_id}").status_code == 200
+    for path in ("", "/sheet", "/history", "/share"):
+        assert follower.get(f"/t/{table}{path}").status_code == 403, path
+
+
+def test_the_share_page_shows_the_links_as_fragments_and_revokes_them(app, client) -> None:
+    group_id = new_group(client)
+    share = client.get(f"/g/{group_id}/share")
+    assert share.status_code == 200
+    viewer_links = re.findall(r'value="(http://localhost/j#[A-Za-z0-9_-]+)"', share.text)
+    assert len(viewer_links) == 1 and "<svg" in share.text  # with its QR code
+    follower = app.test_client()
+    opened = open_shared(follower, viewer_links[0])
+    assert opened.status_code == 303 and opened.headers["Location"] == f"/g/{group_id}"
+    made = client.post(f"/g/{group_id}/share", data={"action": "keeper"})
+    keeper_links = re.findall(r'value="(http://localhost/j#[A-Za-z0-9_-]+)"', made.text)
+    assert len(keeper_links) == 2  # the viewer link and the keeper link shown this once
+    second = app.test_client()
+    open_shared(second, keeper_links[1])
+    assert second.get(f"/g/{group_id}/share").status_code == 200  # a keeper now
+    ok(client.post(f"/g/{group_id}/share", data={"action": "revoke-viewers"}))
+    response = follower.get(f"/g/{group_id}")
+    assert response.status_code == 403 and "has been revoked" in main_text(response)
+    ok(second.post(f"/g/{group_id}/share", data={"action": "revoke-keepers"}))
+    assert client.get(f"/g/{group_id}").status_code == 403
+    response = client.post(f"/g/{group_id}/roster", data={"action": "add", "name": "Gil"})
+    assert response.status_code == 403
+    assert "Gil" not in [p.name for p in stored(app, group_id).players]
+    assert second.get(f"/g/{group_id}").status_code == 200
+
+
+def test_a_keeper_scanning_the_group_link_stays_a_keeper(app, client) -> None:
+    group_id = new_group(client)
+    join_group(app, client, group_id, "viewer")
+    assert client.get(f"/g/{group_id}/share").status_code == 200
+
+
+def start_table(client, group_id: str, here: list[str], game: str = "blackout") -> str:
+    response = start(client, group_id, game, here=here)
+    assert response.status_code == 303, main_text(response)
+    return response.headers["Location"].rsplit("/", 1)[-1]
+
+
+def test_tonight_shows_each_table_with_who_leads_and_links_only_tables_held(app, client) -> None:
+    group_id = new_group(client)
+    table = start_table(client, group_id, ["p1", "p2", "p3", "p4"])  # Ann deals
+    ok(post(client, table, "trump", trump="H"))
+    for seat, bid in ((2, 1), (3, 0), (4, 0), (1, 0)):
+        ok(post(client, table, "bid", player=seat, bid=bid))
+    ok(post(client, table, "tricks", tricks_1=0, tricks_2=1, tricks_3=0, tricks_4=0))
+    text = main_text(client.get(f"/g/{group_id}"))
+    assert "Blackout · Round 2 of 25" in text and "Ben ahead" in text
+    assert f'href="/t/{table}"' in client.get(f"/g/{group_id}").text  # the keeper's own table
+    viewer = app.test_client()
+    join_group(app, viewer, group_id, "viewer")
+    page = viewer.get(f"/g/{group_id}")
+    assert "Ben ahead" in main_text(page)
+    assert f'href="/t/{table}' not in page.text  # its standings, not the table
+    seats = viewer.get(f"/g/{group_id}/t/{table}")
+    assert seats.status_code == 200 and "shows its standings only" in main_text(seats)
+    assert f'href="/t/{table}' not in seats.text
+    other_keeper = app.test_client()
+    join_group(app, other_keeper, group_id, "keeper")
+    assert f'href="/t/{table}"' not in other_keeper.get(f"/g/{group_id}").text
+
+
+def test_earlier_evenings_list_their_tables_and_winners(app, client) -> None:
+    group_id = new_group(client)
+    with app.app_context():
+        table = create_table(Setup("blackout", ("Ann", "Ben"), {"max_cards": 1, "sequence": "up"}))
+        seq = 0
+        for event in (
+            {"type": "trump", "round": 1, "card": "H"},
+            {"type": "bid", "round": 1, "player": "Ben", "bid": 1},
+            {"type": "bid", "round": 1, "player": "Ann", "bid": 1},
+            {"type": "tricks", "round": 1, "tricks": {"Ann": 0, "Ben": 1}},
+        ):
+            seq = append_entry(table, seq, "event", event)
+        attach_table(group_id, table, {"Ann": "p1", "Ben": "p2"})
+        last_week = datetime.now(UTC) - timedelta(days=7)
+        db.session.execute(update(GroupTable).values(played_at=last_week))
+        db.session.commit()
+    text = main_text(client.get(f"/g/{group_id}"))
+    assert "No table yet tonight." in text
+    assert "Earlier evenings" in text and "1 table" in text and "won by Ben" in text
+    assert last_week.strftime("%B") in text  # the evening's date
+
+
+@pytest.mark.speed_layer
+def test_a_group_page_replays_no_table_that_did_not_change(app, client, monkeypatch) -> None:
+    from referee.web.groups import facts
+
+    group_id = new_group(client)
+    tables = [start_table(client, group_id, ["p1", "p2", "p3"]) for _ in range(3)]
+    made: list[str] = []
+    real = facts.make_facts
+
+    def counted(table_id: str):
+        made.append(table_id)
+        return real(table_id)
+
+    monkeypatch.setattr(facts, "make_facts", counted)
+    client.get(f"/g/{group_id}")
+    assert sorted(made) == sorted(tables)
+    made.clear()
+    client.get(f"/g/{group_id}")
+    client.get(f"/g/{group_id}/roster")
+    assert made == []
+    ok(post(client, tables[1], "trump", trump="H"))
+    client.get(f"/g/{group_id}")
+    assert made == [tables[1]]
+
+
+def test_flask_group_link_prints_a_new_link(app: Flask, client) -> None:
+    group_id = new_group(client)
+    printed = app.test_cli_runner().invoke(args=["group-link", group_id])
+    assert printed.exit_code == 0, printed.output
+    link = printed.output.strip()
+    assert re.fullmatch(r"/j#[A-Za-z0-9_-]{32}", link)  # no request: PUBLIC_URL, else the path
+    phone = app.test_client()
+    assert open_shared(phone, link).headers["Location"] == f"/g/{group_id}"
+    assert phone.get(f"/g/{group_id}/share").status_code == 200
+    viewer = app.test_cli_runner().invoke(args=["group-link", group_id, "--kind", "viewer"])
+    assert viewer.exit_code == 0
+    missing = app.test_cli_runner().invoke(args=["group-link", "no-such-group"])
+    assert missing.exit_code != 0 and "there is no group" in missing.output
+
+
+def test_kept_tables_gives_each_table_with_its_seats_and_state(app: Flask, client) -> None:
+    """The seam the statistics and export pages plug into."""
+    from referee.web.groups.facts import kept_tables
+
+    group_id = new_group(client)
+    first = start_table(client, group_id, ["p1", "p2", "p3"])
+    ok(post(client, first, "trump", trump="H"))
+    second = start_table(client, group_id, ["p4", "p5", "p6"], game="ebbes")
+    with app.test_request_context():
+        found = list(kept_tables(stored(app, group_id)))
+    assert [kept.table_id for kept, _loaded in found] == [first, second]
+    (kept, (record, state)), _ = found
+    assert kept.seats == {"Ann": "p1", "Ben": "p2", "Cho": "p3"} and kept.counts
+    assert record.last_seq == 1 and state.setup.players == ("Ann", "Ben", "Cho")
