@@ -267,6 +267,8 @@ def test_a_sealed_bid_shows_on_no_group_page(app):
         ok(seal(keeper, table, 3, bid))
         found = {}
         paths = ["", "/roster", "/evenings", "/share", "/new", "/t/TABLE"]
+        paths += ["/standings", "/standings?season=all", "/stats.json", "/group.json"]
+        paths += [f"/p/{player}?game=alles-oder-nichts" for player in ("p1", "p2", "p3")]
         for who, phone in phones.items():
             phone.get(f"/g/{group}")  # a first view made the pages kept, then each is read
             for path in paths:
@@ -283,3 +285,6 @@ def test_a_sealed_bid_shows_on_no_group_page(app):
     words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
     assert status == "200" and "Alles oder Nichts · Round 2 of" in words
     assert "Ann 7 Ben 7 Cho 7" in words  # round 1's totals: no more before round 2 is over
+    status, page = answers[0]["group viewer, None", "/p/p3?game=alles-oder-nichts"]
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    assert status == "200" and "Rounds 1 Complete rounds" in words and "Points 7 Cho" in words
