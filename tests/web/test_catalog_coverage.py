@@ -368,7 +368,7 @@ def test_the_group_pages_come_through_the_catalog(app: Flask) -> None:
         reading.page(f"/g/{group}{path}")
     reading.page(f"/g/{group}/share", method="POST", data={"action": "keeper"})
     numbers = ("/standings", "/standings?season=all", "/p/p1?season=all", "/p/p2?game=ebbes")
-    for path in (*numbers, "/p/p1?game=blackout", "/add-record"):
+    for path in (*numbers, "/p/p1?game=blackout", "/add-record", "/report.pdf?season=all"):
         reading.page(f"/g/{group}{path}")
     reading.page(f"/g/{group}/standings?season=1999-01-01", status=404)
     reading.page(f"/g/{group}/p/Cho", status=404)

@@ -204,3 +204,23 @@ def test_the_numbers_are_added_up_once_per_change(app, client, monkeypatch) -> N
     for path in ("/standings?season=all", "/p/p1?season=all", "/p/p3?season=all", "/stats.json"):
         assert client.get(f"/g/{group}{path}").status_code == 200
     assert made == [] and len(summed) == 1  # the 2026 season's document, from kept facts
+
+
+def test_the_standings_offer_the_season_report(app, client) -> None:
+    from tests.sheets.reading import page_texts
+
+    group = imported(client, FRIDAY.read_bytes())
+    page = client.get(f"/g/{group}/standings?season=2025-01-01").text
+    link = re.search(r'href="(/g/[^"]+/report\.pdf\?season=2025-01-01)"', page).group(1)
+    viewer = app.test_client()
+    join_group(app, viewer, group, "viewer")
+    response = viewer.get(link)
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    assert response.headers["Content-Disposition"].startswith("attachment;")
+    text = " ".join(" ".join(page_texts(response.data)).split())
+    assert "Friday club — season report Season 2025" in text
+    assert "1 Ben 27.9 ± 8.2 1 1 1 100% 1.00 31 1 1" in text and "2 Ann" in text
+    german = client.get(f"/g/{group}/report.pdf", headers={"Accept-Language": "de"})
+    text = " ".join(" ".join(page_texts(german.data)).split())
+    assert "Saisonbericht Saison 2026" in text and "Spielstärke" in text
+    assert app.test_client().get(link).status_code == 403

@@ -13,10 +13,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from referee.groups.rating import MODEL_PARAMETERS
+from referee.sheets.season import rated_tables as rated_tables  # the report's, for both
 from referee.web.evening.chart import DASHES, MARKERS, nice_step, spread
 
 #: The drawing's size in its own units (the page scales it to its width).
@@ -64,16 +64,6 @@ class RatingChart:
     right: int = WIDTH - RIGHT
     top: int = TOP
     bottom: int = HEIGHT - BOTTOM
-
-
-def rated_tables(players: Mapping[str, Mapping[str, Any]]) -> list[int | str]:
-    """The game's rated tables (their keys), in the order they were played: every table some
-    player's ``history`` names, by when it was played, then by key."""
-    seen: dict[int | str, datetime] = {}
-    for figures in players.values():
-        for entry in (figures.get("rating") or {}).get("history", []):
-            seen[entry["table"]] = datetime.fromisoformat(entry["played"])
-    return sorted(seen, key=lambda key: (seen[key], str(key).zfill(12)))
 
 
 def short(name: str) -> str:

@@ -26,7 +26,9 @@ from markupsafe import Markup
 
 from referee.groups.rating import MODEL_PARAMETERS, ORDINAL_Z
 from referee.rules import GAMES
+from referee.sheets.season import GameWords, season_report
 from referee.store.groups import GroupRecord
+from referee.web.downloads import attachment, page_from, safe_file_name
 from referee.web.groups.access import keeps_group, require_group
 from referee.web.groups.chart import rated_tables, rating_chart
 from referee.web.groups.facts import positions
@@ -44,7 +46,7 @@ from referee.web.groups.numbers import (
     table_id_of,
 )
 from referee.web.groups.routes import bp, load_group
-from referee.web.i18n import gettext
+from referee.web.i18n import gettext, translations
 from referee.web.language import language
 from referee.web.memo import memo
 
@@ -240,3 +242,33 @@ def profile(group_id: str, player_id: str) -> ResponseReturnValue:
         title=GAMES[game].title,
         content=part(group, scope, ("profile", chosen, player_id, game), render),
     )
+
+
+# --- the printable season report -----------------------------------------------------------
+
+
+@bp.get("/g/<group_id>/report.pdf")
+def report_pdf(group_id: str) -> ResponseReturnValue:
+    """The season's report as PDF (``referee.sheets.season``): the standings per game, each
+    player's line and the rating chart, from the same document as the pages."""
+    require_group(group_id)
+    group = load_group(group_id)
+    scope = chosen_scope(group)
+    page = page_from(request.args)
+
+    def make() -> bytes:
+        doc = numbers(group, scope)
+        games = {
+            game: GameWords(
+                GAMES[game].title,
+                [(key, label) for key, label, _sentence in game_keys(game)],
+                [pid for pid, _figures in standings(figures)],
+            )
+            for game, figures in doc["games"].items()
+        }
+        return season_report(doc, games, page, words=translations())
+
+    key = ("report", group.id, group.version, positions(group), scope.value, page, language())
+    body = memo("pdfs", key, make)
+    name = safe_file_name("group", group_id[:8], scope.value, "report.pdf")
+    return attachment(body, "application/pdf", name)
