@@ -48,7 +48,7 @@ def numbers_of(page: str) -> dict[str, str]:
     found = re.findall(
         r'<summary><span class="label">(.*?)</span> <span class="value">(.*?)</span>', page
     )
-    return {html.unescape(label): html.unescape(value) for label, value in found}
+    return {html.unescape(label): " ".join(html.unescape(value).split()) for label, value in found}
 
 
 def test_the_pages_are_rendered_from_the_groups_statistics(app: Flask, client) -> None:

@@ -80,7 +80,7 @@ def rating_text(rating: Mapping[str, Any] | None) -> str:
     """A rating as "27.3 ± 2.1" (``mu`` ± ``sigma``); a dash for none."""
     if not rating:
         return "–"
-    return f"{decimal(rating['mu'])} ± {decimal(rating['sigma'])}"
+    return f"{decimal(rating['mu'])}\u00a0±\u00a0{decimal(rating['sigma'])}"  # never broken
 
 
 def end_label(rating: Mapping[str, Any] | None) -> str:
