@@ -226,7 +226,7 @@ def test_the_share_page_under_fire(hostile_app, hostile_client, action):
 
 @fuzz(60)
 @given(
-    path=st.sampled_from(["/roster", "/seasons", "/new", "/share", "/t/TABLE", ""]),
+    path=st.sampled_from(["/roster", "/seasons", "/new", "/share", "/t/TABLE", "/add-record", ""]),
     form=st.dictionaries(
         st.sampled_from(["action", "name", "player", "here", "seat", "into", "version"]),
         hostile_value,
