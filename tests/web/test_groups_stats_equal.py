@@ -123,3 +123,27 @@ def test_the_web_shows_what_stats_says(roomy: Flask, seed: int, tables: int) -> 
         assert web == cli(exported, season)
         assert web == renumbered(cli(data, season), numbers)
         shows_the_document(client, group_id, scope, web, rng)
+
+
+def test_the_command_line_on_the_apps_export(app: Flask, client, tmp_path: Path) -> None:
+    """The same through the command itself: ``python -m referee stats FILE --json`` (and with
+    ``--season``) on the file the group page downloads."""
+    import subprocess
+    import sys
+
+    from tests.groups.test_stats_by_hand import FRIDAY
+    from tests.web.group_helpers import imported
+
+    group_id = imported(client, FRIDAY.read_bytes())
+    exported = tmp_path / "group.json"
+    exported.write_bytes(client.get(f"/g/{group_id}/group.json").data)
+    for scope, season in (("all", []), ("2025-01-01", ["--season", "2025"])):
+        run = subprocess.run(
+            [sys.executable, "-m", "referee", "stats", str(exported), "--json", *season],
+            capture_output=True,
+            check=False,
+            cwd=Path(__file__).resolve().parents[2],
+        )
+        assert run.returncode == 0, run.stderr
+        web = client.get(f"/g/{group_id}/stats.json?season={scope}").get_json()
+        assert json.loads(run.stdout) == web
