@@ -224,3 +224,11 @@ def test_the_standings_offer_the_season_report(app, client) -> None:
     text = " ".join(" ".join(page_texts(german.data)).split())
     assert "Saisonbericht Saison 2026" in text and "Spielstärke" in text
     assert app.test_client().get(link).status_code == 403
+
+
+def test_a_table_breaking_a_rule_says_so_on_its_page(app, client) -> None:
+    group = imported(client, FRIDAY.read_bytes())
+    tables = stored(app, group).tables
+    fourth = main_text(client.get(f"/g/{group}/t/{tables[3].table_id}"))  # the hook rule
+    assert "breaks a rule The table holds a breach of its game's rules" in fourth
+    assert "breaks a rule" not in main_text(client.get(f"/g/{group}/t/{tables[0].table_id}"))
