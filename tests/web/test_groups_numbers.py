@@ -232,3 +232,11 @@ def test_a_table_breaking_a_rule_says_so_on_its_page(app, client) -> None:
     fourth = main_text(client.get(f"/g/{group}/t/{tables[3].table_id}"))  # the hook rule
     assert "breaks a rule The table holds a breach of its game's rules" in fourth
     assert "breaks a rule" not in main_text(client.get(f"/g/{group}/t/{tables[0].table_id}"))
+
+
+def test_the_standings_name_the_roster_players_without_a_counted_table(app, client) -> None:
+    group = imported(client, FRIDAY.read_bytes())
+    text = main_text(client.get(f"/g/{group}/standings?season=2025-01-01")).replace(" ,", ",")
+    assert "On the roster, without a counted table in this season: Cho, Dee, Eve" in text
+    text = main_text(client.get(f"/g/{group}/standings?season=all"))
+    assert "without a counted table in this season: Eve" in text  # hers does not count

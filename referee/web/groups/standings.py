@@ -151,8 +151,15 @@ def standings_page(group_id: str) -> ResponseReturnValue:
             for name, game in GAMES.items()
             if name not in doc["games"]
         ]
+        idle = [
+            player
+            for player in group.players
+            if not player.retired
+            and not any(player.id in figures["players"] for figures in doc["games"].values())
+        ]
         return render_template(
             "groups/_standings.html",
+            idle=idle,
             group=group,
             scope=scope,
             scopes=scopes(group),
