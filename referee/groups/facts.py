@@ -39,8 +39,10 @@ from referee.rules.marks import N_
 Value = int | bool
 
 __all__ = [
+    "BID_EXPLANATIONS",
     "BID_HEADINGS",
     "BID_KEYS",
+    "BID_LABELS",
     "RoundFacts",
     "SeatFacts",
     "StatsGame",
@@ -108,6 +110,10 @@ class StatsGame:
     keys: ClassVar[tuple[str, ...]] = ()
     #: Each key's heading in the table for people (marked for translation, said there).
     headings: ClassVar[Mapping[str, str]] = {}
+    #: Each key's name on a player's profile, and what it counts, in a sentence (marked for
+    #: translation; ``%(name)s`` is the player's name).
+    labels: ClassVar[Mapping[str, str]] = {}
+    explanations: ClassVar[Mapping[str, str]] = {}
 
     def round_values(
         self, state: State, rnd: RoundState, scores: Mapping[str, Score]
@@ -134,6 +140,20 @@ BID_HEADINGS: Mapping[str, str] = {
     "under": N_("Under"),
     "zero_bids": N_("Bid 0"),
     "zero_made": N_("0 made"),
+}
+BID_LABELS: Mapping[str, str] = {
+    "bids_made": N_("Bids made"),
+    "over": N_("Over the bid"),
+    "under": N_("Under the bid"),
+    "zero_bids": N_("Zero bids"),
+    "zero_made": N_("Zero bids made"),
+}
+BID_EXPLANATIONS: Mapping[str, str] = {
+    "bids_made": N_("Rounds where %(name)s won exactly as many tricks as they bid."),
+    "over": N_("Rounds where %(name)s won more tricks than they bid."),
+    "under": N_("Rounds where %(name)s won fewer tricks than they bid."),
+    "zero_bids": N_("Rounds where %(name)s bid 0."),
+    "zero_made": N_("Of the rounds bid 0, those where %(name)s won no trick."),
 }
 
 

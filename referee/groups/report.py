@@ -23,7 +23,7 @@ from referee.rules.marks import N_, Nn_, Plural
 from referee.rules.names import printable
 from referee.rules.wording import ENGLISH, Translations
 
-__all__ = ["COUNTED", "WORDS", "render_stats", "stats_text"]
+__all__ = ["COUNTED", "WORDS", "ranked", "render_stats", "stats_text"]
 
 #: The table's sentences and headings.
 WORDS: dict[str, str] = {
@@ -128,16 +128,17 @@ def _columns(heads: Sequence[str], rows: Sequence[Sequence[str]], t: Translation
     ]
 
 
-def _by_rating(players: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The players' figures by rating, the highest first, those without one last; ties in
-    the order given (the roster's)."""
+def ranked(players: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The players' figures (a game's ``players``: id → figures) by rating, the highest
+    ``ordinal`` first, those without one last; ties in the order given (the roster's). The
+    order of the table for people, the web's standings and the season report."""
 
-    def order(item: tuple[int, dict[str, Any]]) -> tuple[bool, float, int]:
-        index, player = item
+    def order(item: tuple[int, tuple[str, dict[str, Any]]]) -> tuple[bool, float, int]:
+        index, (_id, player) = item
         rating = player["rating"]
         return (rating is None, -rating["ordinal"] if rating else 0.0, index)
 
-    return [player for _, player in sorted(enumerate(players.values()), key=order)]
+    return [item for _, item in sorted(enumerate(players.items()), key=order)]
 
 
 #: The headings of the table of results, then of the table of rounds (with the game's own).
@@ -175,7 +176,7 @@ def render_stats(doc: dict[str, Any], t: Translations = ENGLISH) -> str:
         own = stats_part(game)
         title = GAMES[game].title
         lines += ["", _counted("tables", {"game": title, "count": figures["tables"]}, t)]
-        players = _by_rating(figures["players"])
+        players = [player for _id, player in ranked(figures["players"])]
         rows = [_results(p, t) for p in players]
         lines += ["", *_columns([WORDS[h] for h in RESULTS], rows, t)]
         heads = [*(WORDS[h] for h in ROUNDS), *(own.headings[k] for k in own.keys)]

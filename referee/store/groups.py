@@ -33,6 +33,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from flask import current_app
 from sqlalchemy import CursorResult, delete, exists, func, insert, select, update
 
+from referee.groups import Season, season_of
+from referee.rules import Setup
 from referee.rules.names import LONGEST_NAME, hidden_character, same_name_key
 from referee.store.db import db
 from referee.store.links import (
@@ -52,7 +54,7 @@ from referee.store.models import (
     Table,
     utcnow,
 )
-from referee.store.tables import as_utc, get_table
+from referee.store.tables import LogEntry, as_utc, create_table, fill_log, get_table
 
 #: Random bytes in a group id: 128 bits, as a table's.
 GROUP_ID_BYTES = 16
@@ -119,14 +121,6 @@ class RosterPlayer:
 
 
 @dataclass(frozen=True)
-class Season:
-    """A season: from ``starts_on`` (the group's local date) to the next season's."""
-
-    name: str
-    starts_on: date
-
-
-@dataclass(frozen=True)
 class KeptTable:
     """A table the group keeps: the table's setup as stored (no replay), every seat's roster id
     (None: a guest), whether it counts, and when it was played, in the offset it is told in."""
@@ -173,12 +167,9 @@ class GroupRecord:
         return moment.astimezone(ZoneInfo(self.time_zone)).date()
 
     def season_of(self, day: date) -> Season | None:
-        """The season ``day`` falls in (None: before the first)."""
-        found = None
-        for season in self.seasons:
-            if season.starts_on <= day:
-                found = season
-        return found
+        """The season ``day`` falls in (None: before the first), as a group file's tables are
+        placed (``referee.groups.season_of``)."""
+        return season_of(self.seasons, day)
 
     def kept(self, table_id: str) -> KeptTable | None:
         return next((kept for kept in self.tables if kept.table_id == table_id), None)
@@ -341,6 +332,125 @@ def create_group(
         keep_table(group_id, table.table_id, seats, {p.id: p for p in roster}, time_zone)
     db.session.commit()
     return group_id
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """A table to make from a record and keep in a group: its setup and whole log (as
+    ``referee.records.history.as_entered`` gives a loaded record's), its seats (every player's
+    name → a roster id, or None for a guest), whether it counts and when it was played (with
+    the offset it is told in: its evening is its date there)."""
+
+    setup: Setup
+    entries: Sequence[LogEntry]
+    seats: Mapping[str, str | None]
+    counts: bool = True
+    played: datetime | None = None
+
+
+def _new_table(
+    group_id: str, table: NewTable, roster: Mapping[str, RosterPlayer], zone: str
+) -> str:
+    """Make the table and keep it in the group, in the caller's transaction; its id.
+    ``played`` None: its first entry's time (or now), told in the group's time zone ``zone``."""
+    try:
+        seats = check_seats(table.setup.players, table.seats, roster)
+    except GroupRefused:
+        db.session.rollback()
+        raise
+    table_id = create_table(table.setup, commit=False)
+    fill_log(table_id, table.entries, commit=False)
+    played = table.played
+    if played is None:
+        moment = min([utcnow(), *(entry.created_at for entry in table.entries[:1])])
+        played = in_offset(moment, offset_minutes(zone, moment))
+    offset = played.utcoffset() or timedelta()
+    row = {"group_id": group_id, "table_id": table_id, "seats": seats, "counts": table.counts}
+    row |= {"played_at": as_utc(played), "played_offset": int(offset.total_seconds() // 60)}
+    db.session.execute(insert(KEPT), row | {"added_at": utcnow()})
+    return table_id
+
+
+def import_group(
+    name: str,
+    time_zone: str,
+    players: Sequence[RosterPlayer],
+    seasons: Sequence[Season],
+    tables: Sequence[NewTable],
+    creator: str | None = None,
+) -> str:
+    """A new group made whole from a group file's parts (``referee.groups.read_group``): its
+    roster with the file's ids, its seasons, and each table made from its record and kept with
+    its seats, ``counts`` and ``played``; its id. One transaction: all of it or nothing.
+    ``GroupRefused`` for what a group of this app may not hold (more players or seasons than it
+    keeps, a name it refuses, a time zone it does not know); ``TooManyGroups`` as for
+    ``create_group``."""
+    name = checked_name(name, "group")
+    time_zone = checked_time_zone(time_zone)
+    if len(players) > LONGEST_ROSTER:
+        raise GroupRefused("roster-full", longest=LONGEST_ROSTER)
+    if len(seasons) > MOST_SEASONS:
+        raise GroupRefused("seasons-full", longest=MOST_SEASONS)
+    roster: list[RosterPlayer] = []
+    for player in players:
+        checked = RosterPlayer(player.id, checked_name(player.name), player.retired)
+        if not checked.retired:
+            check_free(checked.name, roster)
+        roster.append(checked)
+    for season in seasons:
+        checked_name(season.name, "season")
+    group_id = secrets.token_urlsafe(GROUP_ID_BYTES)
+    while group_id.startswith("-"):
+        group_id = secrets.token_urlsafe(GROUP_ID_BYTES)
+    now = utcnow()
+    if creator is not None:
+        one_at_a_time(TABLES_OF_A_CREATOR, creator)
+        if not may_create_group(creator):
+            db.session.rollback()
+            raise TooManyGroups(creator)
+    try:
+        group = {"id": group_id, "name": name, "time_zone": time_zone, "version": 1}
+        db.session.execute(insert(GROUPS), group | {"creator": creator, "created_at": now})
+        if roster:
+            db.session.execute(
+                insert(PLAYERS),
+                [
+                    {"group_id": group_id, "player_id": player.id, "number": number}
+                    | {"name": player.name, "retired": player.retired, "created_at": now}
+                    for number, player in enumerate(roster, start=1)
+                ],
+            )
+        if seasons:
+            db.session.execute(
+                insert(SEASONS),
+                [
+                    {"group_id": group_id, "name": season.name.strip(), "starts_on": season.start}
+                    | {"created_at": now}
+                    for season in seasons
+                ],
+            )
+        by_id = {player.id: player for player in roster}
+        for table in tables:
+            _new_table(group_id, table, by_id, time_zone)
+    except BaseException:
+        db.session.rollback()
+        raise
+    db.session.commit()
+    return group_id
+
+
+def add_record(group_id: str, table: NewTable, by: str | None = None) -> str:
+    """Make a table from a record (``table``: its setup, log and seats) and keep it in the group,
+    in one transaction; its id. Played when its first entry was made (now, for a record without
+    times), told in the group's time zone."""
+    group = _change(group_id, by=by)
+    try:
+        table_id = _new_table(group_id, table, group.by_id, group.time_zone)
+    except BaseException:
+        db.session.rollback()
+        raise
+    db.session.commit()
+    return table_id
 
 
 def group_version(group_id: str) -> int | None:
@@ -646,7 +756,7 @@ def add_season(
     problem: GroupRefused | None = None
     if len(group.seasons) >= MOST_SEASONS:
         problem = GroupRefused("seasons-full", longest=MOST_SEASONS)
-    elif any(season.starts_on == starts_on for season in group.seasons):
+    elif any(season.start == starts_on for season in group.seasons):
         problem = GroupRefused("season-date-taken", day=starts_on)
     elif any(same_name_key(season.name) == same_name_key(name) for season in group.seasons):
         problem = GroupRefused("name-taken", kind="season", name=name)

@@ -196,8 +196,9 @@ class TableRecord:
         return self.entries[-1].seq if self.entries else 0
 
 
-def create_table(setup: Setup, creator: str | None = None) -> str:
+def create_table(setup: Setup, creator: str | None = None, commit: bool = True) -> str:
     """Store a new table and return its id. A setup the rules refuse raises (Breach, OptionError).
+    ``commit`` False: in the caller's transaction (a group loaded from its file, whole or not).
 
     ``creator`` is who made it (an opaque key): a creator makes at most the app's
     ``TABLE_LIMIT`` tables in ``TABLE_LIMIT_SECONDS``, counted in the statement that inserts,
@@ -235,7 +236,8 @@ def create_table(setup: Setup, creator: str | None = None) -> str:
         if inserted.rowcount != 1:
             db.session.rollback()
             raise TooManyTables(creator)
-    db.session.commit()
+    if commit:
+        db.session.commit()
     return table_id
 
 
@@ -363,9 +365,10 @@ def add_entry(
     raise StaleTable(table_id, expected_seq, current)
 
 
-def fill_log(table_id: str, entries: Sequence[LogEntry]) -> None:
+def fill_log(table_id: str, entries: Sequence[LogEntry], commit: bool = True) -> None:
     """Give a new table, its log still empty, the whole log ``entries`` as they are: kinds,
-    payloads and times (a loaded record's history). All of them or none, in one transaction.
+    payloads and times (a loaded record's history). All of them or none, in one transaction
+    (``commit`` False: the caller's).
 
     ``ValueError`` for a payload that does not fit its kind (``checked_payload``) or entries not
     numbered 1, 2, 3 …; ``StaleTable`` when the table's log is not empty any more,
@@ -390,7 +393,8 @@ def fill_log(table_id: str, entries: Sequence[LogEntry]) -> None:
             raise UnknownTable(table_id)
         raise StaleTable(table_id, 0, current)
     db.session.execute(_INSERT_ENTRY, rows)
-    db.session.commit()
+    if commit:
+        db.session.commit()
 
 
 def checked_payload(kind: str, payload: Mapping[str, Any], expected_seq: int) -> dict[str, Any]:

@@ -26,7 +26,7 @@ def register_blueprints(app: Flask) -> None:
     )
     from referee.web.evening import routes as evening
     from referee.web.fragments import once
-    from referee.web.groups import keep, start  # noqa: F401 (their pages are on groups.bp)
+    from referee.web.groups import keep, standings, start, transfer  # noqa: F401 (on groups.bp)
     from referee.web.groups import routes as groups
     from referee.web.groups.access import groups_in_templates
     from referee.web.headers import security_headers

@@ -5,9 +5,9 @@ Werkzeug decodes both as UTF-8. A query string that is not UTF-8 raises ``Unicod
 wherever ``request.args`` is read (a 500 behind a server that passes such bytes on; gunicorn
 refuses them itself), and a form body that is not UTF-8 silently reads as an empty form. No value
 may hold a lone surrogate either (no page, database or terminal can write one): Werkzeug never
-makes one today, so that part guards against a change there. The record upload is left to its
-own view, which reads its body under its own size limit and checks every text in the record
-(``referee.records``).
+makes one today, so that part guards against a change there. The uploads are left to their own
+views, which read their bodies under their own size limits and check every text in the record
+(``referee.records``) or group file (``referee.groups``) and every other value they take.
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ from flask.typing import ResponseReturnValue
 from referee.web.i18n import gettext
 
 bp = Blueprint("text", __name__)
+
+#: The views that read their bodies themselves, under their own size limits: the uploads.
+UPLOADS = frozenset({"records.upload", "groups.import_file", "groups.add_record_post"})
 
 #: The bodies Werkzeug reads as a form (``request.form``).
 FORMS = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
@@ -35,7 +38,7 @@ def is_unicode(text: str) -> bool:
 @bp.before_app_request
 def readable_text() -> ResponseReturnValue | None:
     """Refuse a request whose query or form is not valid Unicode (None: let it through)."""
-    if request.endpoint == "records.upload":
+    if request.endpoint in UPLOADS:
         return None
     if not request.query_string and request.mimetype not in FORMS:
         return None  # nothing to read: most requests (pages, polls through Flask)

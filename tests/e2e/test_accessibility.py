@@ -337,6 +337,38 @@ def group_share(page: Any, server: LiveServer) -> None:
     expect(page.locator("#keeper-link")).to_be_visible()
 
 
+def friday_club(page: Any, server: LiveServer) -> str:
+    """The Friday club (``tests/groups/friday-club.json``) loaded from its file on ``page``;
+    the group's address."""
+    from pathlib import Path
+
+    page.goto(server.url("/groups/import"))
+    club = Path(__file__).resolve().parents[1] / "groups" / "friday-club.json"
+    page.get_by_label("Group file (.json)").set_input_files(str(club))
+    page.get_by_role("button", name="Load the group").click()
+    expect(page.locator(".flash")).to_be_visible()
+    return page.url
+
+
+def group_standings(page: Any, server: LiveServer) -> None:
+    """A group's standings for all time: every game's table, the notes, the rating charts."""
+    page.goto(friday_club(page, server) + "/standings?season=all")
+
+
+def group_profile(page: Any, server: LiveServer) -> None:
+    """A player's profile: every number, one opened, the chart, the head-to-head."""
+    page.goto(friday_club(page, server) + "/p/p1?game=blackout&season=all")
+    page.locator("details#rating summary").click()
+
+
+def group_import_refused(page: Any, server: LiveServer) -> None:
+    page.goto(server.url("/groups/import"))
+    bad = {"name": "group.json", "mimeType": "application/json", "buffer": b"[]"}
+    page.get_by_label("Group file (.json)").set_input_files(bad)
+    page.get_by_role("button", name="Load the group").click()
+    expect(page.get_by_role("alert")).to_be_visible()
+
+
 SCREENS: dict[str, Screen] = {
     "home": home_with_a_table,
     "new-blackout": new_table_of("Blackout · 2–8 players"),
@@ -380,6 +412,9 @@ SCREENS: dict[str, Screen] = {
     "group-roster-refused": group_roster,
     "group-table": group_table,
     "group-share": group_share,
+    "group-standings": group_standings,
+    "group-profile": group_profile,
+    "group-import-refused": group_import_refused,
 }
 
 

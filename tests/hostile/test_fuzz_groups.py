@@ -1,7 +1,9 @@
 """Hostile input at every form and address of the groups, fuzzed with hypothesis through the
 Flask test client, on SQLite and PostgreSQL (``test_fuzz.py`` says what is thrown and what every
 answer must be): a new group, the roster's changes, seasons, a kept table's settings, starting a
-table from the group, keeping a table in a group, the share page, and unknown group addresses.
+table from the group, keeping a table in a group, the share page, the standings, profiles,
+statistics and season report (their season picker, games and player ids), loading a group from
+its file, adding a record to a group, and unknown group addresses.
 The client holds the group's keeper link, so its changes reach the store's rules.
 
 After every request, besides a readable answer with nothing sent back unescaped: the stored group
@@ -224,7 +226,7 @@ def test_the_share_page_under_fire(hostile_app, hostile_client, action):
 
 @fuzz(60)
 @given(
-    path=st.sampled_from(["/roster", "/seasons", "/new", "/share", "/t/TABLE", ""]),
+    path=st.sampled_from(["/roster", "/seasons", "/new", "/share", "/t/TABLE", "/add-record", ""]),
     form=st.dictionaries(
         st.sampled_from(["action", "name", "player", "here", "seat", "into", "version"]),
         hostile_value,
@@ -247,7 +249,9 @@ path_text = st.text(max_size=40) | st.sampled_from(["..", "%00", "p1", "<b>x</b>
 
 @fuzz(120)
 @given(
-    shape=st.sampled_from(["/g/{}", "/g/{group}/{}", "/g/{group}/t/{}", "/t/{}/group", "/g/{}/{}"]),
+    shape=st.sampled_from(
+        ["/g/{}", "/g/{group}/{}", "/g/{group}/t/{}", "/t/{}/group", "/g/{}/{}", "/g/{group}/p/{}"]
+    ),
     parts=st.lists(path_text, min_size=2, max_size=2),
     method=st.sampled_from(["GET", "POST"]),
 )
@@ -260,3 +264,151 @@ def test_unknown_group_addresses(hostile_app, hostile_client, shape, parts, meth
     path = shape.format(*(quote(p, safe="") for p in parts), group=group.id)
     answered(hostile_client.open(path, method=method), what=f"group address {method}")
     group.check()
+
+
+# --- the numbers, the group's file and records added --------------------------------------------
+
+SEASON = st.sampled_from(["", "all", "2026-01-01", "2026-1-1", "ALL"]) | hostile_text
+GAME = st.sampled_from(["blackout", "alles-oder-nichts", "ebbes", "whist"]) | hostile_text
+
+
+@fuzz(80)
+@given(
+    path=st.sampled_from(["/standings", "/stats.json", "/report.pdf", "/p/PLAYER"]),
+    query=st.fixed_dictionaries(
+        {"season": SEASON, "game": GAME, "paper": hostile_text, "orientation": hostile_text}
+    ),
+    keep=st.lists(st.sampled_from(["season", "game", "paper", "orientation"]), max_size=4),
+    player=PLAYER,
+)
+def test_the_numbers_pages_under_fire(hostile_app, hostile_client, path, query, keep, player):
+    from urllib.parse import quote
+
+    group = Group(hostile_app, hostile_client)
+    args = {name: value for name, value in query.items() if name in keep}
+    if on_postgresql(hostile_app):
+        player = player.replace("\x00", "")
+    address = f"/g/{group.id}{path.replace('PLAYER', quote(player, safe=''))}"
+    response = hostile_client.get(address, query_string=args)
+    if response.status_code == 200 and response.mimetype == "application/pdf":
+        assert response.data.startswith(b"%PDF")
+    else:
+        answered(response, args, f"numbers {path}")
+    assert group.check() == group.read()
+
+
+def group_file(draw: st.DrawFn) -> bytes:
+    """A group file: the club's, with a hostile value in one place, or hostile bytes."""
+    import json
+
+    roster = [{"id": f"p{i}", "name": name} for i, name in enumerate(ROSTER, start=1)]
+    record = {"format": "table-referee/1", "game": "blackout", "players": ["Ann", "Ben", "Gus"]}
+    doc: dict[str, Any] = {
+        "format": "table-referee-group/1",
+        "name": "Club",
+        "players": roster,
+        "seasons": [{"name": "2026", "from": "2026-01-01"}],
+        "tables": [
+            {
+                "played": "2026-11-27T19:30:00+01:00",
+                "seats": {"Ann": "p1", "Ben": "p2", "Gus": None},
+                "record": record,
+            }
+        ],
+    }
+    where = draw(
+        st.sampled_from(
+            ["name", "players", "seasons", "tables", "seat", "played", "record", "id", "bytes"]
+        )
+    )
+    value: Any = draw(hostile_value | st.integers() | st.none() | st.just({}))
+    if where == "bytes":
+        return draw(
+            st.binary(max_size=200) | hostile_text.map(lambda t: t.encode("utf-8", "replace"))
+        )
+    if where == "seat":
+        doc["tables"][0]["seats"]["Gus"] = value
+    elif where == "played":
+        doc["tables"][0]["played"] = value
+    elif where == "record":
+        record["players"] = value
+    elif where == "id":
+        roster[0]["id"] = value
+    elif draw(st.booleans()):
+        doc[where] = value
+    return json.dumps(doc).encode()
+
+
+def multipart(fields: dict[str, Any], files: dict[str, bytes]) -> tuple[bytes, str]:
+    """A multipart body built here (the test client would spool a large one to a temporary
+    file it never closes), and its content type."""
+    parts = []
+    for name, value in fields.items():
+        for one in value if isinstance(value, list) else [value]:
+            head = f'--b0undary\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'
+            parts.append(head.encode() + str(one).encode("utf-8", "surrogatepass") + b"\r\n")
+    for name, content in files.items():
+        head = (
+            f'--b0undary\r\nContent-Disposition: form-data; name="{name}"; filename="f.json"'
+            "\r\nContent-Type: application/json\r\n\r\n"
+        )
+        parts.append(head.encode() + content + b"\r\n")
+    return b"".join(parts) + b"--b0undary--\r\n", "multipart/form-data; boundary=b0undary"
+
+
+def counted(app: Flask) -> tuple[int, int]:
+    from sqlalchemy import func, select
+
+    from referee.store import db
+    from referee.store.models import Group as GroupRow
+    from referee.store.models import Table as TableRow
+
+    with app.app_context():
+        return tuple(
+            int(db.session.scalar(select(func.count()).select_from(row)) or 0)
+            for row in (GroupRow, TableRow)
+        )
+
+
+@fuzz(80)
+@given(data=st.data(), time_zone=hostile_value | st.sampled_from(["UTC", "Asia/Tokyo"]))
+def test_a_group_file_under_fire(hostile_app, hostile_client, data, time_zone):
+    content = group_file(data.draw)
+    before = counted(hostile_app)
+    form = clean(hostile_app, {"time_zone": time_zone})
+    body, kind = multipart(form, {"group": content})
+    response = hostile_client.post("/groups/import", data=body, content_type=kind)
+    answered(response, form, "group file")
+    groups, tables = counted(hostile_app)
+    if response.status_code == 303:
+        group_id = response.headers["Location"].rsplit("/", 1)[-1]
+        with hostile_app.app_context():
+            made = get_group(group_id)
+        assert made is not None and (groups, tables) == (before[0] + 1, before[1] + 1)
+    else:
+        assert (groups, tables) == before  # nothing half made
+
+
+@fuzz(60)
+@given(
+    text=hostile_text
+    | st.sampled_from(['{"format": "table-referee/1", "game": "blackout", "players": ["A", "B"]}']),
+    seats=st.lists(PLAYER | st.just(""), max_size=3),
+    confirm=st.booleans(),
+)
+def test_adding_a_record_under_fire(hostile_app, hostile_client, text, seats, confirm):
+    group = Group(hostile_app, hostile_client)
+    before = counted(hostile_app)
+    form: dict[str, Any] = {f"seat-{i}": seat for i, seat in enumerate(seats)}
+    if confirm:
+        form |= {"action": "confirm", "record_text": text}
+    form = clean(hostile_app, form)
+    files = {} if confirm else {"record": text.encode("utf-8", "replace")}
+    body, kind = multipart(form, files)
+    response = hostile_client.post(f"/g/{group.id}/add-record", data=body, content_type=kind)
+    answered(response, form, "add record")
+    after = group.check()
+    if response.status_code == 303:
+        assert len(after.tables) == 2 and counted(hostile_app)[1] == before[1] + 1
+    else:
+        assert len(after.tables) == 1 and counted(hostile_app) == before

@@ -74,3 +74,22 @@ def version_of(page: str) -> str:
     found = re.search(r'name="version" value="(\d+)"', page)
     assert found, "no version on the page"
     return found.group(1)
+
+
+def import_group_file(client: FlaskClient, data: bytes, time_zone: str = "Europe/Berlin"):
+    """Post a group file to ``/groups/import`` (the response: a 303 to the new group, or the
+    page with why it was refused)."""
+    import io
+
+    return client.post(
+        "/groups/import",
+        data={"group": (io.BytesIO(data), "group.json"), "time_zone": time_zone},
+        content_type="multipart/form-data",
+    )
+
+
+def imported(client: FlaskClient, data: bytes) -> str:
+    """The id of a new group loaded from ``data`` (``client`` keeps it)."""
+    response = import_group_file(client, data)
+    assert response.status_code == 303, error_text(response)
+    return response.headers["Location"].rsplit("/", 1)[-1]

@@ -15,6 +15,7 @@ and each language's own name in the switcher), and the ``placeholder``, ``title`
 from __future__ import annotations
 
 import io
+import json
 import random
 import re
 from collections.abc import Iterator
@@ -366,6 +367,17 @@ def test_the_group_pages_come_through_the_catalog(app: Flask) -> None:
     for path in ("", "/roster", "/share", "/new", "/evenings", f"/t/{table}", f"/t/{earlier}"):
         reading.page(f"/g/{group}{path}")
     reading.page(f"/g/{group}/share", method="POST", data={"action": "keeper"})
+    numbers = ("/standings", "/standings?season=all", "/p/p1?season=all", "/p/p2?game=ebbes")
+    for path in (*numbers, "/p/p1?game=blackout", "/add-record", "/report.pdf?season=all"):
+        reading.page(f"/g/{group}{path}")
+    reading.page(f"/g/{group}/standings?season=1999-01-01", status=404)
+    reading.page(f"/g/{group}/p/Cho", status=404)
+    record = client.get(f"/g/{group}/group.json").get_json()["tables"][0]["record"]
+    upload = {"record": (io.BytesIO(json.dumps(record).encode()), "r.json")}
+    reading.page(f"/g/{group}/add-record", method="POST", data=upload)  # the confirm step
+    reading.page("/groups/import")
+    bad = {"group": (io.BytesIO(b'{"format": "table-referee-group/1"}'), "g.json")}
+    reading.page("/groups/import", method="POST", data=bad, status=422)
     reading.page(
         f"/g/{group}/seasons", method="POST", data={"name": "Ann", "starts_on": "x"}, status=422
     )

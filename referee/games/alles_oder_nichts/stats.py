@@ -7,7 +7,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from referee.groups.facts import BID_HEADINGS, BID_KEYS, StatsGame, Value, bid_counts
+from referee.groups.facts import (
+    BID_EXPLANATIONS,
+    BID_HEADINGS,
+    BID_KEYS,
+    BID_LABELS,
+    StatsGame,
+    Value,
+    bid_counts,
+)
 from referee.rules import RoundState, Score, State
 from referee.rules.alles import AllesRound
 from referee.rules.marks import N_
@@ -27,6 +35,20 @@ class StatsAlles(StatsGame):
         "open_made": N_("Open, made"),
         "secret_declared": N_("Secret"),
         "secret_made": N_("Secret, made"),
+    }
+    labels: ClassVar[Mapping[str, str]] = {
+        **BID_LABELS,
+        "open_declared": N_("Declared open"),
+        "open_made": N_("Open and made"),
+        "secret_declared": N_("Declared secret"),
+        "secret_made": N_("Secret and made"),
+    }
+    explanations: ClassVar[Mapping[str, str]] = {
+        **BID_EXPLANATIONS,
+        "open_declared": N_("Rounds where %(name)s declared their bid open."),
+        "open_made": N_("Of the rounds declared open, those where %(name)s made their bid."),
+        "secret_declared": N_("Rounds where %(name)s sealed their bid secret."),
+        "secret_made": N_("Of the rounds declared secret, those where %(name)s made their bid."),
     }
 
     def round_values(

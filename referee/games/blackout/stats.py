@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from referee.groups.facts import BID_HEADINGS, BID_KEYS, StatsGame, Value, bid_counts
+from referee.groups.facts import (
+    BID_EXPLANATIONS,
+    BID_HEADINGS,
+    BID_KEYS,
+    BID_LABELS,
+    StatsGame,
+    Value,
+    bid_counts,
+)
 from referee.rules import RoundState, Score, State
 from referee.rules.blackout import BlackoutRound
 from referee.rules.marks import N_
@@ -18,6 +26,16 @@ class StatsBlackout(StatsGame):
         **BID_HEADINGS,
         "dealer_rounds": N_("Dealt"),
         "dealer_made": N_("Dealt, made"),
+    }
+    labels: ClassVar[Mapping[str, str]] = {
+        **BID_LABELS,
+        "dealer_rounds": N_("Rounds dealt"),
+        "dealer_made": N_("Dealt and made"),
+    }
+    explanations: ClassVar[Mapping[str, str]] = {
+        **BID_EXPLANATIONS,
+        "dealer_rounds": N_("Rounds %(name)s dealt (the dealer bids last)."),
+        "dealer_made": N_("Of the rounds %(name)s dealt, those where their bid was made."),
     }
 
     def round_values(

@@ -21,6 +21,23 @@ class StatsEbbes(StatsGame):
         "ebbes_bonus": N_("Bonus"),
         "nix_majority": N_("Nix most"),
     }
+    labels: ClassVar[Mapping[str, str]] = {
+        "plus_points": N_("Plus points"),
+        "minus_points": N_("Minus points"),
+        "ebbes_bonus": N_("Ebbes bonus"),
+        "nix_majority": N_("In the nix majority"),
+    }
+    explanations: ClassVar[Mapping[str, str]] = {
+        "plus_points": N_("Points %(name)s scored from the plus colour."),
+        "minus_points": N_("Points %(name)s lost to the minus colour (a negative number)."),
+        "ebbes_bonus": N_(
+            "Rounds where %(name)s earned the ebbes bonus: neither the most nor the fewest "
+            "cards of the ebbes colour."
+        ),
+        "nix_majority": N_(
+            "Rounds where %(name)s took the most cards of the nix colour (ties included)."
+        ),
+    }
 
     def round_values(
         self, state: State, rnd: RoundState, scores: Mapping[str, Score]

@@ -75,6 +75,7 @@ from referee.web.groups.access import (
     shown_group_token,
 )
 from referee.web.groups.facts import evenings, line, positions
+from referee.web.groups.numbers import facts_of
 from referee.web.groups.words import changed_text, not_kept_text, refusal_text
 from referee.web.i18n import gettext, ngettext
 from referee.web.language import language
@@ -446,9 +447,16 @@ def render_kept(
             form=GroupForm(formdata=None),
             error=error,
             free=[player for player in group.players if player.id not in seated],
+            breaks=breaks_a_rule(table_id),
         ),
         status,
     )
+
+
+def breaks_a_rule(table_id: str) -> bool:
+    """Whether the table holds a breach of its game's rules (then it counts as it was kept)."""
+    facts = facts_of(table_id)
+    return facts is not None and facts.breaches > 0
 
 
 @bp.get("/g/<group_id>/t/<table_id>")

@@ -1,0 +1,217 @@
+"""The group's numbers as the web has them: the statistics document of ``referee.groups`` for a
+season or for all time, built from the tables the group keeps, and what the pages say of it.
+
+``numbers(group, scope)`` is exactly ``referee.groups.statistics``'s document (the ``--json`` of
+``python -m referee stats``): the counted tables are the kept ones with ``counts`` true (and, for a
+season, played in it), each named by its number in the group's file (``transfer.py`` writes the
+tables in the same order, the order played), so that the document the pages are rendered from is
+the one the command line gives for the group's export. The web adds up nothing of its own.
+
+What is computed is kept through the memo (``referee.web.memo``'s ``groups`` shelf): each table's
+facts by table and log position, the document by group version and the tables' positions, so a
+page of a group of many tables replays only the tables that changed, and adds up nothing again
+while nothing changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from flask import abort, current_app, request
+
+from referee.groups import CountedTable, Member, Season, TableFacts, season_of, statistics
+from referee.groups.facts import stats_part, table_facts
+from referee.groups.report import ranked
+from referee.store.groups import GroupRecord, KeptTable
+from referee.web.groups.facts import positions
+from referee.web.i18n import gettext
+from referee.web.loading import recent_seq, table
+from referee.web.memo import memo
+
+#: The query value of every table, whatever its season.
+ALL = "all"
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What the numbers are of: a season (``value`` is its first day, as the address gives
+    it) or every table (``ALL``, ``season`` None)."""
+
+    value: str
+    season: Season | None
+
+
+def scopes(group: GroupRecord) -> list[Scope]:
+    """What a season picker offers: the seasons, the newest first, then all time."""
+    return [Scope(s.start.isoformat(), s) for s in reversed(group.seasons)] + [Scope(ALL, None)]
+
+
+def current_scope(group: GroupRecord) -> Scope:
+    """The season the group is in today, or all time (no season yet)."""
+    season = group.season_of(group.today())
+    return Scope(ALL, None) if season is None else Scope(season.start.isoformat(), season)
+
+
+def chosen_scope(group: GroupRecord) -> Scope:
+    """The scope the address asks for (``?season=``: a season's first day, or ``all``); the
+    current season when it asks for none; a 404 page for one the group does not have."""
+    value = request.args.get("season")
+    if value is None or value == "":
+        return current_scope(group)
+    for scope in scopes(group):
+        if scope.value == value:
+            return scope
+    abort(404, description=gettext("The group has no such season."))
+
+
+def member_of(group: GroupRecord, player_id: str) -> Member | None:
+    player = group.player(player_id)
+    return None if player is None else Member(player.id, player.name, player.retired)
+
+
+def roster(group: GroupRecord) -> tuple[Member, ...]:
+    return tuple(Member(p.id, p.name, p.retired) for p in group.players)
+
+
+def facts_of(table_id: str) -> TableFacts | None:
+    """The statistics' facts of a table at its log position now (``referee.groups``), computed
+    once per position; None for a table this version cannot replay."""
+    position = recent_seq(table_id)
+    if position is None:
+        return None
+
+    def make() -> TableFacts | None:
+        try:
+            found = table(table_id)
+        except (ValueError, KeyError, TypeError):  # a stored log this version cannot replay
+            current_app.logger.exception("table %s cannot be replayed", table_id)
+            return None
+        return None if found is None else table_facts(found[1])
+
+    return memo("groups", ("stats-facts", table_id, position), make)
+
+
+def in_scope(group: GroupRecord, kept: KeptTable, scope: Scope) -> bool:
+    """Whether a kept table is of the scope (played in its season; any, for all time)."""
+    return scope.season is None or season_of(group.seasons, kept.evening) == scope.season
+
+
+def counted(group: GroupRecord, scope: Scope) -> Iterator[CountedTable]:
+    """The tables of the scope that count, each named by its number in the group's file."""
+    for number, kept in enumerate(group.tables, start=1):
+        if not kept.counts or not in_scope(group, kept, scope):
+            continue
+        facts = facts_of(kept.table_id)
+        if facts is not None:
+            seats = {name: kept.seats.get(name) for name in kept.players}
+            yield CountedTable(number, kept.played, seats, facts)
+
+
+def numbers(group: GroupRecord, scope: Scope) -> dict[str, Any]:
+    """The statistics document of the scope (see the module), kept per group version and
+    tables' positions."""
+    key = ("numbers", group.id, group.version, positions(group), scope.value)
+
+    def make() -> dict[str, Any]:
+        name = None if scope.season is None else scope.season.name
+        return statistics(group.name, roster(group), name, list(counted(group, scope)))
+
+    return memo("groups", key, make)
+
+
+# --- what the pages say of the document ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableNote:
+    """A table of the scope the standings say something of: its number in the group's file,
+    what the group keeps of it, and its facts (None: it cannot be read)."""
+
+    number: int
+    kept: KeptTable
+    facts: TableFacts | None
+
+
+@dataclass(frozen=True)
+class Honesty:
+    """What the numbers of one game leave out or take as they are: the tables of the scope not
+    counted, the counted ones still in play (their complete rounds count, no win, no rating)
+    and those that break a rule (they count as the table kept them)."""
+
+    not_counted: tuple[TableNote, ...]
+    in_play: tuple[TableNote, ...]
+    breaking: tuple[TableNote, ...]
+
+
+def honesty(group: GroupRecord, scope: Scope, game: str, doc: Mapping[str, Any]) -> Honesty:
+    """What the standings of ``game`` say beside the numbers (``doc``: ``numbers``')."""
+    breaking = set(doc["breaking"])
+    not_counted, in_play, broken = [], [], []
+    for number, kept in enumerate(group.tables, start=1):
+        if kept.game != game or not in_scope(group, kept, scope):
+            continue
+        facts = facts_of(kept.table_id) if kept.counts else None
+        note = TableNote(number, kept, facts)
+        if not kept.counts:
+            not_counted.append(note)
+            continue
+        if facts is not None and not facts.complete:
+            in_play.append(note)
+        if number in breaking:
+            broken.append(note)
+    return Honesty(tuple(not_counted), tuple(in_play), tuple(broken))
+
+
+def table_id_of(group: GroupRecord, number: int) -> str | None:
+    """The id of the table the document names by ``number`` (its place in the group's file)."""
+    return group.tables[number - 1].table_id if 0 < number <= len(group.tables) else None
+
+
+def standings(figures: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """A game's players by rating, as the table for people lists them (``ranked``)."""
+    return ranked(figures["players"])
+
+
+def played_day(played: str) -> date:
+    """The date of a document's ``played`` time, where it was played: the table's evening."""
+    return datetime.fromisoformat(played).date()
+
+
+@dataclass(frozen=True)
+class Rival:
+    """Another roster player as a profile's head-to-head shows them."""
+
+    player_id: str
+    name: str
+    tables: int
+    ahead: int
+    behind: int
+    level: int
+
+
+def rivals(group: GroupRecord, figures: Mapping[str, Any]) -> list[Rival]:
+    """A player's head-to-head (``figures``: theirs in one game), in roster order."""
+    out = []
+    for other, tally in figures["head_to_head"].items():
+        player = group.player(other)
+        name = player.name if player is not None else other
+        out.append(
+            Rival(other, name, tally["tables"], tally["ahead"], tally["behind"], tally["level"])
+        )
+    return out
+
+
+def most(found: list[Rival], key: str) -> tuple[list[Rival], int]:
+    """The rivals with the highest ``key`` (``ahead`` or ``behind``), and that count; none when
+    it is 0."""
+    best = max((getattr(rival, key) for rival in found), default=0)
+    return ([rival for rival in found if getattr(rival, key) == best] if best else []), best
+
+
+def game_keys(game: str) -> list[tuple[str, str, str]]:
+    """A game's own keys, each with its name and its sentence (marked, said by the page)."""
+    part = stats_part(game)
+    return [(key, part.labels.get(key, key), part.explanations.get(key, "")) for key in part.keys]

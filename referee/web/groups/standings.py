@@ -1,0 +1,281 @@
+"""The group's standings and each roster player's profile, per game, for a season or all time,
+and the statistics document they are rendered from (``/g/<id>/stats.json``).
+
+Every number on these pages is a value of the document ``numbers.py`` gives, exactly
+``referee.groups.statistics``'s: the pages format it, say what it counts (a tap away: each
+number's ``<details>``, or a footnote the heading links to) and never add anything up of their
+own. Each page's content is rendered once per group version, tables' positions, language,
+season and (a profile) player and game, through the memo; the document itself is kept as
+``numbers.py`` says.
+
+Guests have no profile (they are opponents, not the group's players); a retired player keeps
+theirs. A table still in play counts its complete rounds (no win, no rating), one that breaks
+a rule counts as the table kept it (both are named beside the numbers), and one marked as not
+counting is left out and named too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from flask import Response, abort, render_template, request
+from flask.typing import ResponseReturnValue
+from markupsafe import Markup
+
+from referee.groups.rating import MODEL_PARAMETERS, ORDINAL_Z
+from referee.rules import GAMES
+from referee.sheets.season import GameWords, season_report
+from referee.store.groups import GroupRecord
+from referee.web.downloads import attachment, page_from, safe_file_name
+from referee.web.groups.access import keeps_group, require_group
+from referee.web.groups.chart import rated_tables, rating_chart
+from referee.web.groups.facts import positions
+from referee.web.groups.numbers import (
+    Scope,
+    chosen_scope,
+    game_keys,
+    honesty,
+    most,
+    numbers,
+    played_day,
+    rivals,
+    scopes,
+    standings,
+    table_id_of,
+)
+from referee.web.groups.routes import bp, load_group
+from referee.web.i18n import gettext, translations
+from referee.web.language import language
+from referee.web.memo import memo
+
+#: The minus sign numbers are shown with.
+MINUS = "−"
+
+
+def decimal(value: float | None, places: int = 1) -> str:
+    """A number with ``places`` decimals in the reader's language (a decimal comma in German,
+    as the command line's table says it); a dash for none."""
+    if value is None:
+        return "–"
+    whole, _, decimals = f"{value:.{places}f}".partition(".")
+    text = gettext("%(whole)s.%(decimals)s", whole=whole.lstrip("-"), decimals=decimals)
+    return MINUS + text if whole.startswith("-") and value < 0 else text
+
+
+def percent(rate: float | None) -> str:
+    """A rate (0–1) as a whole percentage; a dash for none."""
+    if rate is None:
+        return "–"
+    return gettext("%(percent)s%%", percent=round(rate * 100))
+
+
+def whole(value: int) -> str:
+    """A whole number, a negative one with a minus sign."""
+    return f"{MINUS}{-value}" if value < 0 else str(value)
+
+
+def rating_text(rating: Mapping[str, Any] | None) -> str:
+    """A rating as "27.3 ± 2.1" (``mu`` ± ``sigma``); a dash for none."""
+    if not rating:
+        return "–"
+    return f"{decimal(rating['mu'])}\u00a0±\u00a0{decimal(rating['sigma'])}"  # never broken
+
+
+def end_label(rating: Mapping[str, Any] | None) -> str:
+    """A rating where its line ends on the chart: the estimate alone (room is short)."""
+    return decimal(rating["mu"]) if rating else ""
+
+
+def formats() -> dict[str, Any]:
+    """What the templates format numbers with."""
+    return {
+        "decimal": decimal,
+        "percent": percent,
+        "whole": whole,
+        "rating_text": rating_text,
+        "start_mu": decimal(float(MODEL_PARAMETERS["mu"])),
+        "start_sigma": decimal(float(MODEL_PARAMETERS["sigma"])),
+        "ordinal_z": int(ORDINAL_Z),
+    }
+
+
+def part(
+    group: GroupRecord, scope: Scope, what: tuple[object, ...], render: Callable[[], str]
+) -> Markup:
+    """A page's content, rendered once per group version, tables' positions, language, scope
+    and ``what`` (the page and its subject)."""
+    key = (
+        *(what, group.id, group.version, positions(group), language(), scope.value),
+        request.script_root,
+    )
+    return memo("groups", key, lambda: Markup(render()))
+
+
+def scope_args(scope: Scope, chosen: bool) -> dict[str, str]:
+    """The query that keeps the scope in a link: none when it is the default."""
+    return {"season": scope.value} if chosen else {}
+
+
+# --- the standings -------------------------------------------------------------------------
+
+
+@bp.get("/g/<group_id>/standings")
+def standings_page(group_id: str) -> ResponseReturnValue:
+    """Each game's standings of the season asked for (``?season=``), the current one, or all
+    time."""
+    require_group(group_id)
+    group = load_group(group_id)
+    scope = chosen_scope(group)
+    chosen = "season" in request.args
+
+    def render() -> str:
+        doc = numbers(group, scope)
+        games = []
+        for game, figures in doc["games"].items():
+            ranked = standings(figures)
+            shown = {pid: (f["name"], end_label(f["rating"])) for pid, f in ranked}
+            games.append(
+                {
+                    "name": game,
+                    "title": GAMES[game].title,
+                    "figures": figures,
+                    "ranked": ranked,
+                    "honesty": honesty(group, scope, game, doc),
+                    "chart": rating_chart(ranked, rated_tables(figures["players"]), shown),
+                }
+            )
+        quiet = [
+            (name, game.title, honesty(group, scope, name, doc))
+            for name, game in GAMES.items()
+            if name not in doc["games"]
+        ]
+        idle = [
+            player
+            for player in group.players
+            if not player.retired
+            and not any(player.id in figures["players"] for figures in doc["games"].values())
+        ]
+        return render_template(
+            "groups/_standings.html",
+            idle=idle,
+            group=group,
+            scope=scope,
+            scopes=scopes(group),
+            doc=doc,
+            games=games,
+            quiet=[q for q in quiet if q[2].not_counted],
+            args=scope_args(scope, chosen),
+            **formats(),
+        )
+
+    return render_template(
+        "groups/standings.html",
+        group=group,
+        keeper=keeps_group(group_id),
+        scope=scope,
+        content=part(group, scope, ("standings", chosen), render),
+    )
+
+
+@bp.get("/g/<group_id>/stats.json")
+def stats_json(group_id: str) -> ResponseReturnValue:
+    """The statistics document the standings and profiles of the scope are rendered from:
+    ``python -m referee stats --json`` of the group's file (``/g/<id>/group.json``)."""
+    require_group(group_id)
+    group = load_group(group_id)
+    body = json.dumps(numbers(group, chosen_scope(group)), ensure_ascii=False, indent=2) + "\n"
+    response = Response(body, mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# --- a player's profile --------------------------------------------------------------------
+
+
+@bp.get("/g/<group_id>/p/<player_id>")
+def profile(group_id: str, player_id: str) -> ResponseReturnValue:
+    """A roster player's numbers in one game (``?game=``; the first they have numbers in),
+    for the season asked for, the current one, or all time."""
+    require_group(group_id)
+    group = load_group(group_id)
+    player = group.player(player_id)
+    if player is None:
+        abort(404, description=gettext("That player is not on the group's roster."))
+    scope = chosen_scope(group)
+    chosen = "season" in request.args
+    doc = numbers(group, scope)
+    played = [g for g, figures in doc["games"].items() if player_id in figures["players"]]
+    game = request.args.get("game") or (played[0] if played else next(iter(GAMES)))
+    if game not in GAMES:
+        abort(404, description=gettext("There is no such game."))
+
+    def render() -> str:
+        figures = doc["games"].get(game, {}).get("players", {}).get(player_id)
+        chart = None
+        if figures is not None and figures["rating"]:
+            shown = {player_id: (player.name, end_label(figures["rating"]))}
+            tables = rated_tables(doc["games"][game]["players"])
+            chart = rating_chart([(player_id, figures)], tables, shown, band=True)
+        found = rivals(group, figures) if figures is not None else []
+        return render_template(
+            "groups/_profile.html",
+            group=group,
+            player=player,
+            game=game,
+            title=GAMES[game].title,
+            games=[(name, g.title, name in played) for name, g in GAMES.items()],
+            scope=scope,
+            scopes=scopes(group),
+            figures=figures,
+            tables=doc["games"].get(game, {}).get("tables", 0),
+            keys=game_keys(game),
+            rivals=found,
+            ahead=most(found, "ahead"),
+            behind=most(found, "behind"),
+            chart=chart,
+            table_of=lambda number: table_id_of(group, number),
+            day_of=played_day,
+            args=scope_args(scope, chosen),
+            **formats(),
+        )
+
+    return render_template(
+        "groups/profile.html",
+        group=group,
+        keeper=keeps_group(group_id),
+        player=player,
+        title=GAMES[game].title,
+        content=part(group, scope, ("profile", chosen, player_id, game), render),
+    )
+
+
+# --- the printable season report -----------------------------------------------------------
+
+
+@bp.get("/g/<group_id>/report.pdf")
+def report_pdf(group_id: str) -> ResponseReturnValue:
+    """The season's report as PDF (``referee.sheets.season``): the standings per game, each
+    player's line and the rating chart, from the same document as the pages."""
+    require_group(group_id)
+    group = load_group(group_id)
+    scope = chosen_scope(group)
+    page = page_from(request.args)
+
+    def make() -> bytes:
+        doc = numbers(group, scope)
+        games = {
+            game: GameWords(
+                GAMES[game].title,
+                [(key, label) for key, label, _sentence in game_keys(game)],
+                [pid for pid, _figures in standings(figures)],
+            )
+            for game, figures in doc["games"].items()
+        }
+        return season_report(doc, games, page, words=translations())
+
+    key = ("report", group.id, group.version, positions(group), scope.value, page, language())
+    body = memo("pdfs", key, make)
+    name = safe_file_name("group", group_id[:8], scope.value, "report.pdf")
+    return attachment(body, "application/pdf", name)

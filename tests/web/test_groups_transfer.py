@@ -1,0 +1,281 @@
+"""A group as one file through the web: downloaded by a keeper or a viewer, loaded into a new
+group on a fresh server with the same roster, seasons, tables (with their histories), seats,
+counts and evenings, and so the same pages and numbers; a file that cannot be read or loaded
+refused with the reader's sentence and nothing made; the body limit; and a record added to a
+group by a keeper, who says who is who first."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from referee.store import db
+from referee.store.models import Group, GroupTable, Table
+from tests.conftest import make_app
+from tests.groups.test_stats_by_hand import FRIDAY
+from tests.web.group_helpers import (
+    error_text,
+    import_group_file,
+    imported,
+    join_group,
+    main_text,
+    new_group,
+    stored,
+)
+from tests.web.test_groups_numbers import numbers_of, rows
+
+RECORDS = Path(__file__).resolve().parents[1] / "records"
+
+
+def counts(app: Flask) -> tuple[int, int, int]:
+    """How many groups, tables and kept tables the app's database holds."""
+    with app.app_context():
+        return tuple(
+            int(db.session.scalar(select(func.count()).select_from(model)) or 0)
+            for model in (Group, Table, GroupTable)
+        )
+
+
+def pages(client, group_id: str) -> dict[str, object]:
+    """What the numbers pages show: each standings row, each profile's numbers (all time and
+    the current season), and the statistics."""
+    shown: dict[str, object] = {}
+    for season in ("all", "2025-01-01", "2026-01-01"):
+        page = client.get(f"/g/{group_id}/standings?season={season}").text
+        shown[f"standings {season}"] = rows(page)
+        shown[f"json {season}"] = client.get(f"/g/{group_id}/stats.json?season={season}").get_json()
+        for player in ("p1", "p2", "p3", "p4", "p5"):
+            for game in ("blackout", "alles-oder-nichts", "ebbes"):
+                url = f"/g/{group_id}/p/{player}?game={game}&season={season}"
+                profile = client.get(url).text
+                shown[url.split("/p/")[1]] = (numbers_of(profile), main_text_of(profile))
+    return shown
+
+
+def main_text_of(page: str) -> str:
+    """The head-to-head and honesty sentences of a page (links' addresses aside)."""
+    return re.sub(r'href="[^"]*"', "", page.split("<main>")[1].split("</main>")[0])
+
+
+def test_a_group_exported_and_imported_on_a_fresh_app_shows_the_same(
+    app: Flask, client, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    group = imported(client, FRIDAY.read_bytes())
+    exported = client.get(f"/g/{group}/group.json")
+    assert exported.status_code == 200 and exported.mimetype == "application/json"
+    disposition = exported.headers["Content-Disposition"]
+    assert disposition.startswith("attachment;") and f"{group[:8]}.json" in disposition
+    document = json.loads(exported.data)
+    assert [t["record"]["history"][0]["seq"] for t in document["tables"]] == [1] * 7
+    (tmp_path / "other").mkdir()
+    other = make_app(request, tmp_path / "other")
+    phone = other.test_client()
+    again = imported(phone, exported.data)
+    assert json.loads(phone.get(f"/g/{again}/group.json").data) == document  # the same file
+    first, second = pages(client, group), pages(phone, again)
+    assert first.keys() == second.keys()
+    for key in first:
+        if key.startswith(("standings", "json")):
+            assert first[key] == second[key], key
+        else:
+            assert first[key][0] == second[key][0], key  # every number
+            assert first[key][1].replace(group, "G") == second[key][1].replace(again, "G"), key
+    original, loaded = stored(app, group), stored(other, again)
+    assert [(p.id, p.name, p.retired) for p in original.players] == [
+        (p.id, p.name, p.retired) for p in loaded.players
+    ]
+    assert original.seasons == loaded.seasons
+    assert [(t.seats, t.counts, t.played, t.evening) for t in original.tables] == [
+        (t.seats, t.counts, t.played, t.evening) for t in loaded.tables
+    ]
+    with other.app_context():
+        db.engine.dispose()
+
+
+def friday() -> dict:
+    return json.loads(FRIDAY.read_bytes())
+
+
+@pytest.mark.parametrize(
+    ("change", "sentence"),
+    [
+        (lambda doc: b"{not json", "This group file cannot be read:"),
+        (
+            lambda doc: doc | {"format": "table-referee/1"},
+            'format: must be "table-referee-group/1"',
+        ),
+        (
+            lambda doc: (
+                doc
+                | {
+                    "tables": [
+                        doc["tables"][0] | {"seats": {"Ann": "p1", "Ben": "p9", "Gus": None}}
+                    ]
+                }
+            ),
+            'table 1: seats.Ben: "p9" is no roster player\'s id',
+        ),
+        (
+            lambda doc: (
+                doc
+                | {
+                    "tables": [
+                        *doc["tables"][:2],
+                        {
+                            "played": "2026-05-01T20:00:00+02:00",
+                            "seats": dict.fromkeys(("Ann", "Ben", "Cho", "Dee")),
+                            "record": json.loads(
+                                (RECORDS / "blackout" / "breach-trump-missing.json").read_bytes()
+                            ),
+                        },
+                    ]
+                }
+            ),
+            "Table 3 of the file: This record cannot be loaded: Turn up the trump for round 2",
+        ),
+        (
+            lambda doc: (
+                doc
+                | {"players": [{"id": f"p{i}", "name": f"P{i}"} for i in range(101)], "tables": []}
+            ),
+            "A roster holds at most 100 players.",
+        ),
+        (lambda doc: b"", "The file is empty: it holds no group."),
+    ],
+)
+def test_a_file_that_cannot_be_loaded_is_refused_whole(app, client, change, sentence) -> None:
+    made = change(friday())
+    data = made if isinstance(made, bytes) else json.dumps(made).encode()
+    before = counts(app)
+    response = import_group_file(client, data)
+    assert response.status_code == 422, response.status_code
+    assert sentence in error_text(response)
+    assert counts(app) == before
+    assert "/g/" not in client.get("/").text.split("Your groups")[1]
+
+
+def test_a_failure_while_writing_the_tables_leaves_nothing(app, client, monkeypatch) -> None:
+    from referee.store import groups
+
+    real, made = groups.fill_log, []
+
+    def failing(table_id, entries, commit=True):
+        made.append(table_id)
+        if len(made) == 5:
+            raise ValueError("not a valid event entry after entry 3")
+        return real(table_id, entries, commit)
+
+    monkeypatch.setattr(groups, "fill_log", failing)
+    before = counts(app)
+    response = import_group_file(client, FRIDAY.read_bytes())
+    assert response.status_code == 422 and "cannot be loaded" in error_text(response)
+    assert counts(app) == before and len(made) == 5  # four tables were written, then undone
+
+
+def test_the_body_limit(app, client, monkeypatch) -> None:
+    from referee.web.groups import transfer
+
+    monkeypatch.setattr(transfer, "GROUP_UPLOAD_LIMIT", 4096)
+    data = FRIDAY.read_bytes()
+    body = (
+        b'--b\r\nContent-Disposition: form-data; name="group"; filename="g.json"\r\n'
+        b"Content-Type: application/json\r\n\r\n" + data + b"\r\n--b--\r\n"
+    )
+    response = client.post(
+        "/groups/import", data=body, content_type="multipart/form-data; boundary=b"
+    )
+    assert response.status_code == 413 and "larger than" in error_text(response)
+    assert counts(app) == (0, 0, 0)
+
+
+@pytest.mark.csrf
+def test_an_import_without_its_form_token_is_stale(app, client) -> None:
+    response = import_group_file(client, FRIDAY.read_bytes())
+    assert response.status_code == 400 and "Choose the file again." in error_text(response)
+    page = client.get("/groups/import").text
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    response = client.post(
+        "/groups/import",
+        data={"group": (io.BytesIO(FRIDAY.read_bytes()), "g.json"), "csrf_token": token},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 303
+
+
+def record_of(client, group_id: str, number: int = 1) -> bytes:
+    """A table's record as the group's file has it (its history too)."""
+    document = client.get(f"/g/{group_id}/group.json").get_json()
+    return json.dumps(document["tables"][number - 1]["record"]).encode()
+
+
+def post_record(client, group_id: str, data: dict):
+    return client.post(f"/g/{group_id}/add-record", data=data, content_type="multipart/form-data")
+
+
+def test_a_keeper_adds_a_record_saying_who_is_who(app, client) -> None:
+    source = imported(client, FRIDAY.read_bytes())
+    record = record_of(client, source, 2)  # Chloe, Ann, Dee
+    group = new_group(client, players=("Ann", "Chloe", "Zed"))
+    assert f'href="/g/{group}/add-record"' in client.get(f"/g/{group}").text
+    confirm = post_record(client, group, {"record": (io.BytesIO(record), "r.json")})
+    assert confirm.status_code == 200
+    chosen = dict(
+        re.findall(
+            r'<select id="seat-\d+" name="(seat-\d+)">.*?<option value="([^"]*)" selected',
+            confirm.text,
+            re.S,
+        )
+    )
+    assert chosen == {"seat-0": "p2", "seat-1": "p1", "seat-2": ""}  # Dee: a guest
+    assert "Who is who?" in main_text(confirm)
+    text = re.search(r'name="record_text" value="([^"]*)"', confirm.text).group(1)
+    before = counts(app)
+    twice = {
+        "action": "confirm",
+        "record_text": text_of(text),
+        "seat-0": "p1",
+        "seat-1": "p1",
+        "seat-2": "",
+    }
+    refused = post_record(client, group, twice)
+    assert refused.status_code == 422 and "one person has one seat" in error_text(refused)
+    assert counts(app) == before
+    said = {"seat-0": "p2", "seat-1": "p1", "seat-2": "p3"}  # Chloe, Ann, and Dee is Zed
+    done = post_record(client, group, twice | said)
+    assert done.status_code == 303
+    kept = stored(app, group).tables
+    assert len(kept) == 1 and kept[0].seats == {"Chloe": "p2", "Ann": "p1", "Dee": "p3"}
+    first = json.loads(record)["history"][0]["at"]
+    assert kept[0].played == datetime.fromisoformat(first)  # its history's first entry
+    doc = client.get(f"/g/{group}/stats.json?season=all").get_json()
+    assert doc["games"]["blackout"]["players"]["p2"]["wins"] == 1  # Chloe won that table
+
+
+def text_of(value: str) -> str:
+    import html
+
+    return html.unescape(value)
+
+
+def test_only_a_keeper_adds_a_record(app, client) -> None:
+    group = new_group(client)
+    viewer = app.test_client()
+    join_group(app, viewer, group, "viewer")
+    record = (RECORDS / "blackout" / "breach-hook.json").read_bytes()
+    before = counts(app)
+    assert viewer.get(f"/g/{group}/add-record").status_code == 403
+    response = post_record(viewer, group, {"record": (io.BytesIO(record), "r.json")})
+    assert response.status_code == 403
+    confirm = {"action": "confirm", "record_text": record.decode()}
+    assert post_record(viewer, group, confirm).status_code == 403
+    assert post_record(app.test_client(), group, confirm).status_code == 403
+    assert counts(app) == before
+    unreadable = post_record(client, group, {"record": (io.BytesIO(b"[]"), "r.json")})
+    assert unreadable.status_code == 422 and "This record cannot be read" in error_text(unreadable)
