@@ -43,8 +43,7 @@ class Line:
     @property
     def label(self) -> str:
         """The name and total at the line's end; a long name shortened (the table has it all)."""
-        name = self.player if len(self.player) <= NAME_ROOM else self.player[: NAME_ROOM - 1] + "…"
-        return f"{name} {self.total}"
+        return f"{short(self.player)} {self.total}"
 
     @property
     def path(self) -> str:
@@ -66,6 +65,11 @@ class Chart:
     right: int = WIDTH - RIGHT
     top: int = TOP
     bottom: int = HEIGHT - BOTTOM
+
+
+def short(name: str) -> str:
+    """A name as a line's end shows it: a long one cut to ``NAME_ROOM`` with "…"."""
+    return name if len(name) <= NAME_ROOM else name[: NAME_ROOM - 1] + "…"
 
 
 def nice_step(span: int) -> int:

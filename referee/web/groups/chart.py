@@ -17,14 +17,20 @@ from typing import Any
 
 from referee.groups.rating import MODEL_PARAMETERS
 from referee.sheets.season import rated_tables as rated_tables  # the report's, for both
-from referee.web.evening.chart import DASHES, MARKERS, nice_step, spread
+from referee.web.evening.chart import (
+    BOTTOM,
+    DASHES,
+    HEIGHT,
+    LEFT,
+    MARKERS,
+    RIGHT,
+    TOP,
+    WIDTH,
+    nice_step,
+    short,
+    spread,
+)
 
-#: The drawing's size in its own units (the page scales it to its width).
-WIDTH, HEIGHT = 400, 240
-#: Room around the plot: left for the axis numbers, right for the names, top and bottom.
-LEFT, RIGHT, TOP, BOTTOM = 36, 112, 12, 28
-#: The longest name the end of a line shows in full.
-NAME_ROOM = 8
 #: The most lines one chart draws (the players rated highest): one dash and marker each.
 MOST_LINES = len(MARKERS)
 
@@ -64,10 +70,6 @@ class RatingChart:
     right: int = WIDTH - RIGHT
     top: int = TOP
     bottom: int = HEIGHT - BOTTOM
-
-
-def short(name: str) -> str:
-    return name if len(name) <= NAME_ROOM else name[: NAME_ROOM - 1] + "…"
 
 
 def rating_chart(
