@@ -24,7 +24,8 @@ and Unicode normalisation), two seats of one table never on one roster id, at mo
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
@@ -348,16 +349,24 @@ class NewTable:
     played: datetime | None = None
 
 
+@contextmanager
+def rolled_back_if_refused() -> Iterator[None]:
+    """A refusal in the middle of a change rolls the change back (its lock on the group, its
+    new version) before it goes on to the page that says it."""
+    try:
+        yield
+    except GroupRefused:
+        db.session.rollback()
+        raise
+
+
 def _new_table(
     group_id: str, table: NewTable, roster: Mapping[str, RosterPlayer], zone: str
 ) -> str:
     """Make the table and keep it in the group, in the caller's transaction; its id.
     ``played`` None: its first entry's time (or now), told in the group's time zone ``zone``."""
-    try:
+    with rolled_back_if_refused():
         seats = check_seats(table.setup.players, table.seats, roster)
-    except GroupRefused:
-        db.session.rollback()
-        raise
     table_id = create_table(table.setup, commit=False)
     fill_log(table_id, table.entries, commit=False)
     played = table.played
@@ -575,13 +584,10 @@ def add_player(group_id: str, name: str, by: str | None = None) -> str:
     """Add a player to the roster; return their new id."""
     name = checked_name(name)
     group = _change(group_id, by=by)
-    try:
+    with rolled_back_if_refused():
         check_free(name, group.players)
         if len(group.players) >= LONGEST_ROSTER:
             raise GroupRefused("roster-full", longest=LONGEST_ROSTER)
-    except GroupRefused:
-        db.session.rollback()
-        raise
     number = len(group.players) + 1
     while f"p{number}" in group.by_id:
         number += 1
@@ -608,11 +614,8 @@ def rename_player(
     group = _change(group_id, expected, by)
     player = _player(group, player_id)
     if not player.retired:
-        try:
+        with rolled_back_if_refused():
             check_free(name, group.players, but=player_id)
-        except GroupRefused:
-            db.session.rollback()
-            raise
     db.session.execute(
         update(PLAYERS)
         .where(PLAYERS.c.group_id == group_id, PLAYERS.c.player_id == player_id)
@@ -633,11 +636,8 @@ def retire_player(
     group = _change(group_id, expected, by)
     player = _player(group, player_id)
     if not retired and player.retired:
-        try:
+        with rolled_back_if_refused():
             check_free(player.name, group.players, but=player_id)
-        except GroupRefused:
-            db.session.rollback()
-            raise
     db.session.execute(
         update(PLAYERS)
         .where(PLAYERS.c.group_id == group_id, PLAYERS.c.player_id == player_id)
@@ -661,11 +661,8 @@ def keep_table(
     if record is None:
         db.session.rollback()
         raise GroupRefused("unknown-table")
-    try:
+    with rolled_back_if_refused():
         checked = check_seats(record.setup.players, seats, roster)
-    except GroupRefused:
-        db.session.rollback()
-        raise
     if db.session.scalar(select(exists().where(KEPT.c.table_id == table_id))):
         db.session.rollback()
         raise GroupRefused("table-kept")
@@ -734,11 +731,8 @@ def set_seat(
     if seat not in kept.seats or kept.seats[seat] is not None:
         db.session.rollback()
         raise GroupRefused("not-a-guest", name=seat)
-    try:
+    with rolled_back_if_refused():
         seats = check_seats(kept.players, {**kept.seats, seat: player_id}, group.by_id)
-    except GroupRefused:
-        db.session.rollback()
-        raise
     db.session.execute(
         update(KEPT)
         .where(KEPT.c.group_id == group_id, KEPT.c.table_id == table_id)
