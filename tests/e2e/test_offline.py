@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from referee.store.groups import create_group, get_group, make_group_link
 from referee.store.tables import append_entry, get_table, table_state
 from tests.durability.legal import next_entry
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer
@@ -297,3 +298,32 @@ def test_two_rounds_with_one_entry_made_offline_hold_every_entry_once(live_serve
     pages = [line for line in asked if line.startswith("GET /t/") and "/seq" not in line]
     assert pages.count(f"GET /t/{table}") <= 1, pages  # the service worker asked for no copy
     assert asked.count("GET /sw.js") >= 1
+
+
+def test_a_groups_pages_seen_once_open_offline_marked_as_kept(live_server, phone, shoot):
+    """A group's page, standings and a player's profile, seen once online, open offline from
+    the phone with the "Offline — as of" line, as a table's pages do."""
+    with live_server.app.app_context():
+        group_id = create_group("Friday club", "Europe/Berlin", ["Ann", "Ben", "Cho"])
+        token = make_group_link(group_id, "viewer")
+        ann = get_group(group_id).players[0].id
+    page = phone()
+    page.goto(live_server.url(f"/j#{token}"))
+    expect(page).to_have_url(live_server.url(f"/g/{group_id}"))
+    controlled(page)
+    seen = {
+        f"/g/{group_id}": "Friday club",
+        f"/g/{group_id}/standings": "Standings",
+        f"/g/{group_id}/p/{ann}": "Ann",
+    }
+    for path in seen:
+        page.goto(live_server.url(path))
+    cut_off(page)
+    for path, heading in seen.items():
+        page.goto(live_server.url(path))
+        expect(page.locator("h1").first).to_contain_text(heading)
+        expect(page.locator(".offline-line")).to_have_text(OFFLINE_LINE)
+    shoot(page, "group-profile-offline")
+    reconnect(page)
+    page.reload()
+    expect(page.locator("body[data-offline]")).to_have_count(0)

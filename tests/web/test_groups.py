@@ -179,6 +179,31 @@ def test_tonight_shows_each_table_with_who_leads_and_links_only_tables_held(app,
     assert f'href="/t/{table}"' not in other_keeper.get(f"/g/{group_id}").text
 
 
+def test_tv_mode_shows_tonights_tables_by_total_to_every_link_of_the_group(app, client) -> None:
+    group_id = new_group(client)
+    tv = client.get(f"/g/{group_id}/tv")
+    assert tv.status_code == 200 and "No table yet tonight." in main_text(tv)
+    assert "TV mode" not in main_text(client.get(f"/g/{group_id}"))  # nothing to show yet
+    table = start_table(client, group_id, ["p1", "p2", "p3", "p4"])  # Ann deals
+    ok(post(client, table, "trump", trump="H"))
+    for seat, bid in ((2, 1), (3, 0), (4, 0), (1, 1)):
+        ok(post(client, table, "bid", player=seat, bid=bid))
+    ok(post(client, table, "tricks", tricks_1=0, tricks_2=1, tricks_3=0, tricks_4=0))
+    assert f'href="/g/{group_id}/tv"' in client.get(f"/g/{group_id}").text
+    viewer = app.test_client()
+    join_group(app, viewer, group_id, "viewer")
+    tv = viewer.get(f"/g/{group_id}/tv")
+    assert tv.status_code == 200
+    assert '<body class="tv"' in tv.text and 'http-equiv="refresh" content="15"' in tv.text
+    assert f'href="/t/{table}' not in tv.text  # no way into the table from a shared screen
+    text = main_text(tv)
+    assert "Blackout · Round 2 of 25" in text and "Ben ahead" in text
+    # Ben 11 first; Cho and Dee 10 share second; Ann, who missed her bid, 0 last.
+    ranks = re.findall(r'<span class="tv-rank">(\d)</span><span class="tv-name">(\w+)', tv.text)
+    assert ranks == [("1", "Ben"), ("2", "Cho"), ("2", "Dee"), ("4", "Ann")]
+    assert app.test_client().get(f"/g/{group_id}/tv").status_code == 403
+
+
 def test_earlier_evenings_list_their_tables_and_winners(app, client) -> None:
     group_id = new_group(client)
     with app.app_context():

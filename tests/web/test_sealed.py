@@ -266,7 +266,7 @@ def test_a_sealed_bid_shows_on_no_group_page(app):
                 join(app, other, table, "player", table_link)
         ok(seal(keeper, table, 3, bid))
         found = {}
-        paths = ["", "/roster", "/evenings", "/share", "/new", "/t/TABLE"]
+        paths = ["", "/roster", "/evenings", "/share", "/new", "/t/TABLE", "/tv"]
         paths += ["/standings", "/standings?season=all", "/stats.json", "/group.json"]
         paths += ["/report.pdf", "/report.pdf?season=all"]
         paths += [f"/p/{player}?game=alles-oder-nichts" for player in ("p1", "p2", "p3")]

@@ -126,6 +126,15 @@ class TableLine:
         return tuple(seat for seat in self.seats if seat.ahead)
 
     @property
+    def placed(self) -> tuple[tuple[int, Seat], ...]:
+        """``ranked`` with each seat's place: equal totals share a place (1, 1, 3 …)."""
+        out: list[tuple[int, Seat]] = []
+        for index, seat in enumerate(self.ranked):
+            tied = out and out[-1][1].total == seat.total
+            out.append((out[-1][0] if tied else index + 1, seat))
+        return tuple(out)
+
+    @property
     def guests(self) -> tuple[str, ...]:
         return tuple(seat.at_table for seat in self.seats if seat.player_id is None)
 

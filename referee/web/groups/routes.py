@@ -267,6 +267,24 @@ def page(group_id: str) -> ResponseReturnValue:
     return render_page(load_group(group_id))
 
 
+@bp.get("/g/<group_id>/tv")
+def tv(group_id: str) -> ResponseReturnValue:
+    """TV mode of tonight: each of tonight's tables in large print, its players by total and
+    who won or leads; dark, without controls, read again every 15 seconds (no script needed).
+    Rendered once per group version and table positions, like the group page's tables."""
+    require_group(group_id)
+    group = load_group(group_id)
+    today = group.today()
+    key = ("tv", group.id, group.version, positions(group), language(), today, request.script_root)
+
+    def render() -> str:
+        found = evenings(group)
+        tonight = found[0] if found and found[0].day == today else None
+        return render_template("groups/tv.html", group=group, tonight=tonight, today=today)
+
+    return memo("groups", key, render)
+
+
 @bp.get("/g/<group_id>/evenings")
 def all_evenings(group_id: str) -> ResponseReturnValue:
     """Every evening of the group."""
