@@ -5,17 +5,14 @@ one twice however fast the server answers, so a fast machine cannot fail the run
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
-import pytest
-
 from bench.server import BARE, Request, Server, request_file, wrk
-
-pytestmark = pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk is not installed")
+from tests.tools import tool
 
 
 def test_fresh_lines_are_sent_once_and_the_run_says_it_ran_out(tmp_path: Path):
+    tool("wrk")
     lines = [Request(f"/bare?line={n}") for n in range(200)]
     requests = request_file(tmp_path / "fresh.txt", lines)
     with Server(f"sqlite:///{tmp_path / 'unused.sqlite3'}", 2, BARE) as server:

@@ -14,7 +14,6 @@ import io
 import json
 import random
 import re
-import shutil
 import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -34,6 +33,7 @@ from referee.store.tables import append_entry, create_table
 from referee.web.sheet.exports import FORMULA_STARTS, cell_text
 from tests.durability.legal import next_entry
 from tests.links import join
+from tests.tools import tool
 from tests.web.helpers import hidden, new_table, ok, post
 from tests.web.test_sealed import round_two, seal
 from tests.web.test_sheets_web import upload
@@ -318,19 +318,14 @@ def test_the_sheet_page_and_the_navigation_bar_link_the_spreadsheet(
     assert "Download the sheet as a spreadsheet (CSV)" in page
 
 
-@pytest.mark.skipif(
-    shutil.which("libreoffice") is None and shutil.which("soffice") is None,
-    reason="LibreOffice is not on this machine",
-)
 def test_libreoffice_opens_the_spreadsheet_with_its_characters(
     app: Flask, client: FlaskClient, tmp_path: Path
 ) -> None:
+    office = tool("libreoffice", "soffice")
     table = new_table(app, client, "blackout", ("Zoë", "Даша", "=1+2"), {"max_cards": 2})
     ok(post(client, table, "trump", trump="H"))
     sheet = tmp_path / "sheet.csv"
     sheet.write_bytes(download(client, table))
-    office = shutil.which("libreoffice") or shutil.which("soffice")
-    assert office is not None
     command = [office, "--headless", "--infilter=CSV:44,34,76,1", "--convert-to", "html"]
     subprocess.run([*command, "--outdir", str(tmp_path), str(sheet)], check=True, timeout=300)
     shown = html.unescape((tmp_path / "sheet.html").read_text(encoding="utf-8", errors="replace"))
