@@ -5,8 +5,9 @@ The group is made by ``tests/simulate.py`` (the same seed, the same file): ``--t
 legal games (default 1,000), Blackout, Alles oder Nichts and ebbes in turn, 3–5 players, written
 with their results only (``summary``) or every trick card by card (``plays``), seven roster
 players and guests. The check is of ``bench/blackout-3p-card-by-card.json`` (a complete 3-player
-Blackout of 33 rounds, card by card). Each command runs ``--runs`` times; the medians are shown.
-No budget: the figures are for the record (docs/group-format.md, "Limits").
+Blackout of 33 rounds, card by card). Each command runs ``--runs`` times, in turns; the medians
+are compared. Budget (issue 30): ``stats`` of 1,000 tables costs at most 10 times the ``check``.
+Exit 1 when it is broken.
 
     python bench/group_stats.py [--tables N] [--runs N] [--detail summary|plays]
 """
@@ -34,10 +35,11 @@ RECORD = HERE / "blackout-3p-card-by-card.json"
 GAMES = ("blackout", "alles-oder-nichts", "ebbes")
 
 
-def group(tables: int, detail: str, seed: int = 0) -> dict[str, Any]:
-    """A group of ``tables`` random legal games, one an evening."""
+def group(tables: int, detail: str, seed: int = 0, roster: int = 7) -> dict[str, Any]:
+    """A group of ``tables`` random legal games, one an evening; the first ``roster`` of
+    ``tests/simulate.py``'s names are on the roster, the others guests."""
     rng = random.Random(seed)
-    ids = {name: f"p{i}" for i, name in enumerate(sim.NAMES[:7])}
+    ids = {name: f"p{i}" for i, name in enumerate(sim.NAMES[:roster])}
     start = datetime(2024, 1, 1, 19, 30, tzinfo=timezone(timedelta(hours=1)))
     out = []
     for number in range(tables):
@@ -71,25 +73,40 @@ def median_seconds(command: list[str], runs: int) -> float:
     return statistics.median(times)
 
 
+BUDGET = 10.0
+
+
+def measure(
+    tables: int = 1000, runs: int = 3, detail: str = "summary"
+) -> tuple[float, float, float]:
+    """The median seconds of ``stats --json`` on a group of ``tables`` and of the ``check``,
+    and the group file's size in MB."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, "group.json")
+        path.write_text(json.dumps(group(tables, detail)), encoding="utf-8")
+        python = [sys.executable, "-m", "referee"]
+        stats, checks = [], []
+        for _ in range(runs):
+            stats.append(median_seconds([*python, "stats", str(path), "--json"], 1))
+            checks.append(median_seconds([*python, "check", str(RECORD)], 1))
+        return statistics.median(stats), statistics.median(checks), path.stat().st_size / 1e6
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--detail", choices=("summary", "plays"), default="summary")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder, "group.json")
-        path.write_text(json.dumps(group(args.tables, args.detail)), encoding="utf-8")
-        python = [sys.executable, "-m", "referee"]
-        stats = median_seconds([*python, "stats", str(path), "--json"], args.runs)
-        check = median_seconds([*python, "check", str(RECORD)], args.runs)
-        size = path.stat().st_size / 1e6
+    stats, check, size = measure(args.tables, args.runs, args.detail)
+    ratio = stats / check
     print(
         f"stats of {args.tables} tables ({args.detail}, {size:.1f} MB): median {stats:.2f} s, "
         f"{1000 * stats / args.tables:.1f} ms a table; check of the 33-round card-by-card "
-        f"Blackout: {1000 * check:.0f} ms; ratio {stats / check:.0f}"
+        f"Blackout: {1000 * check:.0f} ms; ratio {ratio:.1f} (budget ≤ {BUDGET:g}) "
+        f"{'ok' if ratio <= BUDGET else 'BROKEN'}"
     )
-    return 0
+    return 0 if ratio <= BUDGET else 1
 
 
 if __name__ == "__main__":

@@ -9,6 +9,11 @@ In process (no server):
   spectator and scorekeeper) and of its score sheet, with the web app manifest and the service
   worker's script: ≤ 5 requests, ≤ 60 KB, ≤ 15 KB gzipped, no third-party request; the table
   page itself (page, style sheet, script): ≤ 3 requests, ≤ 12 KB gzipped.
+- group: a group of 1,000 tables loaded into the app (``bench/group_pages.py``): its import and
+  export each ≤ 10 s; its page's first view after a round at one of its tables ≤ 3 × the first
+  render of that table's sheet; recording at a group's table of 10, 100 and 1,000 tables, growth
+  ≤ 1.5 ×; and ``python -m referee stats`` on its file ≤ 10 × ``check`` of the 33-round
+  card-by-card Blackout (``bench/group_stats.py``).
 
 Under gunicorn (``bench/server.py``: ``gunicorn.conf.py``'s 2 gevent workers, production settings,
 SQLite in a temporary folder, CSRF on), one server for every web figure, loaded by wrk (each request
@@ -47,8 +52,8 @@ user must be allowed to create databases; dropped afterwards), with the same bud
 Prints one line per figure: the measured value, the ratio, the budget and ok / BROKEN. Exit 1 when
 a budget is broken or any response did not have its expected status.
 
-    bench/run.py [--seconds 3] [--workers 2] [--only pdf weight sheets page entries poll growth
-                 capacity change]
+    bench/run.py [--seconds 3] [--workers 2] [--only pdf weight group sheets page entries poll
+                 growth capacity change]
 """
 
 from __future__ import annotations
@@ -93,7 +98,10 @@ if TYPE_CHECKING:
 
     from referee.rules import Setup
 
-GROUPS = ("pdf", "weight", "sheets", "page", "entries", "poll", "growth", "capacity", "change")
+GROUPS = (
+    *("pdf", "weight", "group", "sheets", "page", "entries", "poll", "growth", "capacity"),
+    "change",
+)
 BLACKOUT_4P = ROOT / "tests" / "records" / "blackout" / "default-4p.json"
 EBBES_5P = ROOT / "tests" / "records" / "ebbes" / "placed-designators-5p.json"
 CARD_BY_CARD = ROOT / "bench" / "blackout-3p-card-by-card.json"
@@ -143,7 +151,8 @@ class Figure:
     def line(self) -> str:
         text = f"{self.name}: {self.measured}"
         if self.ratio is not None:
-            text += f", ratio {self.ratio:.3f}{self.unit}"
+            what = "time" if self.unit == " s" else "ratio"  # a few figures are seconds
+            text += f", {what} {self.ratio:.3f}{self.unit}"
         if self.budget is not None:
             text += f" (budget {'≤' if self.at_most else '≥'} {self.budget:g}{self.unit})"
         elif not self.budgeted:
@@ -156,6 +165,28 @@ class Figure:
 
 
 # In process ----------------------------------------------------------------------------------
+
+
+def group_figures() -> list[Figure]:
+    from bench import group_pages, group_stats
+
+    figures = [
+        Figure(r.name, r.measured, r.value, r.budget, at_most=True, unit=r.unit)
+        for r in group_pages.measure()
+    ]
+    stats, check, size = group_stats.measure()
+    figures.append(
+        Figure(
+            "python -m referee stats of a group of 1000 tables",
+            f"median {stats:.2f} s ({size:.1f} MB) against check of the 33-round card-by-card "
+            f"Blackout {1000 * check:.0f} ms",
+            stats / check,
+            group_stats.BUDGET,
+            at_most=True,
+            unit=" ×",
+        )
+    )
+    return figures
 
 
 def pdf_figures(runs: int) -> list[Figure]:
@@ -670,6 +701,8 @@ def main() -> int:
         show(pdf_figures(args.pdf_runs))
     if "weight" in groups:
         show(weight_figures())
+    if "group" in groups:
+        show(group_figures())
     # --- how soon a watching phone sees a change (bench/see_change.py, its own server) ---
     if "change" in groups:
         from bench import see_change
@@ -677,7 +710,7 @@ def main() -> int:
         seen = see_change.measure()
         problems = [] if seen.ok else ["over budget"]
         show([Figure(see_change.NAME, seen.measured, budgeted=True, problems=problems)])
-    web = groups - {"pdf", "weight", "capacity", "change"}
+    web = groups - {"pdf", "weight", "group", "capacity", "change"}
     postgres = os.environ.get("DATABASE_URL")
     for database in [None, postgres] if postgres else [None]:
         if web:

@@ -17,7 +17,7 @@ computes of the whole group by ``group.version`` and those positions.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 
@@ -161,14 +161,52 @@ def line(group: GroupRecord, kept: KeptTable) -> TableLine:
     return TableLine(kept, facts, tuple(seats))
 
 
-def evenings(group: GroupRecord) -> list[Evening]:
-    """The group's evenings, the newest first."""
-    days: dict[date, list[TableLine]] = {}
-    for kept in group.tables:
-        days.setdefault(kept.evening, []).append(line(group, kept))
-    return [Evening(day, tuple(days[day])) for day in sorted(days, reverse=True)]
+def evening_days(group: GroupRecord) -> list[tuple[date, tuple[KeptTable, ...]]]:
+    """The group's evenings, the newest first, each with its tables in the order played:
+    computed once per group version (no table is read)."""
+
+    def make() -> list[tuple[date, tuple[KeptTable, ...]]]:
+        days: dict[date, list[KeptTable]] = {}
+        for kept in group.tables:
+            days.setdefault(kept.evening, []).append(kept)
+        return [(day, tuple(days[day])) for day in sorted(days, reverse=True)]
+
+    return memo("groups", ("days", group.id, group.version), make)
 
 
-def positions(group: GroupRecord) -> tuple[int | None, ...]:
-    """Each kept table's log position now (from memory, with the speed layer)."""
-    return tuple(recent_seq(kept.table_id) for kept in group.tables)
+@dataclass(frozen=True)
+class Shown:
+    """The evenings a page shows: tonight's (None: no table yet tonight) and the earlier ones
+    (at most ``limit``; ``more``: there are others), with the tables they hold, before any
+    table is read."""
+
+    tonight: tuple[date, tuple[KeptTable, ...]] | None
+    earlier: list[tuple[date, tuple[KeptTable, ...]]]
+    more: bool
+
+    @property
+    def tables(self) -> list[KeptTable]:
+        days = ([self.tonight] if self.tonight is not None else []) + self.earlier
+        return [kept for _day, tables in days for kept in tables]
+
+
+def shown_evenings(group: GroupRecord, today: date, limit: int | None) -> Shown:
+    days = evening_days(group)
+    tonight = days[0] if days and days[0][0] == today else None
+    earlier = days[1:] if tonight is not None else days
+    shown = earlier if limit is None else earlier[:limit]
+    return Shown(tonight, shown, len(shown) < len(earlier))
+
+
+def evening(group: GroupRecord, day: tuple[date, tuple[KeptTable, ...]]) -> Evening:
+    """One evening with what its tables show (each table's facts read or kept)."""
+    return Evening(day[0], tuple(line(group, kept) for kept in day[1]))
+
+
+def positions(
+    group: GroupRecord, tables: Iterable[KeptTable] | None = None
+) -> tuple[int | None, ...]:
+    """Each kept table's log position now (from memory, with the speed layer); with ``tables``,
+    theirs only."""
+    chosen = group.tables if tables is None else tables
+    return tuple(recent_seq(kept.table_id) for kept in chosen)

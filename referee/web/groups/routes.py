@@ -74,7 +74,7 @@ from referee.web.groups.access import (
     require_group,
     shown_group_token,
 )
-from referee.web.groups.facts import evenings, line, positions
+from referee.web.groups.facts import evening, line, positions, shown_evenings
 from referee.web.groups.numbers import facts_of
 from referee.web.groups.words import changed_text, not_kept_text, refusal_text
 from referee.web.i18n import gettext, ngettext
@@ -215,27 +215,27 @@ def open_new_group(group_id: str) -> None:
 
 def tables_part(group: GroupRecord, keeper: bool, limit: int | None) -> Markup:
     """Tonight's tables and the earlier evenings (at most ``limit``), rendered once for the
-    group's version, its tables' positions, the language, the kind of link and the tables this
-    browser holds a link of."""
-    held = tuple(kept.table_id for kept in group.tables if held_token(kept.table_id) is not None)
+    group's version, the shown tables' positions, the language, the kind of link and the shown
+    tables this browser holds a link of. Only the evenings shown are read: a group's page costs
+    the same after twenty years of evenings as after one."""
     today = group.today()
+    shown = shown_evenings(group, today, limit)
+    tables = shown.tables
+    held = tuple(kept.table_id for kept in tables if held_token(kept.table_id) is not None)
     key = (
-        *("evenings", group.id, group.version, positions(group), language(), keeper, held),
-        *(today, limit, request.script_root),
+        *("evenings", group.id, group.version, positions(group, tables), language(), keeper),
+        *(held, today, limit, request.script_root),
     )
 
     def render() -> Markup:
-        found = evenings(group)
-        tonight = found[0] if found and found[0].day == today else None
-        earlier = found[1:] if tonight is not None else found
         return Markup(
             render_template(
                 "groups/_evenings.html",
                 group=group,
-                tonight=tonight,
+                tonight=None if shown.tonight is None else evening(group, shown.tonight),
                 today=today,
-                earlier=earlier if limit is None else earlier[:limit],
-                more=limit is not None and len(earlier) > limit,
+                earlier=[evening(group, day) for day in shown.earlier],
+                more=shown.more,
                 held=set(held),
                 keeper=keeper,
             )
@@ -275,14 +275,15 @@ def tv(group_id: str) -> ResponseReturnValue:
     require_group(group_id)
     group = load_group(group_id)
     today = group.today()
-    key = ("tv", group.id, group.version, positions(group), language(), today, request.script_root)
+    tonight = shown_evenings(group, today, 0).tonight
+    tables = () if tonight is None else tonight[1]
+    key = ("tv", group.id, group.version, positions(group, tables), language(), today)
 
     def render() -> str:
-        found = evenings(group)
-        tonight = found[0] if found and found[0].day == today else None
-        return render_template("groups/tv.html", group=group, tonight=tonight, today=today)
+        shown = None if tonight is None else evening(group, tonight)
+        return render_template("groups/tv.html", group=group, tonight=shown, today=today)
 
-    return memo("groups", key, render)
+    return memo("groups", (*key, request.script_root), render)
 
 
 @bp.get("/g/<group_id>/evenings")
