@@ -35,6 +35,11 @@ if TYPE_CHECKING:
 #: busy server: about 6 % of a worker's time at 1,000 live tables (``bench/capacity.py``), where
 #: sweeping every 0.1 s held fewer tables, not more.
 SWEEP_EVERY = 0.04
+#: How often the sweeper also looks at every held poll's table (seconds): a poll whose table's
+#: position is not the one it waits on is woken, so a wake-up missed, however it was missed,
+#: costs a watching phone at most this long. One look in memory per table held for, not one
+#: timer per poll (ten thousand polls held would each wake every second).
+RECHECK_EVERY = 1.0
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +65,8 @@ class Held:
         self.seconds = seconds
         #: Table id → the event its held polls wait on (set, and dropped, when it moves).
         self.events: dict[str, threading.Event] = {}
-        #: Table id → how many polls this process holds for it.
-        self.count: dict[str, int] = {}
+        #: Table id → the positions its held polls wait on → how many wait on each.
+        self.waiting: dict[str, dict[int, int]] = {}
         positions.moved = self.wake
 
     def start(self) -> None:
@@ -73,7 +78,8 @@ class Held:
     def wait(self, table_id: str, seq: int) -> int:
         """The table's position once it is not ``seq`` any more, or ``seq`` after ``seconds``."""
         deadline = time.monotonic() + self.seconds
-        self.count[table_id] = self.count.get(table_id, 0) + 1
+        seqs = self.waiting.setdefault(table_id, {})
+        seqs[seq] = seqs.get(seq, 0) + 1
         try:
             while True:
                 # The event first, then the position: a move in between sets this event.
@@ -88,11 +94,11 @@ class Held:
                     return seq
                 event.wait(left)
         finally:
-            still = self.count[table_id] - 1
-            if still:
-                self.count[table_id] = still
-            else:
-                del self.count[table_id]
+            seqs[seq] -= 1
+            if not seqs[seq]:
+                del seqs[seq]
+            if not seqs:
+                del self.waiting[table_id]
                 self.events.pop(table_id, None)
 
     def wake(self, table_id: str) -> None:
@@ -101,13 +107,25 @@ class Held:
         if event is not None:
             event.set()
 
+    def recheck(self) -> None:
+        """Wake the polls of every table whose known position is not the one they wait on."""
+        for table_id, seqs in list(self.waiting.items()):
+            now = self.positions.known.peek(table_id)
+            if now is not None and any(seq != now for seq in seqs):
+                self.wake(table_id)
+
     def sweeping(self) -> None:
         """While any poll is held: a sweep each ``SWEEP_EVERY`` seconds (one indexed read for
-        the whole process), which wakes the polls of the tables another process changed."""
+        the whole process), which wakes the polls of the tables another process changed, and a
+        ``recheck`` each ``RECHECK_EVERY`` seconds."""
+        rechecked = time.monotonic()
         while True:
             time.sleep(SWEEP_EVERY)
-            if not self.count:
+            if not self.waiting:
                 continue
+            if time.monotonic() - rechecked >= RECHECK_EVERY:
+                rechecked = time.monotonic()
+                self.recheck()
             try:
                 with self.app.app_context():
                     self.positions.sweep(SWEEP_EVERY)

@@ -170,7 +170,10 @@ class Positions:
         self.every = every
         self.lock = threading.Lock()
         self.swept = -every  # monotonic time of the last sweep
-        self.since: datetime | None = None  # database time the next sweep reads from
+        #: The time the next sweep reads from: from the start, so that no change made after a
+        #: position was noted is missed, however long before the first sweep it was made (a
+        #: poll held against such a position would wait its whole time).
+        self.since: datetime = utcnow() - SWEEP_OVERLAP
         #: Told of each table whose position moved (``referee.web.speed.held``: its held polls).
         self.moved: Callable[[str], None] | None = None
 
@@ -202,13 +205,12 @@ class Positions:
             return  # fresh enough, or another thread of this process is sweeping
         try:
             start = utcnow()
-            if self.since is not None:
-                for table_id, seq in changed_since(self.since):
-                    known = self.known.peek(table_id)  # mostly the same: the overlap
-                    if known is not None and seq > known:
-                        self.set(table_id, seq)
-                for table_id in revoked_since(self.since):
-                    self.links.discard(table_id)
+            for table_id, seq in changed_since(self.since):
+                known = self.known.peek(table_id)  # mostly the same: the overlap
+                if known is not None and seq > known:
+                    self.set(table_id, seq)
+            for table_id in revoked_since(self.since):
+                self.links.discard(table_id)
             self.since = start - SWEEP_OVERLAP
             self.swept = now
         finally:
