@@ -404,12 +404,20 @@ def bids(doc: dict[str, Any]) -> Iterator[Bad]:
                 )
 
 
+def same_colour(written: str, trump: str | None) -> bool:
+    """Whether a colour as the record spells it is ``trump`` (as spelled anywhere)."""
+    return trump is not None and written.strip().casefold() == trump.strip().casefold()
+
+
 @maker
 def counts(doc: dict[str, Any]) -> Iterator[Bad]:
     """Every count of tricks or cards won below zero. Where the plays give the counts, the
     round keeps its scores; in ebbes' discard variant they do not unless the discards are
-    recorded."""
+    recorded (the round is complete all the same: its tricks are all played)."""
     discard = bool(doc.get("options", {}).get("discard"))
+    # ebbes: the one colour not counted is trump, as designated or, where the record gives no
+    # designations, as the cards played gave it (the referee's own report of the legal game).
+    roles = [r.get("roles") or {} for r in legal_report(doc)["rounds"]] if "won" in str(doc) else []
     for number, rnd in rounds(doc):
         told = "plays" in rnd and (not discard or "discards" in rnd)
         for player in rnd.get("tricks", {}):
@@ -424,19 +432,24 @@ def counts(doc: dict[str, Any]) -> Iterator[Bad]:
                 "keep" if told else "keep-or-none",
                 completes=told,
             )
-        trump = (rnd.get("designations") or [None])[0]  # the one colour not counted
+        designated = (rnd.get("designations") or [None])[0]
+        trump = designated or (roles[number - 1].get("trump") if number <= len(roles) else None)
         for player, won in rnd.get("won", {}).items():
             for colour in won:
 
                 def put_won(r: dict[str, Any], p: str = player, c: str = colour) -> None:
                     r["won"][p][c] = -1
 
+                # The round stays complete where its plays give all its tricks, even when
+                # the discards they leave out keep it from being scored (record-format.md: a
+                # round's results are in when all its tricks are played), or where the count
+                # is trump's, which is not counted.
                 yield Bad(
                     f"round {number} {player}'s {colour} won → -1",
                     changed(doc, number - 1, put_won),
                     ("trick-total", number, None, player.strip()),
                     "keep" if told else "keep-or-none",
-                    completes=told or colour == trump,
+                    completes="plays" in rnd or same_colour(colour, trump),
                 )
 
 
@@ -458,7 +471,7 @@ def names(doc: dict[str, Any]) -> Iterator[Bad]:
                     changed(doc, number - 1, put),
                     ("players", number, None, None),
                     "keep" if key in ("tricks", "won") and told else "keep-or-none",
-                    completes=told or key not in ("tricks", "won"),
+                    completes="plays" in rnd or key not in ("tricks", "won"),  # as in ``counts``
                 )
         for key in ("dealer", "starter", "chosen_by"):
             if key in rnd:
