@@ -188,13 +188,24 @@ function showScreen(html, entered = true) {
   told = false;
   changedAt = Date.now();
   if (!entered) return true;
+  // Open the screen where the entry left the table (as the redirect's fragment does without
+  // this script): the summary of the round it scored, or the round's facts, the step right
+  // below; a refused entry at its reason.
+  const landing = main.querySelector("[data-landing]");
+  if (landing && !main.querySelector(".error-box")) landing.scrollIntoView({ block: "start" });
   // Move the reader to what changed: the message, else what the table enters next.
   const focus = main.querySelector(".error-box, .flash, #next-title");
   if (focus) {
     focus.setAttribute("tabindex", "-1");
-    focus.focus({ preventScroll: focus.id === "next-title" });
+    focus.focus({ preventScroll: focus.id === "next-title" || landing?.contains(focus) });
   }
   return true;
+}
+// The scorekeeper's round screen opened afresh (not at a fragment, not scrolled back to where it
+// was) opens where an entry would leave it: the summary just scored, or the round's facts, with
+// the step right below.
+if (!location.hash && window.scrollY === 0 && document.querySelector("#next form")) {
+  document.querySelector("[data-landing]")?.scrollIntoView({ block: "start" });
 }
 document.addEventListener("submit", async (event) => {
   const form = event.target;
