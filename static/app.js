@@ -283,16 +283,17 @@ document.addEventListener("change", (event) => {
   const form = event.target.form;
   if (form && form.hasAttribute("data-submit-on-change")) form.requestSubmit();
 });
-// --- Keep awake (templates/evening/_awake.html): the scorekeeper's table page and TV mode hold
-// a screen wake lock while open and switched on, taken again when the page is shown again (the
-// browser lets it go when the page is hidden). The switch is remembered per phone.
+// --- Keep awake (templates/evening/_awake.html): the scorekeeper's table page and TV mode ask
+// for a screen wake lock as they open, and again when the page is shown again (the browser lets
+// it go when the page is hidden): the switch starts on, so a phone left on the table between
+// hands does not go dark. Switched off, it is remembered per phone.
 const AWAKE_KEY = "referee-keep-awake";
 let awakeLock = null;
 function awakeWanted() {
   try {
-    return localStorage.getItem(AWAKE_KEY) === "on";
+    return localStorage.getItem(AWAKE_KEY) !== "off";
   } catch (error) {
-    return false;
+    return true;
   }
 }
 async function holdAwake() {
