@@ -188,13 +188,24 @@ function showScreen(html, entered = true) {
   told = false;
   changedAt = Date.now();
   if (!entered) return true;
+  // Open the screen where the entry left the table (as the redirect's fragment does without
+  // this script): the summary of the round it scored, or the round's facts, the step right
+  // below; a refused entry at its reason.
+  const landing = main.querySelector("[data-landing]");
+  if (landing && !main.querySelector(".error-box")) landing.scrollIntoView({ block: "start" });
   // Move the reader to what changed: the message, else what the table enters next.
   const focus = main.querySelector(".error-box, .flash, #next-title");
   if (focus) {
     focus.setAttribute("tabindex", "-1");
-    focus.focus({ preventScroll: focus.id === "next-title" });
+    focus.focus({ preventScroll: focus.id === "next-title" || landing?.contains(focus) });
   }
   return true;
+}
+// The scorekeeper's round screen opened afresh (not at a fragment, not scrolled back to where it
+// was) opens where an entry would leave it: the summary just scored, or the round's facts, with
+// the step right below.
+if (!location.hash && window.scrollY === 0 && document.querySelector("#next form")) {
+  document.querySelector("[data-landing]")?.scrollIntoView({ block: "start" });
 }
 document.addEventListener("submit", async (event) => {
   const form = event.target;
@@ -272,16 +283,17 @@ document.addEventListener("change", (event) => {
   const form = event.target.form;
   if (form && form.hasAttribute("data-submit-on-change")) form.requestSubmit();
 });
-// --- Keep awake (templates/evening/_awake.html): the scorekeeper's table page and TV mode hold
-// a screen wake lock while open and switched on, taken again when the page is shown again (the
-// browser lets it go when the page is hidden). The switch is remembered per phone.
+// --- Keep awake (templates/evening/_awake.html): the scorekeeper's table page and TV mode ask
+// for a screen wake lock as they open, and again when the page is shown again (the browser lets
+// it go when the page is hidden): the switch starts on, so a phone left on the table between
+// hands does not go dark. Switched off, it is remembered per phone.
 const AWAKE_KEY = "referee-keep-awake";
 let awakeLock = null;
 function awakeWanted() {
   try {
-    return localStorage.getItem(AWAKE_KEY) === "on";
+    return localStorage.getItem(AWAKE_KEY) !== "off";
   } catch (error) {
-    return false;
+    return true;
   }
 }
 async function holdAwake() {

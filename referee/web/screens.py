@@ -45,11 +45,15 @@ class BidLine:
 
 @dataclass
 class Bids:
-    """The round's bids so far, and for a game whose bids add up against the tricks, their
-    total."""
+    """The round's bids so far, and for a game whose bids add up against the tricks, the total
+    of those shown, how many players are still to bid and how many bids are made but not shown
+    (secret until the round is over): the round screen's bid line, "Bids add up to 3 of 5 tricks
+    · 1 player still to bid"."""
 
     lines: list[BidLine]
     total: int | None = None
+    still: int = 0
+    hidden: int = 0
 
 
 @dataclass

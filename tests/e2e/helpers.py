@@ -3,6 +3,7 @@ finding a count chip."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,7 @@ def answered(page: Any, press: Callable[[], Any]) -> None:
 
 
 def chip(where: Any, row: str, count: int | str) -> Any:
-    """The count chip ``count`` in the chip row of ``row`` (a player) within ``where``."""
-    group = where.get_by_role("group", name=row, exact=True)
+    """The count chip ``count`` in the chip row of ``row`` (a player) within ``where``: the row's
+    radio group is named for the player and what is chosen ("Ann: tricks won")."""
+    group = where.get_by_role("group", name=re.compile(rf"^{re.escape(row)}(: .*)?$"))
     return group.get_by_role("radio", name=str(count), exact=True)

@@ -71,24 +71,57 @@ def game_after(server: Any, rounds: int, game: str = "blackout") -> str:
     return table
 
 
-def test_the_keep_awake_switch_is_remembered_on_this_phone(live_server, phone):
+#: Counts the page's requests for a screen wake lock (``window.lockAsked``).
+COUNT_LOCKS = """
+const request = WakeLock.prototype.request;
+WakeLock.prototype.request = function (...args) {
+  window.lockAsked = (window.lockAsked || 0) + 1;
+  return request.apply(this, args);
+};
+"""
+
+
+def test_the_screen_is_kept_on_from_the_start_and_switching_it_off_is_remembered(
+    live_server, phone
+):
     page = phone()
+    page.add_init_script(COUNT_LOCKS)
     url = open_link(page, live_server, game_after(live_server, 1))
     switch = page.get_by_role("checkbox", name="Keep the screen on")
     expect(switch).to_be_enabled()  # Chromium has the Wake Lock API
     expect(page.get_by_text("not available in this browser")).to_be_hidden()
-    expect(switch).not_to_be_checked()
-    switch.check()
+    expect(switch).to_be_checked()  # on from the start: asked for as the page opens
     place = page.locator("[data-awake]")
     expect(place).to_have_attribute("data-held", re.compile("^(yes|no)$"))  # asked for the lock
+    assert page.evaluate("window.lockAsked") >= 1
     if place.get_attribute("data-held") == "no":  # the browser would not: the page says so
         expect(page.get_by_text("would not keep its screen on")).to_be_visible()
-    page.goto(url + "/tv")
+    page.goto(url + "/tv")  # TV mode asks as it opens too
     expect(page.get_by_role("checkbox", name="Keep the screen on")).to_be_checked()
+    expect(page.locator("[data-awake]")).to_have_attribute("data-held", re.compile("^(yes|no)$"))
+    assert page.evaluate("window.lockAsked") >= 1
     page.goto(url)
-    page.get_by_role("checkbox", name="Keep the screen on").uncheck()
+    page.get_by_role("checkbox", name="Keep the screen on").uncheck()  # this phone: off
     page.goto(url + "/tv")
     expect(page.get_by_role("checkbox", name="Keep the screen on")).not_to_be_checked()
+    assert page.evaluate("window.lockAsked || 0") == 0  # switched off: not asked for
+    page.get_by_role("checkbox", name="Keep the screen on").check()
+    page.goto(url)
+    expect(page.get_by_role("checkbox", name="Keep the screen on")).to_be_checked()
+
+
+def test_the_wake_lock_is_asked_for_again_when_the_page_is_shown_again(live_server, phone):
+    page = phone()
+    page.add_init_script(COUNT_LOCKS)
+    open_link(page, live_server, game_after(live_server, 1))
+    expect(page.locator("[data-awake]")).to_have_attribute("data-held", re.compile("^(yes|no)$"))
+    asked = page.evaluate("window.lockAsked")
+    assert asked == 1
+    # The screen went off: the browser let the lock go (if it held one); then it is shown again.
+    page.evaluate("async () => { if (awakeLock) await awakeLock.release(); }")
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_function("window.lockAsked === 2")
+    expect(page.locator("[data-awake]")).to_have_attribute("data-held", re.compile("^(yes|no)$"))
 
 
 def test_without_the_wake_lock_api_the_switch_says_it_is_not_available(live_server, phone):

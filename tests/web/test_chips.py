@@ -39,7 +39,10 @@ def test_trick_counts_are_a_row_of_chips_per_player(app, client):
         assert chips(page, f"tricks-{seat}") == [str(n) for n in range(11)]
         assert checked(page, f"tricks-{seat}") is None
     assert 'type="number"' not in page  # nothing to type
-    assert re.search(r"<legend>Dee</legend>", page)
+    # Each row a radio group named for its player and what is chosen.
+    said, shown = "Dee: tricks won", "Dee"
+    legend = f'<span class="visually-hidden">{said}</span><span aria-hidden="true">{shown}</span>'
+    assert f"<legend>{legend}</legend>" in page
     counts = {"tricks-1": 2, "tricks-2": 3, "tricks-3": 1, "tricks-4": 4}
     ok(post(client, table, "tricks", **tapped(page, counts)))
     with app.app_context():
@@ -160,8 +163,9 @@ def test_the_card_picker_of_a_coloured_deck_names_each_card(app, client):
     table = new_table(app, client, "ebbes", FOUR)
     ok(post(client, table, "number", number=3))
     page = page_of(client, table, "?mode=cards")
-    # eight cards a colour, its name on a line above them: one line of eight
-    assert 'class="pick-row cols-8 colour colour-purple" role="group" aria-label="purple">' in page
+    # eight cards a colour, its name on a line above them: two lines of four (eight chips of a
+    # thumb's width do not fit a 360 px phone), in the grid of six the picker keeps at least
+    assert 'class="pick-row cols-6 colour colour-purple" role="group" aria-label="purple">' in page
     assert 'value="purple-8" class="card" aria-label="purple 8">8</button>' in page
 
 

@@ -66,9 +66,11 @@ def test_the_round_screen_says_what_the_round_just_scored(
     ahead = [p for p in record["players"] if totals[p] == best]
     lead = f"{ahead[0]} leads with {best}." if len(ahead) == 1 else f"share the lead with {best}."
     assert lead in told
-    # Told before the next round's header while that round has nothing in it yet; lower down,
-    # under the totals, once it has.
-    assert page.index('id="summary-title"') < page.index('id="round-title"')
+    # Told right above the next round's step while that round has nothing in it yet (the page
+    # opens at it); lower down, under the totals, once it has.
+    assert page.index('id="round-title"') < page.index('id="summary-title"')
+    assert page.index('id="summary-title"') < page.index('id="next-title"')
+    assert re.search(r'<section class="panel summary" id="summary" [^>]*data-landing>', page)
 
 
 def test_a_blacked_out_bid_and_a_made_one_are_said_so(app: Flask, client: FlaskClient) -> None:

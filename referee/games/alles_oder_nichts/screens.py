@@ -96,7 +96,15 @@ class AllesScreens(ScreensGame):
                 lines.append(BidLine(player, None, mark))  # hidden until the round is over
             else:
                 lines.append(BidLine(player, rnd.bids.get(player, "?"), mark))
-        return Bids(lines)
+        # Added up: the bids shown, open ones and, once the round is over, the secret ones
+        # (a sealed bid counts only then: nothing here depends on it before).
+        known = [rnd.bids[p] for p, open_ in rnd.open.items() if (open_ or over) and p in rnd.bids]
+        return Bids(
+            lines,
+            total=sum(known),
+            still=len(state.setup.players) - len(rnd.open),
+            hidden=len(rnd.open) - len(known),
+        )
 
     def fill_cell(self, state: State, rnd: RoundState, player: str, cell: Cell) -> None:
         assert isinstance(rnd, AllesRound)

@@ -78,9 +78,9 @@ class PickerRow:
     columns: int
 
 
-#: The most columns of the picker's grid (eight chips still fit a 360 px phone), and the
-#: fewest (a row with a few cards left keeps chips the size of the others).
-MOST_COLUMNS, FEWEST_COLUMNS = 8, 6
+#: The most columns of the picker's grid (seven chips of 44 px, a thumb's width, fit a 360 px
+#: phone), and the fewest (a row with a few cards left keeps chips the size of the others).
+MOST_COLUMNS, FEWEST_COLUMNS = 7, 6
 
 
 def columns(cells: int) -> int:

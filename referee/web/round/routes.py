@@ -24,7 +24,7 @@ from referee.web.pages import shared_page
 from referee.web.polls import position_answer, valid_poll_key
 from referee.web.recent import remember
 from referee.web.round.entries import EntryError, EntryForm, SeqForm, build_event
-from referee.web.round.screen import announcements, round_screen
+from referee.web.round.screen import announcements, landing_of, round_screen
 from referee.web.screens import screens
 from referee.web.sealed import public, sealed_bid, shown_notes
 from referee.web.sharing.access import held, require, write
@@ -166,7 +166,12 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     mode = "cards" if kept.get("mode") == "cards" else None
     if request.headers.get(NEXT_SCREEN_HEADER):  # app.js asks for the next screen itself
         return render_table(*now, kept={} if mode is None else {"mode": mode})
-    return redirect(url_for("round.show", table_id=table_id, at=entry.seq, mode=mode), 303)
+    # The fragment opens the page where the entry leaves the table: the summary of the round it
+    # scored, or the round's fact box, with the step right below.
+    anchor = landing_of(now[1], cards=mode is not None)
+    return redirect(
+        url_for("round.show", table_id=table_id, at=entry.seq, mode=mode, _anchor=anchor), 303
+    )
 
 
 def refuse(

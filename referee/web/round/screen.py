@@ -174,6 +174,25 @@ def card_turn(state: State, rnd: RoundState) -> CardTurn:
     )
 
 
+def landing(fresh_summary: bool, rnd: RoundState | None, cards: bool) -> str:
+    """Where the round screen opens after an entry, the id of its part (the fragment of the
+    address an entry is redirected to): the summary of the round the entry scored, with the next
+    step right below it; a round recorded card by card, at its step (the card picker needs the
+    screen); else at the round's fact box, with the step right below it."""
+    if fresh_summary:
+        return "summary"
+    if rnd is None or cards or rnd.plays:
+        return "next"
+    return "round"
+
+
+def landing_of(state: State, cards: bool) -> str:
+    """``landing`` for the table at ``state``, the round asked for card by card or not."""
+    told = last_summary(state)
+    fresh = told is not None and told.number == len(state.rounds)
+    return landing(fresh, state.game.upcoming(state), cards)
+
+
 @dataclass(frozen=True)
 class RoundScreen:
     """Everything the round screen shows (``templates/round/screen.html`` and the step template
@@ -220,6 +239,8 @@ class RoundScreen:
     summary: RoundSummary | None
     summary_fresh: bool
     notes: Notes
+    # Where the page opens after an entry (``landing``): "summary", "round" or "next".
+    landing: str
 
     # This request: why an entry was refused and the rule it broke, the input it kept; and
     # ``cached``: rendered once for every spectator, so it takes nobody's messages (base.html).
@@ -252,6 +273,7 @@ def round_screen(
     cards = rnd is not None and (bool(rnd.plays) or cards_asked or kept.get("mode") == "cards")
     part = screens(state.setup.game)
     told = last_summary(state)
+    fresh = told is not None and told.number == len(state.rounds)
     return RoundScreen(
         record=record,
         state=state,
@@ -281,8 +303,9 @@ def round_screen(
         winners=state.winners(),
         bgstats=finished_play(record, state),
         summary=told,
-        summary_fresh=told is not None and told.number == len(state.rounds),
+        summary_fresh=fresh,
         notes=notes(state),
+        landing=landing(fresh, rnd, cards),
         error=error,
         error_rule=error_rule,
         kept=kept,
