@@ -5,7 +5,7 @@ column per role), and the discards recorded card by card; the entries only it ha
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -122,6 +122,19 @@ class PlayStep:
     discard: bool
     colours: list[CountedColour]
     trump: str | None
+
+
+def counted_order(colours: Sequence[str], role_map: Mapping[str, str | None]) -> list[str]:
+    """The colours to count, in the order their roles fell this round (plus, ebbes, minus, then
+    nix), then any without a role yet in the deck's order; never the trump colour, whose cards
+    score nothing.
+
+    >>> counted_order(["red", "yellow", "green"], {"trump": "green", "plus": "red", "ebbes": None})
+    ['red', 'yellow']
+    """
+    trump = role_map.get("trump")
+    ordered = [c for role, c in role_map.items() if c is not None and role != "trump"]
+    return ordered + [c for c in colours if c not in ordered and c != trump]
 
 
 def colour_named(colour: str) -> str:
@@ -259,8 +272,7 @@ class EbbesScreens(ScreensGame):
                     count_fields(state, "won", f"-{colour}"),
                     colour_class(colour),
                 )
-                for colour in game.deck.colours
-                if colour != role_map["trump"]
+                for colour in counted_order(game.deck.colours, role_map)
             ],
             trump=role_map["trump"],
         )
