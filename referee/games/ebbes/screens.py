@@ -12,19 +12,19 @@ from typing import Any, ClassVar
 from flask_babel import lazy_gettext
 from wtforms import BooleanField, Form, SelectField
 
-from referee.rules import RoundState, State, Step
+from referee.rules import RoundState, Score, State, Step
 from referee.rules import events as ev
 from referee.rules.cards import EBBES_COLOURS, coloured_deck
 from referee.rules.ebbes import ROLES, Ebbes, EbbesRound
 from referee.rules.marks import N_
 from referee.rules.wording import COLOUR_NAMES, ROLE_NAMES
 from referee.web.forms import choices, default
-from referee.web.i18n import gettext
+from referee.web.i18n import gettext, ngettext
 from referee.web.round import entries
 from referee.web.round.looks import ColourChip, colour_chips, colour_class
 from referee.web.round.screen import count_fields
 from referee.web.screens import Builder, Cell, ScreensGame, SheetRow, Value
-from referee.web.words import colour_label, colour_short, name_of
+from referee.web.words import colour_label, colour_short, name_of, number_text
 
 VARIANT_LABELS = {
     "standard": lazy_gettext("Standard: a number card"),
@@ -313,6 +313,36 @@ class EbbesScreens(ScreensGame):
 
     def sheet_trump(self, rnd: RoundState) -> str:
         return ""
+
+    def score_parts(self, score: Score) -> str:
+        """What scored, as the rules count it, in the order of the roles: the plus cards, the
+        ebbes bonus, the minus cards ("3 plus cards +3, ebbes bonus +3, 1 minus card −1"); the
+        colours are the round's, on the sheet."""
+        parts = []
+        for term in score.terms:
+            points = number_text(term.points, sign=True)
+            count = term.params.get("count")
+            if term.code == "plus" and isinstance(count, int):
+                parts.append(
+                    ngettext(
+                        "%(num)s plus card %(points)s",
+                        "%(num)s plus cards %(points)s",
+                        count,
+                        points=points,
+                    )
+                )
+            elif term.code == "minus" and isinstance(count, int):
+                parts.append(
+                    ngettext(
+                        "%(num)s minus card %(points)s",
+                        "%(num)s minus cards %(points)s",
+                        count,
+                        points=points,
+                    )
+                )
+            elif term.code == "ebbes-middle":
+                parts.append(gettext("ebbes bonus %(points)s", points=points))
+        return ", ".join(parts) if parts else gettext("no card that scores")
 
     def roles(self, rnd: RoundState) -> dict[str, str | None]:
         assert isinstance(rnd, EbbesRound)

@@ -22,6 +22,7 @@ def sheet(state: State) -> list[SheetRow]:
             if scores is not None and player in scores:
                 cell.score = scores[player].points
                 cell.explain = score_text(scores[player])
+                cell.parts = part.score_parts(scores[player])
                 running[player] += cell.score
             part.fill_cell(state, rnd, player, cell)
         rows.append(
