@@ -36,6 +36,7 @@ from referee.web.sharing.access import require
 from referee.web.sheet.exports import bgstats_link, finished_play, separator, sheet_csv
 from referee.web.sheet.footnotes import sheet_info
 from referee.web.sheet.rows import sheet as sheet_rows
+from referee.web.sheet.rows import short_names
 from referee.web.standings import leaders
 from referee.web.words import notes
 
@@ -69,6 +70,7 @@ def sheet_html(record: TableRecord, state: State, template: str, cached: bool = 
         state=state,
         part=part,
         rows=rows,
+        names=short_names(state.setup.players),
         totals=totals,
         leaders=leaders(totals),
         winners=state.winners(),
