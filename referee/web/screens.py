@@ -162,8 +162,9 @@ class ScreensGame:
         players: a dataclass of that step, read by its template (None: nothing more)."""
         return None
 
-    def step_text(self, step: Step) -> str | None:
-        """What the table enters next in words, where the game says it its own way."""
+    def step_text(self, step: Step, cards: bool = False) -> str | None:
+        """What the table enters next in words, where the game says it its own way (``cards``:
+        the round is entered card by card)."""
         return None
 
     def bids(self, state: State, rnd: RoundState) -> Bids | None:

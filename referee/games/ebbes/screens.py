@@ -277,7 +277,15 @@ class EbbesScreens(ScreensGame):
             trump=role_map["trump"],
         )
 
-    def step_text(self, step: Step) -> str | None:
+    def step_text(self, step: Step, cards: bool = False) -> str | None:
+        """The play step: quick, the colours as they get their roles, then the cards won; card
+        by card, each card as it is played (the cards themselves give the roles and the cards
+        won)."""
+        if step.action == "play" and cards:
+            return gettext(
+                "Play the round card by card: tap each card as it is played; the cards give "
+                "the roles and the cards won"
+            )
         if step.action == "play":
             return gettext(
                 "Play the round: tap each colour as it gets its role, then count the cards won"
