@@ -135,3 +135,15 @@ def test_a_correction_goes_back_to_the_sheet_at_its_round(app, client):
     assert "Corrected: Round 2:" in sheet  # said once, on this phone's sheet
     again = html.unescape(client.get(f"/t/{table}/sheet").text)
     assert "Corrected: Round 2:" not in again
+
+
+def test_a_newest_round_with_only_an_entry_undone_opens_the_round_before_too(app, client):
+    table = three_rounds(app, client)
+    undo(client, table)  # entry 13 undoes round 3's bid (12)
+    undo(client, table)  # entry 14 undoes round 3's trump (11): nothing of round 3 in force
+    rounds = rounds_of(client.get(f"/t/{table}/history").text)
+    assert [(id_, opened) for id_, opened, *_ in rounds] == [
+        ("history-round-3", True),
+        ("history-round-2", True),
+        ("history-round-1", False),
+    ]

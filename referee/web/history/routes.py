@@ -114,11 +114,13 @@ class RoundEntries:
     who: str | None
     result: str | None
     lines: list[dict[str, Any]] = field(default_factory=list)
+    opened: bool = False
 
 
 def by_round(state: State, lines: list[dict[str, Any]]) -> list[RoundEntries]:
     """The history's ``lines`` (newest first) grouped by the round they are about, the newest
-    round first, each with who dealt (or started) it and each player's score in it."""
+    round first, each with who dealt (or started) it and each player's score in it, and
+    whether it is shown open."""
     rows = {row.number: row for row in sheet_rows(state)}
     groups: dict[int | None, RoundEntries] = {}
     for line in lines:
@@ -133,7 +135,20 @@ def by_round(state: State, lines: list[dict[str, Any]]) -> list[RoundEntries]:
                 )
             groups[number] = RoundEntries(number, None if row is None else row.who, result)
         groups[number].lines.append(line)
-    return sorted(groups.values(), key=lambda g: -1 if g.number is None else g.number, reverse=True)
+    ordered = sorted(
+        groups.values(), key=lambda g: -1 if g.number is None else g.number, reverse=True
+    )
+    # Open: the newest round, and the newest with an entry still in force (where the newest
+    # has only entries undone, as after undoing a round's first entry).
+    standing = [g for g in ordered if any(line_in_force(line) for line in g.lines)]
+    for group in ordered[:1] + standing[:1]:
+        group.opened = True
+    return ordered
+
+
+def line_in_force(line: dict[str, Any]) -> bool:
+    """The history line's entry is the version of its event in force."""
+    return line["fate"].current is not None
 
 
 def kept_with_breach(state: State, event: ev.Event) -> bool:
