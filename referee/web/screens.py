@@ -20,7 +20,7 @@ from flask_babel import lazy_gettext
 from wtforms import Form
 
 from referee.parts import package, part
-from referee.rules import GAMES, Deck, RoundState, State, Step
+from referee.rules import GAMES, Deck, RoundState, Score, State, Step
 from referee.rules import events as ev
 from referee.web.i18n import gettext as _
 from referee.web.words import card_label, colour_label, colour_short
@@ -67,6 +67,9 @@ class Cell:
     score: int | None = None
     blacked: bool = False
     explain: str = ""
+    #: The score's parts in short, for the round's summary ("" where the sentence of bid and
+    #: tricks says it all).
+    parts: str = ""
 
 
 @dataclass
@@ -163,8 +166,9 @@ class ScreensGame:
         players: a dataclass of that step, read by its template (None: nothing more)."""
         return None
 
-    def step_text(self, step: Step) -> str | None:
-        """What the table enters next in words, where the game says it its own way."""
+    def step_text(self, step: Step, cards: bool = False) -> str | None:
+        """What the table enters next in words, where the game says it its own way (``cards``:
+        the round is entered card by card)."""
         return None
 
     def bids(self, state: State, rnd: RoundState) -> Bids | None:
@@ -198,6 +202,11 @@ class ScreensGame:
         (each game adds its bids)."""
         tricks = rnd.tricks_won()
         cell.tricks = None if tricks is None else tricks.get(player)
+
+    def score_parts(self, score: Score) -> str:
+        """A score's parts in short, as the round's summary gives them after the player's name
+        ("" for none: the summary says bid, tricks and points)."""
+        return ""
 
     # --- the spreadsheet of the score sheet (CSV) -------------------------------------------
 

@@ -28,6 +28,29 @@ def score_text(score: Score) -> str:
     return score.explain(translations())
 
 
+#: The minus sign a negative number is shown with (U+2212, not a hyphen).
+MINUS = "\u2212"
+
+
+def number_text(value: int, sign: bool = False) -> str:
+    """A whole number as the pages show it: a negative one with a minus sign; ``sign``: a
+    positive one with a plus sign too (a part of a score: +3).
+
+    >>> number_text(-1), number_text(3, sign=True), number_text(0, sign=True)
+    ('\u22121', '+3', '0')
+    """
+    if value < 0:
+        return f"{MINUS}{-value}"
+    return f"+{value}" if sign and value > 0 else str(value)
+
+
+def points_text(points: int) -> str:
+    """A score in points, singular or plural as the number asks (−1 point, 3 points)."""
+    return ngettext(
+        "%(signed)s point", "%(signed)s points", abs(points), signed=number_text(points)
+    )
+
+
 def card_text(code: str) -> str:
     """A card as the table names it (♠8, blue 5), in the request's language."""
     return card_name(code, translations())

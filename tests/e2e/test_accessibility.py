@@ -40,6 +40,9 @@ pytestmark = pytest.mark.e2e
 
 #: The minimum contrast ratio of text (WCAG 2 AA, 1.4.3).
 CONTRAST = 4.5
+#: The minimum contrast of a graphical object against what is around it (WCAG 2 AA, 1.4.11):
+#: the blacked-out mark on the sheet.
+SHAPE_CONTRAST = 3.0
 
 
 @pytest.fixture(scope="module")
@@ -537,6 +540,35 @@ CONTRAST_JS = """(minimum) => {
 }"""
 
 
+#: The contrast of each blacked-out mark on the sheet against the cell it sits in, and of its
+#: text against the mark (CONTRAST_JS's colour arithmetic, on the mark's own background).
+BLOB_JS = """() => {
+  const parse = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const luminance = (c) => {
+    const [r, g, b] = c.map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  const opaque = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = getComputedStyle(e).backgroundColor;
+      if (!/rgba\\(.*,\\s*0\\)$/.test(c) && c !== "transparent") return parse(c);
+    }
+    return [255, 255, 255];
+  };
+  return [...document.querySelectorAll(".sheet a.blacked")].map((blob) => ({
+    around: ratio(parse(getComputedStyle(blob).backgroundColor), opaque(blob.parentElement)),
+    text: ratio(parse(getComputedStyle(blob).color), parse(getComputedStyle(blob).backgroundColor)),
+  }));
+}"""
+
+
 # --- the tests ---------------------------------------------------------------------------------
 
 
@@ -599,3 +631,18 @@ def test_the_score_sheet_is_a_real_table_with_headers(server, phone):
     zoomed = phone(zoom=2)
     show("sheet", zoomed, server)
     assert zoomed.evaluate(OVERFLOW_JS) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_blacked_out_mark_stands_out_from_the_sheet(scheme, server, phone, shoot):
+    """Issue 33: in dark mode the blackout mark was black on near-black. It keeps 3:1 against
+    the cell it is in (a graphical object), and its number 4.5:1 against the mark."""
+    page = phone(color_scheme=scheme)
+    url = open_link(page, server, played_table(server, "blackout", "trump", rounds=4))
+    page.goto(url + "/sheet")
+    blobs = page.evaluate(BLOB_JS)
+    assert blobs, "no blacked-out mark on the sheet: the check would be empty"
+    shoot(page, f"blacked-{scheme}")
+    for blob in blobs:
+        assert blob["around"] >= SHAPE_CONTRAST, blob
+        assert blob["text"] >= CONTRAST, blob

@@ -22,6 +22,7 @@ import pytest
 from referee.rules import GAMES, Setup, start
 from referee.rules import events as ev
 from referee.store.tables import append_entry, create_table
+from referee.web.sheet.rows import short_names
 from tests.durability.legal import next_entry
 from tests.e2e.conftest import PHONE, LiveServer
 from tests.e2e.helpers import answered
@@ -88,7 +89,7 @@ def test_every_player_is_in_view_at_the_largest_table(game, server, phone, shoot
     expect(sheet.locator("tbody tr.round-row")).to_have_count(3)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     head = sheet.locator("thead th.player")
-    expect(head.locator(".name")).to_have_text(list(players))
+    expect(head.locator(".name")).to_have_text(list(short_names(players).values()))
     inside_the_screen(page, head.locator(".name"))
     inside_the_screen(page, head.locator(".total"))
     inside_the_screen(page, sheet.locator("tbody td > small"))  # the running totals
@@ -105,6 +106,47 @@ def test_every_player_is_in_view_at_the_largest_table(game, server, phone, shoot
     shoot(page, f"sheet-{game}-{len(players)}")
     score.tap()  # a second tap closes it
     expect(why).to_be_hidden()
+
+
+#: Eight long names, two alike at the start (issue 33: "Ben/edik/t", "Han/s-/Pete/r").
+LONG_NAMES = ("Benedikt", "Hans-Peter", "Hansjörg", "Maximiliane", "Friederike", "Konstantin",
+              "Wilhelmine", "Christopher")  # fmt: skip
+
+#: Per element: how many lines its text takes, and whether it is cut off.
+LINES_OF_TEXT = """el => {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+  return {lines: tops.size, clipped: el.scrollWidth > el.clientWidth};
+}"""
+
+
+@pytest.mark.parametrize(("count", "scheme"), [(8, "light"), (8, "dark"), (7, "light")])
+def test_seven_or_eight_long_names_head_the_sheet_whole_and_in_full_a_tap_away(
+    server, phone, shoot, count, scheme
+):
+    players = LONG_NAMES[:count]
+    page = phone(color_scheme=scheme)
+    url = open_table(page, server, played(server, "blackout", players, rounds=2))
+    page.goto(url + "/sheet")
+    sheet = page.get_by_role("table", name="Score sheet")
+    names = sheet.locator("thead th.player .name")
+    expect(names).to_have_count(count)
+    shown = names.all_inner_texts()
+    assert len(set(shown)) == count, shown  # every player told apart
+    for i, name in enumerate(players):
+        cell = names.nth(i)
+        drawn = cell.evaluate(LINES_OF_TEXT)
+        assert drawn == {"lines": 1, "clipped": False}, (name, shown[i], drawn)
+        assert name.startswith(shown[i].split("…")[0])
+        expect(cell.locator("abbr")).to_have_attribute("title", name)
+    inside_the_screen(page, names)
+    shoot(page, f"sheet-{count}-long-names-{scheme}")
+    names.nth(1).tap()  # Hans-Peter's shortened name: the names in full
+    legend = page.locator("#sheet-names")
+    expect(legend).to_be_in_viewport()
+    for name in players:
+        expect(legend).to_contain_text(name)
 
 
 def test_the_names_and_totals_stay_pinned_while_the_rounds_scroll(server, phone):

@@ -45,8 +45,13 @@ def begun(game: str, name: str, rounds: int) -> tuple[bytes, dict[str, Any], dic
     return json.dumps(record | {"rounds": record["rounds"][:rounds]}).encode(), record, verdict
 
 
+def number(n: int) -> str:
+    """A number as the pages show it: a negative one with a minus sign (U+2212)."""
+    return f"−{-n}" if n < 0 else str(n)
+
+
 def points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
+    return f"{number(n)} point" if abs(n) == 1 else f"{number(n)} points"
 
 
 @pytest.mark.parametrize(("game", "name"), GOLDEN)
@@ -59,12 +64,21 @@ def test_the_round_screen_says_what_the_round_just_scored(
     assert told.startswith("Round 2 scored")
     scores = verdict["rounds"][1]["scores"]
     for player in record["players"]:
-        assert re.search(rf"{player}\b[^.]*: {points(scores[player])}\.|{player} scored "
-                         rf"{points(scores[player])}\.", told), (player, told)  # fmt: skip
+        said = re.escape(points(scores[player]))
+        assert re.search(rf"{player}\b[^.]*: {said}\.|{player}: [^.→]* → {said}\.", told), (
+            player,
+            told,
+        )
+        assert "-" not in told, "a hyphen for a minus sign"
     totals = {p: sum(r["scores"][p] for r in verdict["rounds"][:2]) for p in record["players"]}
     best = max(totals.values())
     ahead = [p for p in record["players"] if totals[p] == best]
-    lead = f"{ahead[0]} leads with {best}." if len(ahead) == 1 else f"share the lead with {best}."
+    best_shown = number(best)
+    lead = (
+        f"{ahead[0]} leads with {best_shown}."
+        if len(ahead) == 1
+        else f"share the lead with {best_shown}."
+    )
     assert lead in told
     # Told right above the next round's step while that round has nothing in it yet (the page
     # opens at it); lower down, under the totals, once it has.
@@ -83,6 +97,46 @@ def test_a_blacked_out_bid_and_a_made_one_are_said_so(app: Flask, client: FlaskC
     assert "Ann bid 0, took 0 and made it: 10 points." in told
     assert "Ben bid 0, took 1 and blacked out: 0 points." in told
     assert "Ann leads with 10." in told
+
+
+def test_an_ebbes_summary_says_what_each_player_scored_with(
+    app: Flask, client: FlaskClient
+) -> None:
+    """ebbes: each player's plus cards, minus cards and ebbes bonus, then the points, with a
+    minus sign and the singular where the number asks for them."""
+    table = new_table(app, client, "ebbes", ("Ann", "Ben", "Cho", "Dee"))
+    ok(post(client, table, "number", number=3))
+    for colour in ("red", "yellow", "green", "blue"):  # trump, plus, ebbes, minus
+        ok(post(client, table, "designate", colour=colour))
+    won = {  # purple, nix: 2 each
+        "yellow": (3, 5, 0, 0),
+        "green": (2, 4, 0, 2),  # Ann's and Dee's 2: neither the most (4) nor the fewest (0)
+        "blue": (1, 3, 0, 4),
+        "purple": (2, 2, 2, 2),
+    }
+    fields = {f"won_{seat}_{c}": n[seat - 1] for c, n in won.items() for seat in range(1, 5)}
+    ok(post(client, table, "won", **fields))
+    told = section(client.get(f"/t/{table}").text, "summary-title")
+    assert "Ann: 3 plus cards +3, ebbes bonus +3, 1 minus card −1 → 5 points." in told
+    assert "Ben: 5 plus cards +5, 3 minus cards −3 → 2 points." in told
+    assert "Cho: no card that scores → 0 points." in told
+    assert "Dee: ebbes bonus +3, 4 minus cards −4 → −1 point." in told
+    assert "Ann leads with 5." in told
+    german = section(client.get(f"/t/{table}?lang=de").text, "summary-title")
+    assert "Dee: Ebbes-Bonus +3, 4 Minuskarten −4 → −1 Punkt." in german
+    standings = section(client.get(f"/t/{table}/standings").text, "summary-title")
+    assert "Ann: 3 plus cards +3, ebbes bonus +3, 1 minus card −1 → 5 points." in standings
+
+
+def test_tv_mode_tells_the_last_ebbes_round_part_by_part(client: FlaskClient) -> None:
+    """TV mode, once the game is over, sums up its last round as the round screen does: each
+    player's parts and points, read off the sheet."""
+    text, record, verdict = golden("ebbes", WHOLE["ebbes"])
+    table = upload(client, text)
+    told = section(client.get(f"/t/{table}/tv").text, "summary-title")
+    scores = verdict["rounds"][-1]["scores"]
+    for player in record["players"]:
+        assert re.search(rf"{player}: [^.→]+ → {re.escape(points(scores[player]))}\.", told), told
 
 
 def second_round_begun(app: Flask, client: FlaskClient) -> str:

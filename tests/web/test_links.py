@@ -387,11 +387,18 @@ def test_tv_mode_is_the_sheet_without_controls(app, client, table):
 
 
 def test_a_message_is_never_served_to_other_phones_from_a_cached_sheet(app, client, table):
+    """A phone with a message waiting (a correction's, which comes back to the sheet) gets a
+    sheet of its own, once, with the message; the sheet kept for every other phone never has
+    it, before or after."""
+    said = "not something this page can do"
+    other = phone(app, table, "keeper")  # the same kind of viewer: the same kept sheet
     ok(post(client, table, "declare", player=2, choice="open-1"))  # leaves no message behind
+    assert said not in other.get(f"/t/{table}/sheet").text  # the kept sheet, made now
     client.post(f"/t/{table}/share", data={"action": "player:Zed"})  # leaves a message
-    sheet = client.get(f"/t/{table}/sheet").text
-    assert "not something this page can do" not in sheet
-    assert "not something this page can do" in client.get(f"/t/{table}").text
+    assert said in client.get(f"/t/{table}/sheet").text  # this phone's own
+    assert said not in other.get(f"/t/{table}/sheet").text
+    assert said not in client.get(f"/t/{table}/sheet").text  # said once
+    assert said not in client.get(f"/t/{table}").text
 
 
 def test_security_headers_on_every_page(app, client, table):

@@ -5,6 +5,7 @@ said in the page's language (a test-only catalog)."""
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 
 import pytest
@@ -123,7 +124,16 @@ def test_the_declare_step_warns_of_bids_above_the_hand_only_when_there_are_such_
     assert "cannot be made exactly this round" not in page  # 6 cards: every bid 0–6 can be made
     round_two_table = round_two(app, client)  # 5 cards each: a bid of 6 cannot
     page = html.unescape(client.get(f"/t/{round_two_table}").text)
-    assert "Bids above 5 cannot be made exactly this round." in page
+    assert "Bids above 5 (marked ✕) cannot be made exactly this round." in page
+    # The chip of 6 carries the mark and says why to a screen reader; 0–5 are plain.
+    chips = re.findall(
+        r'<button type="submit" name="choice" value="open-(\d)"([^>]*)>(.*?)</button>', page
+    )
+    marked = {bid for bid, attrs, text in chips if "✕" in text}
+    assert marked == {"6"}
+    six = next(attrs for bid, attrs, _ in chips if bid == "6")
+    assert 'aria-description="cannot be made exactly this round"' in six
+    assert all("aria-description" not in attrs for bid, attrs, _ in chips if bid != "6")
 
 
 def test_the_pdf_lists_a_secret_bid_waiting_as_still_to_be_entered(app, client):
@@ -131,3 +141,17 @@ def test_the_pdf_lists_a_secret_bid_waiting_as_still_to_be_entered(app, client):
     text = " ".join(page_texts(client.get(f"/t/{table}/sheet.pdf").data)).replace("\n", " ")
     assert "Still to be entered" in text and "Breaches noted" not in text
     assert "Round 1: Ben's secret bid in round 1 has not been turned up." in text
+
+
+def test_the_ebbes_play_heading_says_what_each_way_of_entering_asks(app, client):
+    """Quick: the colours as they get their roles, then the cards won. Card by card: each card
+    as it is played (issue 33: it said "tap each colour" there too)."""
+    table = new_table(app, client, "ebbes", ("Ann", "Ben", "Cho"))
+    ok(post(client, table, "number", number=2))
+    heading = re.compile(r'<h2 id="next-title">(.*?)</h2>', re.S)
+    quick = " ".join(heading.search(client.get(f"/t/{table}").text).group(1).split())
+    assert "tap each colour as it gets its role, then count the cards won" in quick
+    cards = html.unescape(client.get(f"/t/{table}?mode=cards").text)
+    said = " ".join(heading.search(cards).group(1).split())
+    assert "card by card: tap each card as it is played" in said
+    assert "colour" not in said and "count" not in said

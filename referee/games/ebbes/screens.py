@@ -5,26 +5,26 @@ column per role), and the discards recorded card by card; the entries only it ha
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from flask_babel import lazy_gettext
 from wtforms import BooleanField, Form, SelectField
 
-from referee.rules import RoundState, State, Step
+from referee.rules import RoundState, Score, State, Step
 from referee.rules import events as ev
 from referee.rules.cards import EBBES_COLOURS, coloured_deck
 from referee.rules.ebbes import ROLES, Ebbes, EbbesRound
 from referee.rules.marks import N_
 from referee.rules.wording import COLOUR_NAMES, ROLE_NAMES
 from referee.web.forms import choices, default
-from referee.web.i18n import gettext
+from referee.web.i18n import gettext, ngettext
 from referee.web.round import entries
 from referee.web.round.looks import ColourChip, colour_chips, colour_class
 from referee.web.round.screen import count_fields
 from referee.web.screens import Builder, Cell, ScreensGame, SheetRow, Value
-from referee.web.words import colour_label, colour_short, name_of
+from referee.web.words import colour_label, colour_short, name_of, number_text
 
 VARIANT_LABELS = {
     "standard": lazy_gettext("Standard: a number card"),
@@ -122,6 +122,19 @@ class PlayStep:
     discard: bool
     colours: list[CountedColour]
     trump: str | None
+
+
+def counted_order(colours: Sequence[str], role_map: Mapping[str, str | None]) -> list[str]:
+    """The colours to count, in the order their roles fell this round (plus, ebbes, minus, then
+    nix), then any without a role yet in the deck's order; never the trump colour, whose cards
+    score nothing.
+
+    >>> counted_order(["red", "yellow", "green"], {"trump": "green", "plus": "red", "ebbes": None})
+    ['red', 'yellow']
+    """
+    trump = role_map.get("trump")
+    ordered = [c for role, c in role_map.items() if c is not None and role != "trump"]
+    return ordered + [c for c in colours if c not in ordered and c != trump]
 
 
 def colour_named(colour: str) -> str:
@@ -259,13 +272,20 @@ class EbbesScreens(ScreensGame):
                     count_fields(state, "won", f"-{colour}"),
                     colour_class(colour),
                 )
-                for colour in game.deck.colours
-                if colour != role_map["trump"]
+                for colour in counted_order(game.deck.colours, role_map)
             ],
             trump=role_map["trump"],
         )
 
-    def step_text(self, step: Step) -> str | None:
+    def step_text(self, step: Step, cards: bool = False) -> str | None:
+        """The play step: quick, the colours as they get their roles, then the cards won; card
+        by card, each card as it is played (the cards themselves give the roles and the cards
+        won)."""
+        if step.action == "play" and cards:
+            return gettext(
+                "Play the round card by card: tap each card as it is played; the cards give "
+                "the roles and the cards won"
+            )
         if step.action == "play":
             return gettext(
                 "Play the round: tap each colour as it gets its role, then count the cards won"
@@ -301,6 +321,36 @@ class EbbesScreens(ScreensGame):
 
     def sheet_trump(self, rnd: RoundState) -> str:
         return ""
+
+    def score_parts(self, score: Score) -> str:
+        """What scored, as the rules count it, in the order of the roles: the plus cards, the
+        ebbes bonus, the minus cards ("3 plus cards +3, ebbes bonus +3, 1 minus card −1"); the
+        colours are the round's, on the sheet."""
+        parts = []
+        for term in score.terms:
+            points = number_text(term.points, sign=True)
+            count = term.params.get("count")
+            if term.code == "plus" and isinstance(count, int):
+                parts.append(
+                    ngettext(
+                        "%(num)s plus card %(points)s",
+                        "%(num)s plus cards %(points)s",
+                        count,
+                        points=points,
+                    )
+                )
+            elif term.code == "minus" and isinstance(count, int):
+                parts.append(
+                    ngettext(
+                        "%(num)s minus card %(points)s",
+                        "%(num)s minus cards %(points)s",
+                        count,
+                        points=points,
+                    )
+                )
+            elif term.code == "ebbes-middle":
+                parts.append(gettext("ebbes bonus %(points)s", points=points))
+        return ", ".join(parts) if parts else gettext("no card that scores")
 
     def roles(self, rnd: RoundState) -> dict[str, str | None]:
         assert isinstance(rnd, EbbesRound)

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 from referee.rules import RoundState, State
 from referee.web.i18n import gettext as _
-from referee.web.i18n import ngettext
 from referee.web.language import language
 from referee.web.memo import memo
 from referee.web.screens import Cell, SheetRow, screens
 from referee.web.sheet.rows import sheet as sheet_rows
+from referee.web.words import number_text, points_text
 
 
 @dataclass
@@ -74,16 +74,25 @@ def leader_text(totals: dict[str, int]) -> str:
     best = max(totals.values())
     ahead = [player for player, total in totals.items() if total == best]
     if len(ahead) == 1:
-        return _("%(player)s leads with %(total)s.", player=ahead[0], total=best)
-    return _("%(players)s share the lead with %(total)s.", players=", ".join(ahead), total=best)
+        return _("%(player)s leads with %(total)s.", player=ahead[0], total=number_text(best))
+    return _(
+        "%(players)s share the lead with %(total)s.",
+        players=", ".join(ahead),
+        total=number_text(best),
+    )
 
 
 def player_line(cell: Cell, player: str, has_bids: bool) -> SummaryLine:
-    """``player``'s scored ``cell`` in a sentence: bid and tricks, made or not, the score."""
+    """``player``'s scored ``cell`` in a sentence: bid and tricks, made or not, the score; or
+    the score's parts, where the game gives them (ebbes: plus, minus, the ebbes bonus)."""
     score = cell.score or 0
     made = made_bid(cell) if has_bids else None
-    points = ngettext("%(num)s point", "%(num)s points", score)
-    if made is None or cell.bid is None or cell.tricks is None:
+    points = points_text(score)
+    if cell.parts:
+        text = _(
+            "%(player)s: %(parts)s → %(points)s.", player=player, parts=cell.parts, points=points
+        )
+    elif made is None or cell.bid is None or cell.tricks is None:
         text = _("%(player)s scored %(points)s.", player=player, points=points)
     elif cell.blacked:
         text = _(
@@ -140,6 +149,8 @@ def round_summary(
     lines = []
     for player in state.setup.players:
         cell = Cell(score=scores[player].points if player in scores else None)
+        if player in scores:
+            cell.parts = part.score_parts(scores[player])
         part.fill_cell(state, rnd, player, cell)
         lines.append(player_line(cell, player, part.has_bids))
     return RoundSummary(

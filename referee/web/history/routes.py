@@ -1,12 +1,14 @@
-"""The table's history and corrections: every entry of the log, newest first (or a round's, to
-correct it from the score sheet), and the form that corrects one (an entry of its own, never an
-erasure), with the same rule checks as an entry made at the table.
+"""The table's history and corrections: every entry of the log, newest first, a round at a time
+(or a round's alone, to correct it from the score sheet), and the form that corrects one (an
+entry of its own, never an erasure), with the same rule checks as an entry made at the table;
+a correction made goes back to the score sheet at its round.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -34,7 +36,8 @@ from referee.web.round.screen import count_fields
 from referee.web.screens import screens
 from referee.web.sealed import rounds_over, shown_early, shown_notes
 from referee.web.sharing.access import require, write
-from referee.web.words import breach_text, colour_label, describe_event
+from referee.web.sheet.rows import sheet as sheet_rows
+from referee.web.words import breach_text, colour_label, describe_event, number_text
 
 bp = Blueprint("history", __name__, url_prefix="/t")
 
@@ -56,10 +59,12 @@ def page(table_id: str) -> str:
         event = event_from_dict(payload)
         return describe_event(event, turned_up=event.round in over)
 
+    sealed = {rnd.number: state.game.sealed(rnd) for rnd in state.rounds}
     lines = []
     for entry in reversed(record.entries):
         about = target_event(by_seq, entry.seq)
-        if only is not None and (about is None or event_from_dict(about.payload).round != only):
+        event = None if about is None else event_from_dict(about.payload)
+        if only is not None and (event is None or event.round != only):
             continue
         if entry.kind == "event":
             what = described(entry.payload)
@@ -78,7 +83,12 @@ def page(table_id: str) -> str:
                 "when": iso_utc(entry.created_at),
                 "fate": fate.get(entry.seq, Fate()),
                 "clock_back": entry.seq in clock_back,
-                "correctable": about is not None and about.payload.get("type") in CORRECTABLE,
+                "round": None if event is None else event.round,
+                "correctable": event is not None
+                and event.type in CORRECTABLE
+                and not (
+                    isinstance(event, ev.Declare) and event.player in sealed.get(event.round, ())
+                ),
             }
         )
     return render_template(
@@ -86,10 +96,59 @@ def page(table_id: str) -> str:
         record=record,
         state=state,
         lines=lines,
+        rounds=None if only is not None else by_round(state, lines),
+        part=screens(state.setup.game),
         only=only,
         shown_early=shown_early(record.setup, record.entries),
         title=state.game.title,
     )
+
+
+@dataclass
+class RoundEntries:
+    """A round on the history page: its number (None: entries about no event the log has),
+    who dealt or started it, its result in short (None while it is not scored) and its lines,
+    newest first."""
+
+    number: int | None
+    who: str | None
+    result: str | None
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    opened: bool = False
+
+
+def by_round(state: State, lines: list[dict[str, Any]]) -> list[RoundEntries]:
+    """The history's ``lines`` (newest first) grouped by the round they are about, the newest
+    round first, each with who dealt (or started) it and each player's score in it, and
+    whether it is shown open."""
+    rows = {row.number: row for row in sheet_rows(state)}
+    groups: dict[int | None, RoundEntries] = {}
+    for line in lines:
+        number = line["round"]
+        if number not in groups:
+            row = rows.get(number) if number is not None else None
+            result = None
+            if row is not None and row.complete:
+                result = ", ".join(
+                    _("%(player)s %(score)s", player=p, score=number_text(cell.score or 0))
+                    for p, cell in row.cells.items()
+                )
+            groups[number] = RoundEntries(number, None if row is None else row.who, result)
+        groups[number].lines.append(line)
+    ordered = sorted(
+        groups.values(), key=lambda g: -1 if g.number is None else g.number, reverse=True
+    )
+    # Open: the newest round, and the newest with an entry still in force (where the newest
+    # has only entries undone, as after undoing a round's first entry).
+    standing = [g for g in ordered if any(line_in_force(line) for line in g.lines)]
+    for group in ordered[:1] + standing[:1]:
+        group.opened = True
+    return ordered
+
+
+def line_in_force(line: dict[str, Any]) -> bool:
+    """The history line's entry is the version of its event in force."""
+    return line["fate"].current is not None
 
 
 def kept_with_breach(state: State, event: ev.Event) -> bool:
@@ -203,7 +262,7 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
                         flash(_("Corrected, kept as a breach: %(what)s", what=what), "warning")
                     else:
                         flash(_("Corrected: %(what)s", what=what), "info")
-                    back = url_for("history.page", table_id=table_id, round=new.round)
+                    back = url_for("sheet.page", table_id=table_id, _anchor=f"round-{new.round}")
                     return redirect(back, 303)
             except EntryError as exc:
                 error = str(exc)

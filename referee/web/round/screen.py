@@ -95,11 +95,12 @@ def step_view(state: State, rnd: RoundState, step: Step) -> object | None:
     return None
 
 
-def describe_step(step: Step | None, game: str) -> str:
-    """One line saying what the table enters next."""
+def describe_step(step: Step | None, game: str, cards: bool = False) -> str:
+    """One line saying what the table enters next (``cards``: the round is entered card by
+    card)."""
     if step is None:
         return _("The game is over.")
-    own = screens(game).step_text(step)
+    own = screens(game).step_text(step, cards)
     if own is not None:
         return own
     what = {  # translated when chosen: a page shows one of them
@@ -283,7 +284,7 @@ def round_screen(
         seq=record.last_seq,
         step=step,
         step_template=None if step is None else part.step_template(state.setup.game, step.action),
-        what_next=describe_step(step, state.setup.game),
+        what_next=describe_step(step, state.setup.game, cards),
         view=None if step is None or rnd is None else step_view(state, rnd, step),
         own_turn=(
             step is not None

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request
+from flask import Blueprint, abort, redirect, render_template, request, session
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
 from referee.rules import State
 from referee.sheets import table_sheet
+from referee.store.tables import TableRecord
 from referee.web.downloads import attachment, page_from, safe_file_name
 from referee.web.evening.chart import chart
 from referee.web.evening.story import evening
@@ -35,6 +36,7 @@ from referee.web.sharing.access import require
 from referee.web.sheet.exports import bgstats_link, finished_play, separator, sheet_csv
 from referee.web.sheet.footnotes import sheet_info
 from referee.web.sheet.rows import sheet as sheet_rows
+from referee.web.sheet.rows import short_names
 from referee.web.standings import leaders
 from referee.web.words import notes
 
@@ -56,39 +58,48 @@ def tv_board(state: State, rows: list[SheetRow], part: ScreensGame) -> dict[str,
     }
 
 
+def sheet_html(record: TableRecord, state: State, template: str, cached: bool = True) -> str:
+    """The score sheet (``template``: the page or TV mode) of ``record`` at ``state``;
+    ``cached``: for every viewer of its kind alike (no one's flashed messages)."""
+    totals = state.totals()
+    rows = sheet_rows(state)
+    part = screens(state.setup.game)
+    return render_template(
+        f"sheet/{template}.html",
+        record=record,
+        state=state,
+        part=part,
+        rows=rows,
+        names=short_names(state.setup.players),
+        totals=totals,
+        leaders=leaders(totals),
+        winners=state.winners(),
+        title=state.game.title,
+        notes=notes(state),
+        shown_early=shown_early(record.setup, record.entries),
+        bgstats=finished_play(record, state),
+        cached=cached,
+        **(tv_board(state, rows, part) if template == "tv" else {}),
+    )
+
+
 def cached_sheet(table_id: str, template: str) -> Response:
     """The score sheet (``template``: the page or TV mode), rendered once per change of the
     table, kind of viewer (a scorekeeper's page has more links) and language (``shared_page``)."""
 
     def render(at: int) -> str:
-        record, state = load_since(table_id, at)
-        totals = state.totals()
-        rows = sheet_rows(state)
-        part = screens(state.setup.game)
-        return render_template(
-            f"sheet/{template}.html",
-            record=record,
-            state=state,
-            part=part,
-            rows=rows,
-            totals=totals,
-            leaders=leaders(totals),
-            winners=state.winners(),
-            title=state.game.title,
-            notes=notes(state),
-            shown_early=shown_early(record.setup, record.entries),
-            bgstats=finished_play(record, state),
-            cached=True,
-            **(tv_board(state, rows, part) if template == "tv" else {}),
-        )
+        return sheet_html(*load_since(table_id, at), template)
 
     return shared_page(template, table_id, render, kind_of_viewer(table_id))
 
 
 @bp.get("/<table_id>/sheet")
 def page(table_id: str) -> Response:
-    """The score sheet."""
+    """The score sheet. Right after a correction, which comes back here at its round, the page
+    is this phone's own, once: it says what was corrected (a flashed message)."""
     require(table_id)
+    if session.get("_flashes"):
+        return Response(sheet_html(*load(table_id), "page", cached=False), mimetype="text/html")
     return cached_sheet(table_id, "page")
 
 

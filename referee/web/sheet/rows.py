@@ -22,6 +22,7 @@ def sheet(state: State) -> list[SheetRow]:
             if scores is not None and player in scores:
                 cell.score = scores[player].points
                 cell.explain = score_text(scores[player])
+                cell.parts = part.score_parts(scores[player])
                 running[player] += cell.score
             part.fill_cell(state, rnd, player, cell)
         rows.append(
@@ -37,3 +38,33 @@ def sheet(state: State) -> list[SheetRow]:
             )
         )
     return rows
+
+
+#: How many characters of a name fit a column of the sheet's head at 360 px, by the number of
+#: players (the head's names are 0.7–0.8 rem bold; an ellipsis counts as one).
+NAME_FITS = {2: 16, 3: 14, 4: 11, 5: 8, 6: 6, 7: 3, 8: 3}
+
+
+def short_names(players: tuple[str, ...]) -> dict[str, str]:
+    """Each player's name as the sheet's head shows it: whole where it fits, else its start
+    and an ellipsis ("Be…"), and where two starts are alike, their start and end
+    ("H…r", "H…i"); different for every player, so no name need break inside a word.
+
+    >>> short_names(("Benedikt", "Hans-Peter", "Hansi", "Ann", "Bo", "Cy", "Di", "Ed"))
+    {'Benedikt': 'Be…', 'Hans-Peter': 'H…r', 'Hansi': 'H…i', 'Ann': 'Ann', 'Bo': 'Bo', \
+'Cy': 'Cy', 'Di': 'Di', 'Ed': 'Ed'}
+    """
+    fits = NAME_FITS.get(len(players), 16)
+
+    def start(name: str) -> str:
+        return name if len(name) <= fits else name[: fits - 1].rstrip(" -") + "…"
+
+    def start_and_end(name: str) -> str:
+        return name if len(name) <= fits else name[: fits - 2].rstrip(" -") + "…" + name[-1]
+
+    shown = {player: start(player) for player in players}
+    for way in (start_and_end, lambda name: name[: fits - 2] + str(players.index(name) + 1)):
+        alike = [p for p in players if list(shown.values()).count(shown[p]) > 1]
+        for player in alike:
+            shown[player] = way(player)
+    return shown
