@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.rules import RoundState, State
+from referee.rules.wording import number_text
 from referee.web.i18n import gettext as _
 from referee.web.i18n import ngettext
 from referee.web.language import language
@@ -74,8 +75,12 @@ def leader_text(totals: dict[str, int]) -> str:
     best = max(totals.values())
     ahead = [player for player, total in totals.items() if total == best]
     if len(ahead) == 1:
-        return _("%(player)s leads with %(total)s.", player=ahead[0], total=best)
-    return _("%(players)s share the lead with %(total)s.", players=", ".join(ahead), total=best)
+        return _("%(player)s leads with %(total)s.", player=ahead[0], total=number_text(best))
+    return _(
+        "%(players)s share the lead with %(total)s.",
+        players=", ".join(ahead),
+        total=number_text(best),
+    )
 
 
 def player_line(cell: Cell, player: str, has_bids: bool) -> SummaryLine:
