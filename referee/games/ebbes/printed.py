@@ -81,7 +81,7 @@ class PrintedEbbes(PrintedGame):
 
     def lead_columns(self, names: Sequence[str]) -> list[Column]:
         """The round only: its starter and colour roles are in the strip above each round."""
-        return [Column(N_("Round"), 30)]
+        return [Column(N_("Round"), 40)]  # room for the totals row's "Summe" in bold
 
     def round_lead(self, state: State, rnd: RoundState) -> tuple[list[Cell], list[tuple[str, str]]]:
         """The round's designations as words: the number (or placed designators), each colour
