@@ -27,13 +27,13 @@ TERM_TEXT: dict[str, str | Plural] = {
     "open-missed": N_("open bid %(bid)s, took %(tricks)s: missed, all or nothing → 0"),
     "exact-bonus": N_("exact bid: bonus → +3"),
     "plus": Nn_(
-        "%(count)s %(colour)s card, the plus colour: +1 each → %(points)+d",
-        "%(count)s %(colour)s cards, the plus colour: +1 each → %(points)+d",
+        "%(count)s %(colour)s card, the plus colour: +1 each → +%(points)s",
+        "%(count)s %(colour)s cards, the plus colour: +1 each → +%(points)s",
         "count",
     ),
     "minus": Nn_(
-        "%(count)s %(colour)s card, the minus colour: −1 each → %(points)+d",
-        "%(count)s %(colour)s cards, the minus colour: −1 each → %(points)+d",
+        "%(count)s %(colour)s card, the minus colour: −1 each → %(points)s",
+        "%(count)s %(colour)s cards, the minus colour: −1 each → %(points)s",
         "count",
     ),
     "ebbes-middle": Nn_(

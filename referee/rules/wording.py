@@ -112,6 +112,29 @@ NUMBERS = frozenset(
 )
 
 
+#: The minus sign numbers are shown to people with (U+2212): never a hyphen, in any language.
+#: (A spreadsheet's cells and the JSON documents keep plain numbers.)
+MINUS = "\u2212"
+
+
+def number_text(value: int) -> str:
+    """A whole number as people read it, a negative one with the minus sign: ``−2``."""
+    return f"{MINUS}{-value}" if value < 0 else str(value)
+
+
+def signed_text(value: int) -> str:
+    """A whole number with its sign, as a change of score: ``+2``, ``−2``, ``0``."""
+    return f"+{value}" if value > 0 else number_text(value)
+
+
+class Number(int):
+    """A whole number that a sentence's ``%(name)s`` shows with the minus sign (``−2``); as
+    ``%(name)d`` and in arithmetic it is the number itself."""
+
+    def __str__(self) -> str:
+        return number_text(int(self))
+
+
 def typed(value: object) -> str:
     """Text as an entry typed it, quoted (and shown escaped where it does not print)."""
     return repr(value)
@@ -150,9 +173,9 @@ def trump_name(code: str, t: Translations, symbols: bool = True) -> str:
     return colour_name(code, t, symbols) if shown == typed(code) else shown
 
 
-def shown(name: str, value: object, t: Translations, symbols: bool = True) -> str | int:
-    """A parameter as a sentence shows it (see the module docstring); a number stays one, for
-    the sentences that format it (``%(points)+d``)."""
+def shown(name: str, value: object, t: Translations, symbols: bool = True) -> str:
+    """A parameter as a sentence shows it (see the module docstring); a number as people read
+    it, a negative one with the minus sign (``−2``)."""
     if value is None:
         return "?"
     if name in CARDS and isinstance(value, str):
@@ -164,7 +187,7 @@ def shown(name: str, value: object, t: Translations, symbols: bool = True) -> st
     if name in PLAYERS | CODES and isinstance(value, str):
         return value
     if name in NUMBERS and isinstance(value, int) and not isinstance(value, bool):
-        return value
+        return number_text(value)
     return typed(value)
 
 

@@ -72,5 +72,10 @@ def blank(card: BlankCard, page: Page | None) -> bytes:
         _("Date: %(blank)s    Place: %(blank)s", blank="______________________"),
     ]
     head = common.heading(title, lines)
-    notes = [Spacer(0, 4), own(_(part.blank_legend), 8), *common.glyph_note(names)]
+    notes = [
+        Spacer(0, 4),
+        own(_(part.blank_legend), 8),
+        *common.column_legend([*lead, *per_player]),
+        *common.glyph_note(names),
+    ]
     return common.pdf(grid, page, title, head, notes, game.title, game.options, part.option_words)

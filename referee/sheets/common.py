@@ -11,7 +11,7 @@ from reportlab.platypus import Flowable, Spacer
 from referee.rules.cards import SUIT_NAMES
 from referee.rules.marks import N_
 from referee.sheets import fonts
-from referee.sheets.grid import BODY_SIZE, Grid
+from referee.sheets.grid import BODY_SIZE, Column, Grid
 from referee.sheets.layout import Page, frame_height, frame_width, option_text, para, render
 from referee.sheets.words import _
 
@@ -69,6 +69,23 @@ def seats_line(names: Sequence[str]) -> str:
     """Players in seat order: ``1 Ann · 2 Ben · …``."""
     seats = " · ".join(f"{seat} {name}" for seat, name in enumerate(names, start=1))
     return _("Players in seat order (clockwise): %(seats)s", seats=seats)
+
+
+def column_legend(columns: Iterable[Column]) -> list[Flowable]:
+    """The column heads printed shorter than what they stand for, each spelled out ("Sti. =
+    Gewonnene Stiche"), so nobody has to guess an abbreviation; nothing when every head is a
+    whole word in the document's language."""
+    pairs: list[str] = []
+    for column in columns:
+        if not column.meaning:
+            continue
+        short, whole = _(column.label), _(column.meaning)
+        pair = f"{short} = {whole}"
+        if short.casefold() != whole.casefold() and pair not in pairs:
+            pairs.append(pair)
+    if not pairs:
+        return []
+    return [Spacer(0, 4), para(_("Column heads: %(heads)s", heads=" · ".join(pairs)), 8)]
 
 
 def glyph_note(texts: Iterable[str]) -> list[Flowable]:

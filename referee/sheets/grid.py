@@ -57,12 +57,15 @@ Cell: TypeAlias = "str | Mark | Flowable"
 
 @dataclass(frozen=True)
 class Column:
-    """A column: its header label, its width in points before any scaling, and the ``Mark``
-    kind its body cells are printed with, if any (``bold`` running totals, the ``prefix``)."""
+    """A column: its header label, its width in points before any scaling, the ``Mark`` kind
+    its body cells are printed with, if any (``bold`` running totals, the ``prefix``), and what
+    the label stands for in whole words, for a label a language shortens to fit (the sheet's
+    legend then spells it out: ``common.column_legend``)."""
 
     label: str
     width: float
     mark: str | None = None
+    meaning: str = ""
 
 
 @dataclass

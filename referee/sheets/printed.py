@@ -46,8 +46,8 @@ class PrintedGame:
     def lead_columns(self, names: Sequence[str]) -> list[Column]:
         """The columns left of the players (``names``: the dealers as printed, for the width)."""
         return [
-            Column(N_("Rd"), 20),
-            Column(N_("Cards"), 24),
+            Column(N_("Rd"), 20, meaning=N_("Round")),
+            Column(N_("Cards"), 26),
             Column(N_("Dealer"), common.dealer_width(names)),
             Column(N_("Trump"), 46),
         ]

@@ -17,6 +17,7 @@ from reportlab.platypus import Flowable, Spacer
 
 from referee.rules import State
 from referee.rules.marks import N_
+from referee.rules.wording import number_text
 from referee.sheets import common, fonts
 from referee.sheets.grid import Cell, Grid, Mark, Row
 from referee.sheets.layout import Page, para
@@ -76,7 +77,7 @@ def sheet(state: State, info: SheetInfo | None, page: Page | None) -> bytes:
             if score is not None:
                 running[player] += score
             cells += part.player_cells(state, rnd, player, score)
-            cells.append("" if score is None else str(running[player]))
+            cells.append("" if score is None else number_text(running[player]))
         rows.append(Row(cells, strip))
     totals = running  # state.totals(), without scoring every round again
     best = max(totals.values())
@@ -87,7 +88,7 @@ def sheet(state: State, info: SheetInfo | None, page: Page | None) -> bytes:
     foot += [""] * (len(lead) - 1)
     for player in players:
         foot += [""] * (len(per_player) - 1)
-        foot.append(Mark(str(totals[player]), "boxed" if player in winners else "bold"))
+        foot.append(Mark(number_text(totals[player]), "boxed" if player in winners else "bold"))
     grid = Grid(
         lead=lead,
         per_player=per_player,
@@ -114,6 +115,7 @@ def sheet(state: State, info: SheetInfo | None, page: Page | None) -> bytes:
     head = common.heading(title, lines)
     head += result(winners, best)
     notes = [
+        *common.column_legend([*lead, *per_player]),
         *part.legend(state),
         *footnotes(info.corrections),
         *breaches(state),

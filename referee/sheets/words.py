@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from gettext import NullTranslations
 from typing import Any
 
+from referee.rules.wording import Number
+
 #: The translations of the document being made (the catalog's own language outside one).
 current: contextvars.ContextVar[NullTranslations | None] = contextvars.ContextVar(
     "sheet_words", default=None
@@ -48,5 +50,6 @@ def _(message: str, **variables: Any) -> str:
 
 def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     """The form of ``singular``/``plural`` for ``num`` in the document's language; ``%(num)s``
-    is ``num``."""
-    return (current.get() or OWN).ngettext(singular, plural, num) % {"num": num, **variables}
+    is ``num`` (a negative one with the minus sign)."""
+    found = (current.get() or OWN).ngettext(singular, plural, num)
+    return found % {"num": Number(num), **variables}

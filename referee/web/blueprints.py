@@ -9,6 +9,7 @@ def register_blueprints(app: Flask) -> None:
     """Register every blueprint of the app, the security headers every response gets, the
     static files, and the plain ways to load tables and keep what is rendered (``loading``,
     ``memo``: the speed layer replaces them when ``create_app`` installs it)."""
+    from referee.rules.wording import number_text
     from referee.web import (
         assets,
         disputes,
@@ -44,7 +45,9 @@ def register_blueprints(app: Flask) -> None:
     app.add_template_global(table_nav)
     app.add_template_global(once)
     app.add_template_global(breach_text)  # a breach in words (_notes.html)
+    app.add_template_global(disputes.rule_ids_shown)  # English pages show rule ids as text
     app.add_template_filter(name_of, "named")  # a suit, colour or role code as its name
+    app.add_template_filter(number_text, "number")  # a score or total: "−2", never "-2"
     app.context_processor(links_in_templates)
     app.context_processor(groups_in_templates)
     loading.init_app(app)

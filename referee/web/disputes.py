@@ -15,6 +15,7 @@ from referee.rules import GAMES
 from referee.rules.cards import Card
 from referee.rules.tricks import trick_winner
 from referee.web.i18n import gettext as _
+from referee.web.language import language
 from referee.web.round.looks import colour_chips, colour_class, picker_rows
 from referee.web.screens import first_game, game_titles, screens
 from referee.web.words import WHY, card_label
@@ -23,6 +24,17 @@ bp = Blueprint("disputes", __name__)
 
 #: The most cards a trick can have (Blackout seats 8).
 MAX_CARDS = 8
+
+#: The language the rule ids (``follow-suit``, ``hook``) are written in, as the records and the
+#: command line have them.
+IDS_LANGUAGE = "en"
+
+
+def rule_ids_shown() -> bool:
+    """Whether a page shows rule ids as text (the templates' ``rule_ids_shown``): only in the
+    language they are written in. A page in another language shows each rule by its heading
+    in that language and keeps the id as the section's anchor, so links to it still work."""
+    return language() == IDS_LANGUAGE
 
 
 @bp.get("/rules/<game>")

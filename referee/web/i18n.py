@@ -15,6 +15,8 @@ from babel.support import NullTranslations
 from flask import g, has_request_context
 from flask_babel import get_translations
 
+from referee.rules.wording import Number
+
 #: Where a request's translations are kept once found (in ``flask.g``).
 KEPT = "referee_translations"
 
@@ -37,6 +39,7 @@ def gettext(string: str, **variables: Any) -> str:
 
 def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     """``singular`` or ``plural`` as ``num`` asks, in the request's language, its ``%(name)s``
-    filled in from ``variables`` (``num`` among them)."""
-    variables.setdefault("num", num)
+    filled in from ``variables`` (``num`` among them, a negative one shown with the minus
+    sign)."""
+    variables.setdefault("num", Number(num))
     return translations().ungettext(singular, plural, num) % variables

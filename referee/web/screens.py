@@ -221,8 +221,8 @@ class ScreensGame:
 
     def entry_headings(self) -> list[str]:
         """The headings of a player's columns of entries, before their score and running
-        total: the bid and the tricks taken."""
-        return [_("bid"), _("took")]
+        total: the bid and the tricks taken, in whole words."""
+        return [_("Bid"), _("Tricks won")]
 
     def entry_values(self, cell: Cell) -> list[Value]:
         """A player's cell under ``entry_headings`` (what the sheet page shows of it, so a

@@ -128,7 +128,8 @@ def test_a_bid_is_zero_to_the_hand_size(bid):
     state = run(table(), ev.Trump(1, "H"))
     breach = refused(state, ev.Bid(1, "Ben", bid))
     assert breach.rule == "bid-range"
-    assert breach.message == f"Ben cannot bid {bid}: a bid is 0 to 1 in round 1."
+    shown = str(bid).replace("-", "\u2212")  # a minus sign, as people read it
+    assert breach.message == f"Ben cannot bid {shown}: a bid is 0 to 1 in round 1."
 
 
 def test_the_hook_example():

@@ -78,7 +78,7 @@ def test_scores_plus_minus_ebbes_and_nix():
     assert scores["Ben"].explain() == (
         "2 yellow cards, the plus colour: +1 each → +2; "
         "2 green cards, the ebbes colour: neither the most (3) nor the fewest (1) → +3; "
-        "2 blue cards, the minus colour: −1 each → -2"
+        "2 blue cards, the minus colour: −1 each → −2"
     )
     assert state.current.role_map() == {
         "trump": "red",

@@ -168,12 +168,12 @@ def german() -> Translations:
     catalog.add("%(card)s was already played in round %(round)s.", "%(player)s hat %(karte)s")
     catalog.add(
         (
-            "%(count)s %(colour)s card, the plus colour: +1 each → %(points)+d",
-            "%(count)s %(colour)s cards, the plus colour: +1 each → %(points)+d",
+            "%(count)s %(colour)s card, the plus colour: +1 each → +%(points)s",
+            "%(count)s %(colour)s cards, the plus colour: +1 each → +%(points)s",
         ),
         (
-            "%(count)s %(colour)s-Karte, die Plus-Farbe: je +1 → %(points)+d",
-            "%(count)s %(colour)s-Karten, die Plus-Farbe: je +1 → %(points)+d",
+            "%(count)s %(colour)s-Karte, die Plus-Farbe: je +1 → +%(points)s",
+            "%(count)s %(colour)s-Karten, die Plus-Farbe: je +1 → +%(points)s",
         ),
     )
     buffer = BytesIO()

@@ -11,6 +11,7 @@ from referee.games.blackout.printed import BLACKED
 from referee.records import load_record
 from referee.rules import Setup, State, apply, replay, start
 from referee.rules import events as ev
+from referee.rules.wording import number_text
 from referee.sheets import Correction, Page, SheetInfo, fonts, table_sheet
 from referee.sheets.grid import LABEL_SIZE
 from tests.sheets.reading import line_of, page_sizes, page_texts, round_numbers, rows, words
@@ -145,7 +146,8 @@ def test_a_secret_bid_is_not_printed_while_its_round_is_being_played():
 def test_the_golden_alles_game_prints_its_totals_and_open_secret_marks():
     state = golden("alles-oder-nichts/default-4p.json")
     pdf = table_sheet(state)
-    assert line_of(pdf, "Total") == [str(state.totals()[p]) for p in state.setup.players]
+    totals = [number_text(state.totals()[p]) for p in state.setup.players]
+    assert line_of(pdf, "Total") == totals
     texts = [w.text for w in words(pdf)]
     assert texts.count("o") + texts.count("s") == 7 * 4 + 2  # + the legend's
     assert "o = open bid, s = secret bid" in page_texts(pdf)[-1]
@@ -165,7 +167,8 @@ def test_ebbes_prints_the_number_and_every_colour_role_as_words():
     values = lines[labels + 1]  # round 1's strip: the labels, and the values under them
     roles = first.role_map()
     assert values == [str(first.number_card), *roles.values(), first.leader]
-    assert line_of(pdf, "Total") == [str(state.totals()[p]) for p in state.setup.players]
+    totals = [number_text(state.totals()[p]) for p in state.setup.players]
+    assert line_of(pdf, "Total") == totals and "−3" in totals  # a minus sign, not a hyphen
     assert round_numbers(pdf) == [1, 2, 3, 4, 5]
 
 

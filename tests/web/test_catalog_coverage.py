@@ -405,3 +405,94 @@ def start_state(table: str):
     record = get_table(table)
     assert record is not None
     return start(record.setup)
+
+
+# --- no English rule id on a German page (issue 33, item 6) ------------------------------------
+
+RECORDS = Path(__file__).resolve().parents[1] / "records"
+
+
+class AllText(HTMLParser):
+    """Every text node a person sees, those marked ``translate="no"`` too (a code shown as text
+    is read all the same); only ``script``, ``style`` and ``template`` are left out."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.texts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.stack:
+            while self.stack and self.stack.pop() != tag:
+                pass
+
+    def handle_data(self, data: str) -> None:
+        if not HIDDEN & set(self.stack):
+            self.texts.append(data)
+
+
+def rule_ids_shown(html: str) -> list[str]:
+    """The English rule ids (``follow-suit``, ``hook`` …) a page shows as text."""
+    from referee.rules.breaches import RULE_IDS
+
+    parser = AllText()
+    parser.feed(html)
+    text = " ".join(parser.texts)
+    ids = "|".join(re.escape(rule) for rule in sorted(RULE_IDS, key=len, reverse=True))
+    return sorted(set(re.findall(rf"(?<![\w-])(?:{ids})(?![\w-])", text)))
+
+
+def test_the_rule_id_check_finds_an_id_shown_as_text_and_not_one_in_an_attribute() -> None:
+    assert rule_ids_shown('<h3>Bedienen <span translate="no">follow-suit</span></h3>') == [
+        "follow-suit"
+    ]
+    assert rule_ids_shown('<a href="/rules/blackout#hook">Regel</a> Trumpf Geberfalle') == []
+    assert rule_ids_shown('<section id="trick-total"><h3>Gewonnene Stiche</h3></section>') == []
+
+
+@pytest.fixture
+def german(tmp_path: Path) -> Iterator[FlaskClient]:
+    """The app with its own catalogs, on a phone that chose German."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}",
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
+    client = app.test_client()
+    client.set_cookie("lang", "de")
+    yield client
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_no_german_page_shows_an_english_rule_id(german: FlaskClient) -> None:
+    """The rules pages keep each rule's id as its section's anchor (a breach links there) but
+    show only the German heading; a breach's link on the round screen and the sheet says
+    "Regel", not "rule: hook". The same pages in English still show the ids."""
+    pages: dict[str, str] = {}
+    for game in sorted(GAMES):
+        pages[f"/rules/{game}"] = german.get(f"/rules/{game}").text
+        assert 'id="turn"' in pages[f"/rules/{game}"]  # the anchor a breach links to
+    for name in ("breach-hook", "breach-follow-suit"):
+        record = (RECORDS / "blackout" / f"{name}.json").read_bytes()
+        response = german.post(
+            "/records",
+            data={"record": (io.BytesIO(record), "game.json")},
+            content_type="multipart/form-data",
+        )
+        table = response.headers["Location"]
+        for path in ("", "/sheet"):
+            page = german.get(table + path).text
+            assert 'href="/rules/blackout#' in page, (name, path)  # the breach links its rule
+            pages[f"{name} {table}{path}"] = page
+    shown = {where: ids for where, html in pages.items() if (ids := rule_ids_shown(html))}
+    assert shown == {}, f"English rule ids on German pages: {shown}"
+    german.set_cookie("lang", "en")
+    assert "follow-suit" in rule_ids_shown(german.get("/rules/blackout").text)

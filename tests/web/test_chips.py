@@ -174,7 +174,7 @@ def test_each_reader_gets_the_picker_in_their_own_language(app, client):
     # be what a German reader gets, nor the German one what the next English reader gets.
     table = new_table(app, client, "ebbes", FOUR)
     ok(post(client, table, "number", number=3))
-    for lang, name in (("en", "purple"), ("de", "lila"), ("en", "purple")):
+    for lang, name in (("en", "purple"), ("de", "Lila"), ("en", "purple")):
         page = page_of(client, table, f"?mode=cards&lang={lang}")
         assert f'value="purple-8" class="card" aria-label="{name} 8">8</button>' in page
 

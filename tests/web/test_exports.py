@@ -94,7 +94,7 @@ def test_a_blackout_spreadsheet_has_each_round_with_its_one_in_front_scores(
     header, *rounds, total = read(download(client, table))
     players = record["players"]
     assert header == ["Round", "Cards", "Deals", "Trump"] + [
-        f"{p}: {column}" for p in players for column in ("bid", "took", "score", "total")
+        f"{p}: {column}" for p in players for column in ("Bid", "Tricks won", "Points", "Total")
     ]
     scores = [r["scores"] for r in verdict["rounds"]]
     sums = running(scores, players)
@@ -126,7 +126,7 @@ def test_an_alles_oder_nichts_spreadsheet_says_open_or_secret_and_every_bid_once
     text, record, verdict = golden("alles-oder-nichts", "default-4p")
     header, *rounds, total = sheet_of(client, upload(client, text))
     players = record["players"]
-    columns = ("bid", "open or secret", "took", "score", "total")
+    columns = ("Bid", "Open or secret", "Tricks won", "Points", "Total")
     assert header == ["Round", "Cards", "Deals", "Trump"] + [
         f"{p}: {column}" for p in players for column in columns
     ]
@@ -154,7 +154,7 @@ def test_a_sealed_bid_is_not_in_the_spreadsheet_before_its_round_is_over(app: Fl
         sheets.append(download(keeper, table))
     assert sheets[0] == sheets[1]
     header, first, second, _ = read(sheets[1])
-    cho = header.index("Cho: bid")
+    cho = header.index("Cho: Bid")
     assert first[cho : cho + 5] == ["2", "open", "2", "7", "7"]  # docs/rules.md: 2 × 2 + 3
     assert second[cho : cho + 5] == ["", "secret", "", "", ""]  # sealed, and nothing scored yet
     for seat in (1, 2):
@@ -172,7 +172,7 @@ def test_an_ebbes_spreadsheet_has_a_column_per_role_and_scores_below_zero_as_num
     players = record["players"]
     roles = ["trump", "plus", "ebbes", "minus", "nix"]
     assert header == ["Round", "Cards", "Starts", *roles] + [
-        f"{p}: {column}" for p in players for column in ("score", "total")
+        f"{p}: {column}" for p in players for column in ("Points", "Total")
     ]
     sums = running([r["scores"] for r in verdict["rounds"]], players)
     for row, told, entered, sum_after in zip(
@@ -193,12 +193,36 @@ def test_an_ebbes_spreadsheet_has_a_column_per_role_and_scores_below_zero_as_num
     ]
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_negative_score_is_shown_with_a_minus_sign_and_kept_a_number_in_the_spreadsheet(
+    client: FlaskClient, lang: str
+) -> None:
+    """People read "−3" (U+2212) on the sheet, its explanation, the standings, TV and the round
+    screen, in either language; the spreadsheet keeps "-3", a number it can add up."""
+    text, record, verdict = golden("ebbes", "default-3p")
+    table = upload(client, text)
+    players = record["players"]
+    below = [p for p in players if verdict["totals"][p] < 0]
+    assert below  # the golden game ends with a total below zero
+    assert "-3" in sheet_of(client, table)[1]
+    client.set_cookie("lang", lang)
+    pages = {path: client.get(f"/t/{table}{path}").text for path in ("", "/sheet", "/tv")}
+    pages["/standings"] = client.get(f"/t/{table}/standings").text
+    for path, page in pages.items():
+        shown = re.sub(r"<[^>]*>", " ", page)  # the text, without tags and their attributes
+        assert re.findall(r"(?<![\w-])-\d", shown) == [], path  # no hyphen for a minus
+        for player in below:
+            assert f"\u2212{-verdict['totals'][player]}" in shown, (path, player)
+    each = "−1 each → −3" if lang == "en" else "−1 je Karte → −3"
+    assert each in html.unescape(pages["/sheet"])  # round 1's minus, explained
+
+
 def test_a_table_without_rounds_has_the_header_and_zero_totals(
     app: Flask, client: FlaskClient
 ) -> None:
     table = new_table(app, client, "blackout", ("Zoë", "Даша"), {"max_cards": 2})
     header, total = sheet_of(client, table)
-    assert header[4:6] == ["Zoë: bid", "Zoë: took"] and header[8] == "Даша: bid"
+    assert header[4:6] == ["Zoë: Bid", "Zoë: Tricks won"] and header[8] == "Даша: Bid"
     assert total == ["Total", "", "", "", "", "", "", "0", "", "", "", "0"]
 
 
@@ -237,7 +261,9 @@ def test_names_and_colours_that_look_like_formulas_stay_text(
     ok(post(client, table, "trump", trump="H"))
     header, first, _ = sheet_of(client, table)
     assert header[4:] == [
-        f"'{name}: {column}" for name in names for column in ("bid", "took", "score", "total")
+        f"'{name}: {column}"
+        for name in names
+        for column in ("Bid", "Tricks won", "Points", "Total")
     ]
     assert first[:4] == ["1", "1", "'=1+2", "♥"]  # the dealer's name too
     colours = ["=red", "+yellow", "@green", "blue"]
@@ -273,9 +299,9 @@ def test_no_cell_is_a_formula_whichever_separator_a_spreadsheet_splits_at(
     header, *rounds, total = split_cells(data, separator)  # as the reader's spreadsheet splits
     assert all(len(row) == len(header) for row in [*rounds, total])
     assert header[:3] == (
-        ["Round", "Cards", "Starts"] if lang == "en" else ["Runde", "Kart.", "Beginnt"]
+        ["Round", "Cards", "Starts"] if lang == "en" else ["Runde", "Karten", "Beginnt"]
     )
-    assert header[8] == "x;'=1+1;: " + ("score" if lang == "en" else "Punkte")
+    assert header[8] == "x;'=1+1;: " + ("Points" if lang == "en" else "Punkte")
     starters = {row[2] for row in rounds}
     assert starters <= {"x;'=1+1;", "b,'\"=2+2", "c;'-3,'@SUM(A1)"} and len(starters) == 3
     ben = [row[10] for row in rounds]  # Ben's scores: numbers, below zero too
@@ -292,7 +318,7 @@ def test_the_separator_follows_the_readers_language(client: FlaskClient) -> None
         client.get(f"/t/{table}/sheet.csv?lang={lang}").data for lang in ("en", "de")
     )
     assert english.decode("utf-8-sig").startswith('"Round","Cards","Deals","Trump",')
-    assert german.decode("utf-8-sig").startswith('"Runde";"Kart.";"Gibt";"Trumpf";')
+    assert german.decode("utf-8-sig").startswith('"Runde";"Karten";"Gibt";"Trumpf";')
     assert b"." not in german.split(b"\r\n", 1)[1] and b"." not in english.split(b"\r\n", 1)[1]
 
 

@@ -163,12 +163,17 @@ def test_a_german_pdf_prints_umlauts_in_the_built_in_font(app, client) -> None:
     client.set_cookie("lang", "de")
     text, fonts = pdf_text_and_fonts(client.get(f"/t/{table}/sheet.pdf").data)
     assert fonts == {"/Helvetica", "/Helvetica-Bold"}
-    for german in ("Punkteblock", "Gibt Runde 1: Jörg", "Müßig", "geschwärzt", "Seite 1 von 1"):
+    for german in ("Punkteblock", "Gibt Runde 1: Jörg", "Müßig", "Seite 1 von 1"):
         assert german in text
+    # the black box is explained, and every shortened column head spelled out
+    assert "schwarzes Feld: Ansage verfehlt, 0 Punkte" in text
+    legend = "Abkürzungen: Nr. = Runde · Ans. = Ansage · Sti. = Gewonnene Stiche · Pkt. = Punkte"
+    assert legend + " · ges. = Summe" in " ".join(text.split())
     card = {"game": "alles-oder-nichts", "players": "3", "player_1": "Jörg", "first": "1"}
     text, fonts = pdf_text_and_fonts(client.post("/scorecards", data=card).data)
     assert fonts == {"/Helvetica", "/Helvetica-Bold"}
     assert "„o“ für eine offene Ansage einkreisen" in text and "Summe" in text
+    assert "o / v = Offen oder verdeckt" in " ".join(text.split())
 
 
 def test_a_field_an_entry_lacks_is_named_in_the_readers_language(app) -> None:
@@ -177,7 +182,7 @@ def test_a_field_an_entry_lacks_is_named_in_the_readers_language(app) -> None:
     from referee.web.round.entries import EntryError
 
     for language, field, said in (
-        ("de", "x", "Für die Zahl „rot“ ist eine ganze Zahl von 0 bis 999 nötig, nicht „x“."),
+        ("de", "x", "Für die Zahl unter Rot ist eine ganze Zahl von 0 bis 999 nötig, nicht „x“."),
         ("en", "", "Enter the red number."),
     ):
         with app.test_request_context(headers={"Accept-Language": language}):

@@ -10,6 +10,7 @@ from reportlab.platypus import Flowable, Spacer
 from referee.rules import RoundState, State
 from referee.rules.alles import AllesRound
 from referee.rules.marks import N_
+from referee.rules.wording import number_text
 from referee.sheets.common import COLOUR_WORDS
 from referee.sheets.grid import Cell, Column
 from referee.sheets.layout import own
@@ -22,18 +23,18 @@ OPEN_OR_SECRET = N_("o   s")
 
 class PrintedAlles(PrintedGame):
     score_columns = (
-        Column(N_("bid"), 18),
-        Column(N_("o/s"), 16),
-        Column(N_("took"), 20),
-        Column(N_("pts"), 22),
-        Column(N_("total"), 26, mark="bold"),
+        Column(N_("bid"), 18, meaning=N_("Bid")),
+        Column(N_("o/s"), 16, meaning=N_("Open or secret")),
+        Column(N_("took"), 20, meaning=N_("Tricks won")),
+        Column(N_("pts"), 22, meaning=N_("Points")),
+        Column(N_("total"), 26, mark="bold", meaning=N_("Total")),
     )
     blank_columns = (
-        Column(N_("bid"), 22),
-        Column(N_("o / s"), 24, mark="tick"),
-        Column(N_("took"), 22),
-        Column(N_("pts"), 24),
-        Column(N_("total"), 30),
+        Column(N_("bid"), 22, meaning=N_("Bid")),
+        Column(N_("o / s"), 24, mark="tick", meaning=N_("Open or secret")),
+        Column(N_("took"), 22, meaning=N_("Tricks won")),
+        Column(N_("pts"), 24, meaning=N_("Points")),
+        Column(N_("total"), 30, meaning=N_("Total")),
     )
     # TRANSLATORS: the option names and values the PDF's footer prints, as the record has them.
     option_words: ClassVar[tuple[str, ...]] = (
@@ -55,7 +56,7 @@ class PrintedAlles(PrintedGame):
         hidden = declared is False and not state.game.results_in(rnd)
         bid = "" if hidden or player not in rnd.bids else str(rnd.bids[player])
         mark = "" if declared is None else (_("o") if declared else _("s"))
-        shown = "" if score is None else str(score)
+        shown = "" if score is None else number_text(score)
         return [bid, mark, tricks_taken(rnd, player), shown]
 
     def legend(self, state: State) -> list[Flowable]:

@@ -115,7 +115,7 @@ class AllesScreens(ScreensGame):
 
     def entry_headings(self) -> list[str]:
         """The bid, whether it was declared open or secret, and the tricks taken."""
-        return [gettext("bid"), gettext("open or secret"), gettext("took")]
+        return [gettext("Bid"), gettext("Open or secret"), gettext("Tricks won")]
 
     def entry_values(self, cell: Cell) -> list[Value]:
         shown = None if cell.open is None else gettext("open") if cell.open else gettext("secret")

@@ -11,6 +11,7 @@ from reportlab.platypus import Flowable, Spacer
 from referee.rules import Game, RoundState, State
 from referee.rules.blackout import Blackout, BlackoutRound
 from referee.rules.marks import N_
+from referee.rules.wording import number_text
 from referee.sheets.grid import Cell, Column, Mark, key
 from referee.sheets.layout import own
 from referee.sheets.printed import PrintedGame, tricks_taken
@@ -25,15 +26,15 @@ PREFIX = "1"
 
 class PrintedBlackout(PrintedGame):
     score_columns = (
-        Column(N_("bid"), 18),
-        Column(N_("took"), 20),
-        Column(N_("pts"), 24),
-        Column(N_("total"), 28, mark="bold"),
+        Column(N_("bid"), 18, meaning=N_("Bid")),
+        Column(N_("took"), 20, meaning=N_("Tricks won")),
+        Column(N_("pts"), 24, meaning=N_("Points")),
+        Column(N_("total"), 28, mark="bold", meaning=N_("Total")),
     )
     blank_columns = (
-        Column(N_("bid"), 24),
-        Column(N_("score"), 34, mark="prefix"),
-        Column(N_("total"), 34),
+        Column(N_("bid"), 24, meaning=N_("Bid")),
+        Column(N_("score"), 34, mark="prefix", meaning=N_("Points")),
+        Column(N_("total"), 34, meaning=N_("Total")),
     )
     # TRANSLATORS: the option names and values the PDF's footer prints, as the record has them.
     option_words: ClassVar[tuple[str, ...]] = (
@@ -70,7 +71,7 @@ class PrintedBlackout(PrintedGame):
         took = tricks_taken(rnd, player)
         bid = str(rnd.bids[player]) if player in rnd.bids else ""
         missed = score is not None and bid != took
-        shown = "" if score is None else str(score)
+        shown = "" if score is None else number_text(score)
         return [bid, took, Mark(BLACKED, "blacked") if missed else shown]
 
     def legend(self, state: State) -> list[Flowable]:

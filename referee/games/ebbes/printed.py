@@ -12,6 +12,7 @@ from reportlab.platypus import Flowable, Spacer
 from referee.rules import Game, RoundState, State
 from referee.rules.ebbes import Ebbes, EbbesRound
 from referee.rules.marks import N_
+from referee.rules.wording import number_text
 from referee.sheets import common
 from referee.sheets.grid import Cell, Column, Row
 from referee.sheets.layout import own
@@ -46,16 +47,16 @@ class PrintedEbbes(PrintedGame):
         Column(STRIP_WORDS["ebbes"], 25),
         Column(STRIP_WORDS["minus"], 25),
         Column(STRIP_WORDS["nix"], 18),
-        Column(N_("pts"), 22),
-        Column(N_("total"), 26, mark="bold"),
+        Column(N_("pts"), 22, meaning=N_("Points")),
+        Column(N_("total"), 26, mark="bold", meaning=N_("Total")),
     )
     blank_columns = (
         Column(STRIP_WORDS["plus"], 22),
         Column(STRIP_WORDS["ebbes"], 25),
         Column(STRIP_WORDS["minus"], 25),
         Column(STRIP_WORDS["nix"], 20),
-        Column(N_("pts"), 24),
-        Column(N_("total"), 30),
+        Column(N_("pts"), 24, meaning=N_("Points")),
+        Column(N_("total"), 30, meaning=N_("Total")),
     )
     # TRANSLATORS: the option names and values the PDF's footer prints, as the record has them.
     option_words: ClassVar[tuple[str, ...]] = (
@@ -72,7 +73,7 @@ class PrintedEbbes(PrintedGame):
         "Write in the number card, then the colour of each role as its cards fall: the 1st "
         "card of the number is trump, the 2nd plus, the 3rd ebbes, the 4th minus; the fifth "
         "colour is nix. Count each player's cards won of plus (+1 each), ebbes (+3 to each "
-        "player with neither the most nor the fewest), minus (-1 each) and nix (the most "
+        "player with neither the most nor the fewest), minus (−1 each) and nix (the most "
         "chooses who starts the next round)."
     )
     first_line = N_("Starts round 1: %(player)s")
@@ -80,7 +81,7 @@ class PrintedEbbes(PrintedGame):
 
     def lead_columns(self, names: Sequence[str]) -> list[Column]:
         """The round only: its starter and colour roles are in the strip above each round."""
-        return [Column(N_("Round"), 30)]
+        return [Column(N_("Round"), 40)]  # room for the totals row's "Summe" in bold
 
     def round_lead(self, state: State, rnd: RoundState) -> tuple[list[Cell], list[tuple[str, str]]]:
         """The round's designations as words: the number (or placed designators), each colour
@@ -107,11 +108,11 @@ class PrintedEbbes(PrintedGame):
             "" if won is None or roles[role] is None else str(won.get(roles[role] or "", 0))
             for role in COUNTED_ROLES
         ]
-        return [*counts, "" if score is None else str(score)]
+        return [*counts, "" if score is None else number_text(score)]
 
     def legend(self, state: State) -> list[Flowable]:
         text = _(
-            "Cards won of the plus, ebbes, minus and nix colours. Plus +1 a card, minus -1 a "
+            "Cards won of the plus, ebbes, minus and nix colours. Plus +1 a card, minus −1 a "
             "card, ebbes +3 to each player with neither the most nor the fewest."
         )
         return [Spacer(0, 6), own(text, 8)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
+from referee.rules.wording import number_text
 from referee.web.screens import SheetRow
 
 #: The drawing's size in its own units (the page scales it to its width).
@@ -43,7 +44,7 @@ class Line:
     @property
     def label(self) -> str:
         """The name and total at the line's end; a long name shortened (the table has it all)."""
-        return f"{short(self.player)} {self.total}"
+        return f"{short(self.player)} {number_text(self.total)}"
 
     @property
     def path(self) -> str:

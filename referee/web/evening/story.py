@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.rules import RoundState, State
+from referee.rules.wording import number_text
 from referee.web.i18n import gettext as _
 from referee.web.language import language
 from referee.web.memo import memo

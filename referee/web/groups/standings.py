@@ -26,6 +26,7 @@ from markupsafe import Markup
 
 from referee.groups.rating import MODEL_PARAMETERS, ORDINAL_Z
 from referee.rules import GAMES
+from referee.rules.wording import MINUS, number_text
 from referee.sheets.season import GameWords, season_report
 from referee.store.groups import GroupRecord
 from referee.web.downloads import attachment, page_from, safe_file_name
@@ -50,9 +51,6 @@ from referee.web.i18n import gettext, translations
 from referee.web.language import language
 from referee.web.memo import memo
 
-#: The minus sign numbers are shown with.
-MINUS = "−"
-
 
 def decimal(value: float | None, places: int = 1) -> str:
     """A number with ``places`` decimals in the reader's language (a decimal comma in German,
@@ -72,8 +70,8 @@ def percent(rate: float | None) -> str:
 
 
 def whole(value: int) -> str:
-    """A whole number, a negative one with a minus sign."""
-    return f"{MINUS}{-value}" if value < 0 else str(value)
+    """A whole number, a negative one with a minus sign (the app's ``number_text``)."""
+    return number_text(value)
 
 
 def rating_text(rating: Mapping[str, Any] | None) -> str:

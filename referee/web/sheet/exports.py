@@ -78,7 +78,7 @@ def sheet_csv(state: State, delimiter: str = ",") -> bytes:
     by ``delimiter`` and every text quoted."""
     part = screens(state.setup.game)
     players = state.setup.players
-    own = [*part.entry_headings(), _("score"), _("total")]
+    own = [*part.entry_headings(), _("Points"), _("Total")]
     meta: list[Value] = [_("Round"), _("Cards"), str(part.who_heading), *part.round_headings()]
     header = list(meta)
     for player in players:
