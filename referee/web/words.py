@@ -13,7 +13,7 @@ from referee.rules import Breach, Score, State
 from referee.rules import events as ev
 from referee.rules.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
 from referee.rules.marks import N_
-from referee.rules.wording import ROLE_NAMES, card_name, colour_name, trump_name
+from referee.rules.wording import ROLE_NAMES, card_name, colour_name, number_text, trump_name
 from referee.web.i18n import gettext, ngettext, translations
 from referee.web.sealed import shown_notes
 
@@ -26,22 +26,6 @@ def breach_text(breach: Breach) -> str:
 def score_text(score: Score) -> str:
     """What a score is made of, in the request's language."""
     return score.explain(translations())
-
-
-#: The minus sign a negative number is shown with (U+2212, not a hyphen).
-MINUS = "\u2212"
-
-
-def number_text(value: int, sign: bool = False) -> str:
-    """A whole number as the pages show it: a negative one with a minus sign; ``sign``: a
-    positive one with a plus sign too (a part of a score: +3).
-
-    >>> number_text(-1), number_text(3, sign=True), number_text(0, sign=True)
-    ('\u22121', '+3', '0')
-    """
-    if value < 0:
-        return f"{MINUS}{-value}"
-    return f"+{value}" if sign and value > 0 else str(value)
 
 
 def points_text(points: int) -> str:

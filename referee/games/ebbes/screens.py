@@ -17,14 +17,14 @@ from referee.rules import events as ev
 from referee.rules.cards import EBBES_COLOURS, coloured_deck
 from referee.rules.ebbes import ROLES, Ebbes, EbbesRound
 from referee.rules.marks import N_
-from referee.rules.wording import COLOUR_NAMES, ROLE_NAMES
+from referee.rules.wording import COLOUR_NAMES, ROLE_NAMES, signed_text
 from referee.web.forms import choices, default
 from referee.web.i18n import gettext, ngettext
 from referee.web.round import entries
 from referee.web.round.looks import ColourChip, colour_chips, colour_class
 from referee.web.round.screen import count_fields
 from referee.web.screens import Builder, Cell, ScreensGame, SheetRow, Value
-from referee.web.words import colour_label, colour_short, name_of, number_text
+from referee.web.words import colour_label, colour_short, name_of
 
 VARIANT_LABELS = {
     "standard": lazy_gettext("Standard: a number card"),
@@ -328,7 +328,7 @@ class EbbesScreens(ScreensGame):
         colours are the round's, on the sheet."""
         parts = []
         for term in score.terms:
-            points = number_text(term.points, sign=True)
+            points = signed_text(term.points)
             count = term.params.get("count")
             if term.code == "plus" and isinstance(count, int):
                 parts.append(

@@ -17,7 +17,7 @@ from referee.web.language import language
 from referee.web.memo import memo
 from referee.web.screens import Cell, SheetRow, screens
 from referee.web.sheet.rows import sheet as sheet_rows
-from referee.web.words import number_text, points_text
+from referee.web.words import points_text
 
 
 @dataclass

@@ -19,6 +19,7 @@ from referee.rules import Breach, State, apply, replay
 from referee.rules import events as ev
 from referee.rules.engine import Run
 from referee.rules.events import event_from_dict
+from referee.rules.wording import number_text
 from referee.store.tables import StaleTable, in_force
 from referee.web.history.lines import (
     CORRECTABLE,
@@ -37,7 +38,7 @@ from referee.web.screens import screens
 from referee.web.sealed import rounds_over, shown_early, shown_notes
 from referee.web.sharing.access import require, write
 from referee.web.sheet.rows import sheet as sheet_rows
-from referee.web.words import breach_text, colour_label, describe_event, number_text
+from referee.web.words import breach_text, colour_label, describe_event
 
 bp = Blueprint("history", __name__, url_prefix="/t")
 
