@@ -195,7 +195,7 @@ def test_an_ebbes_round_takes_at_most_14_touches(live_server, phone, shoot):
     totals = page.locator("section[aria-labelledby=totals-title]")
     # Ann 4 plus; Ben 4 minus; Cho 4 plus and the ebbes +3 (neither the most, Ben's 5, nor the
     # fewest, 0); Dee 4 minus. ★: the leader.
-    expect(totals.locator("dd")).to_have_text(["4", "-4", "7 ★", "-4"])
+    expect(totals.locator("dd")).to_have_text(["4", "−4", "7 ★", "−4"])
     assert counted.taps == 1 + 4 + 4 * 2 + 1
     assert counted.touches == counted.taps, "the page felt touches the test did not make"
     assert counted.touches <= 14

@@ -20,6 +20,7 @@ import pytest
 from pypdf import PdfReader
 
 from referee.records import load_record
+from referee.rules.wording import number_text
 from tests.durability import summary
 from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.helpers import answered, chip
@@ -93,7 +94,7 @@ def totals_are(page: Any, totals: dict[str, int]) -> None:
     section = page.locator("section[aria-labelledby=totals-title]")
     for player, points in totals.items():
         expect(section.locator(f"dt:text-is('{player}') + dd")).to_have_text(
-            re.compile(rf"^{points}( ★)?$")
+            re.compile(rf"^{number_text(points)}( ★)?$")  # a negative one with "−"
         )
 
 
