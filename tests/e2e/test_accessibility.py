@@ -475,7 +475,22 @@ OVERFLOW_JS = """() => {
 }"""
 
 
-CONTRAST_JS = """(minimum) => {
+#: WCAG's contrast ratio of two colours ([r, g, b, …] 0–255), as a piece of the scripts below.
+RATIO_JS = """  const luminance = (c) => {
+    const [r, g, b] = c.slice(0, 3).map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+"""
+
+CONTRAST_JS = (
+    """(minimum) => {
   const parse = (text) => {
     const m = text.match(/rgba?\\(([\\d.]+)[ ,]+([\\d.]+)[ ,]+([\\d.]+)(?:[ ,/]+([\\d.]+%?))?\\)/);
     if (!m) throw new Error("unreadable colour " + text);
@@ -503,18 +518,9 @@ CONTRAST_JS = """(minimum) => {
     for (let e = el; e; e = e.parentElement) o *= parseFloat(getComputedStyle(e).opacity);
     return o;
   };
-  const luminance = (c) => {
-    const [r, g, b] = c.slice(0, 3).map((v) => {
-      v /= 255;
-      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
-    });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const ratio = (a, b) => {
-    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-    return (hi + 0.05) / (lo + 0.05);
-  };
-  const checked = [], poor = [];
+"""
+    + RATIO_JS
+    + """  const checked = [], poor = [];
   for (const el of document.querySelectorAll("body *")) {
     const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
     const field = el.matches("input:not([type=hidden],[type=checkbox],[type=radio]), select");
@@ -538,24 +544,17 @@ CONTRAST_JS = """(minimum) => {
   return {checked: checked.length, poor: poor,
           errors: document.querySelectorAll(".error-box, .field-error, .flash").length};
 }"""
+)
 
 
 #: The contrast of each blacked-out mark on the sheet against the cell it sits in, and of its
 #: text against the mark (CONTRAST_JS's colour arithmetic, on the mark's own background).
-BLOB_JS = """() => {
+BLOB_JS = (
+    """() => {
   const parse = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
-  const luminance = (c) => {
-    const [r, g, b] = c.map((v) => {
-      v /= 255;
-      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
-    });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const ratio = (a, b) => {
-    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-    return (hi + 0.05) / (lo + 0.05);
-  };
-  const opaque = (el) => {
+"""
+    + RATIO_JS
+    + """  const opaque = (el) => {
     for (let e = el; e; e = e.parentElement) {
       const c = getComputedStyle(e).backgroundColor;
       if (!/rgba\\(.*,\\s*0\\)$/.test(c) && c !== "transparent") return parse(c);
@@ -567,6 +566,7 @@ BLOB_JS = """() => {
     text: ratio(parse(getComputedStyle(blob).color), parse(getComputedStyle(blob).backgroundColor)),
   }));
 }"""
+)
 
 
 # --- the tests ---------------------------------------------------------------------------------
