@@ -83,7 +83,9 @@ def measure(
     and the group file's size in MB."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder, "group.json")
-        path.write_text(json.dumps(group(tables, detail)), encoding="utf-8")
+        # As the app exports a group (referee/web/groups/transfer.py).
+        document = json.dumps(group(tables, detail), ensure_ascii=False, indent=2) + "\n"
+        path.write_text(document, encoding="utf-8")
         python = [sys.executable, "-m", "referee"]
         stats, checks = [], []
         for _ in range(runs):

@@ -183,30 +183,31 @@ def places(totals: Mapping[str, int]) -> dict[str, int]:
 
 
 def table_facts(state: State) -> TableFacts:
-    """The facts of a table from its replayed state (see the module's docstring)."""
+    """The facts of a table from its replayed state (see the module's docstring). One pass over
+    the rounds: a group file's thousand tables are read in one ``stats``."""
     game = state.game
     own = stats_part(state.setup.game)
     players = state.setup.players
     rounds: dict[str, list[RoundFacts]] = {p: [] for p in players}
+    points = dict.fromkeys(players, 0)
+    summed = {p: dict.fromkeys(own.keys, 0) for p in players}
+    complete = len(state.rounds) == game.round_count  # ``state.complete``, read in the pass
     for rnd in state.rounds:
         if not game.round_complete(rnd):
+            complete = False
             continue
         scores = game.score_round(state, rnd)
         if scores is None:
             continue
         values = own.round_values(state, rnd, scores)
         for p in players:
-            rounds[p].append(
-                RoundFacts(rnd.number, scores[p].points, values[p], own.counts(values[p]))
-            )
-    complete = state.complete
-    points = {p: sum(r.points for r in rounds[p]) for p in players}
+            scored, counts, sums = scores[p].points, own.counts(values[p]), summed[p]
+            points[p] += scored
+            for key, count in counts.items():
+                sums[key] += count
+            rounds[p].append(RoundFacts(rnd.number, scored, values[p], counts))
     placed = places(points) if complete else {}
-    seats = []
-    for p in players:
-        summed = dict.fromkeys(own.keys, 0)
-        for r in rounds[p]:
-            for key, count in r.counts.items():
-                summed[key] += count
-        seats.append(SeatFacts(p, tuple(rounds[p]), points[p], summed, placed.get(p)))
-    return TableFacts(state.setup.game, complete, len(state.violations), tuple(seats))
+    seats = tuple(
+        SeatFacts(p, tuple(rounds[p]), points[p], summed[p], placed.get(p)) for p in players
+    )
+    return TableFacts(state.setup.game, complete, len(state.violations), seats)
