@@ -36,7 +36,6 @@ import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -127,11 +126,18 @@ def _counts(event: ev.Event) -> tuple[str, Mapping[str, Any]] | None:
     return None
 
 
-@cache
+#: Each kind of entry's fields that name a player (``_naming_fields``).
+_NAMING_OF: dict[type[ev.Event], tuple[str, ...]] = {}
+
+
 def _naming_fields(kind: type[ev.Event]) -> tuple[str, ...]:
     """The fields of a kind of entry that name a player (found once per kind: a group file's
     tables have a hundred thousand entries)."""
-    return tuple(f for f in _NAMING_FIELDS if f in {field.name for field in fields(kind)})
+    found = _NAMING_OF.get(kind)
+    if found is None:
+        names = {field.name for field in fields(kind)}
+        found = _NAMING_OF[kind] = tuple(f for f in _NAMING_FIELDS if f in names)
+    return found
 
 
 def _named(event: ev.Event) -> list[str]:
