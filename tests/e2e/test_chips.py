@@ -88,7 +88,7 @@ def counted_phone(phone: Any, server: LiveServer, table: str, javascript: bool =
     page.goto(link)
     if not javascript:  # without a script the shared link is pasted into the page's form
         page.get_by_label("Link", exact=True).fill(link)
-        page.get_by_role("button", name="Open the table").click()
+        page.get_by_role("button", name="Open the link").click()
     expect(page).to_have_url(server.url(f"/t/{table}"))
     counted = Counted(page)
     counted.reset()

@@ -69,11 +69,11 @@ def test_without_javascript_a_link_opens_by_pasting_it(live_server, phone, shoot
     link = spectator_link(keeper, live_server, url)
     plain = phone(javascript=False)
     plain.goto(link)
-    expect(plain.get_by_role("heading", name="Open a table")).to_be_visible()
+    expect(plain.get_by_role("heading", name="Open a shared link")).to_be_visible()
     expect(plain.get_by_text("This browser runs no JavaScript")).to_be_visible()
     shoot(plain, "paste")
     plain.get_by_label("Link", exact=True).fill(link)
-    plain.get_by_role("button", name="Open the table").tap()
+    plain.get_by_role("button", name="Open the link").tap()
     expect(plain).to_have_url(url)
     next_is(plain, "Turn up the trump")
 

@@ -53,7 +53,7 @@ def open_table(page: Any, server: LiveServer, table: str, javascript: bool = Tru
     page.goto(link)
     if not javascript:
         page.get_by_role("textbox", name="Link").fill(link)
-        page.get_by_role("button", name="Open the table").tap()
+        page.get_by_role("button", name="Open the link").tap()
     expect(page).to_have_url(url)
     return url
 

@@ -161,7 +161,7 @@ def test_opening_links(app, client, table):
     other = app.test_client()
     for bad in ("nope", "x" * 500, "A" * 32):
         response = other.get(f"/j/{bad}")
-        assert response.status_code == 404 and "does not open a table" in response.text
+        assert response.status_code == 404 and "opens no table and no group" in response.text
     token = new_link(app, table, "viewer")
     response = other.get(f"/j/{token}")
     assert response.status_code == 303 and response.headers["Cache-Control"] == "no-store"
@@ -187,7 +187,7 @@ def test_the_join_page_opens_a_pasted_link_of_either_form(app, table):
         assert opened.status_code == 303 and opened.headers["Location"] == f"/t/{table}"
         assert opened.headers["Cache-Control"] == "no-store"
     wrong = phone.post("/j", data={"link": f"http://localhost/j#{token[:-1]}"})
-    assert wrong.status_code == 404 and "does not open a table" in wrong.text
+    assert wrong.status_code == 404 and "opens no table and no group" in wrong.text
     assert f'value="http://localhost/j#{token[:-1]}"' in wrong.text  # kept, to correct
     assert phone.get(f"/t/{table}").status_code == 403
 

@@ -213,8 +213,8 @@ def open_link(token: str) -> WerkzeugResponse | None:
 
 def unknown_link() -> str:
     return gettext(
-        "This link does not open a table: it was copied wrong or it has been revoked. "
-        "Ask the scorekeeper for a new one."
+        "This link opens no table and no group: it was copied wrong or it has been revoked. "
+        "Ask whoever shared it for a new one."
     )
 
 
