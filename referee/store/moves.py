@@ -37,8 +37,8 @@ def told(tables: Table) -> ColumnElement[Any]:
 def listen(engine: Engine) -> psycopg.Connection[Any]:
     """A new connection of its own (outside ``engine``'s pool, which it would hold forever),
     listening on ``CHANNEL``. Close it when done."""
-    args, kwargs = engine.dialect.create_connect_args(engine.url)
-    connection = psycopg.connect(*args, **kwargs, **KEEPALIVES, autocommit=True)
+    _none, settings = engine.dialect.create_connect_args(engine.url)  # as the pool connects
+    connection = psycopg.connect(**settings, **KEEPALIVES, autocommit=True)
     try:
         connection.execute(f"LISTEN {CHANNEL}")
     except BaseException:
