@@ -34,11 +34,13 @@ def told(tables: Table) -> ColumnElement[Any]:
     return func.pg_notify(CHANNEL, payload)
 
 
-def listen(engine: Engine) -> psycopg.Connection[Any]:
+def listen(engine: Engine, name: str) -> psycopg.Connection[Any]:
     """A new connection of its own (outside ``engine``'s pool, which it would hold forever),
-    listening on ``CHANNEL``. Close it when done."""
+    listening on ``CHANNEL``; ``name``: its ``application_name`` (``pg_stat_activity`` shows
+    who listens). Close it when done."""
     _none, settings = engine.dialect.create_connect_args(engine.url)  # as the pool connects
-    connection = psycopg.connect(**settings, **KEEPALIVES, autocommit=True)
+    own = KEEPALIVES | {"application_name": name}
+    connection = psycopg.connect(**{**settings, **own}, autocommit=True)
     try:
         connection.execute(f"LISTEN {CHANNEL}")
     except BaseException:
