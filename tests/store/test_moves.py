@@ -42,7 +42,7 @@ def postgres_app(tmp_path: Path) -> Iterator[Flask]:
 
 @pytest.fixture
 def listener(postgres_app: Flask) -> Iterator[psycopg.Connection[Any]]:
-    connection = listen(db.engine)
+    connection = listen(db.engine, "referee-test")
     yield connection
     connection.close()
 
