@@ -10,6 +10,12 @@ from the pages' own clocks, one machine. Also counted: the spectator's requests 
 poll, per change (the page fetched once per change, nothing else).
 
     python bench/see_change.py [--changes 30]
+    DATABASE_URL=postgresql://… python bench/see_change.py --postgres [--two-servers]
+
+``--postgres``: on a new database of that PostgreSQL server instead of SQLite. ``--two-servers``
+(PostgreSQL only): two servers on it, as behind a load balancer: the scorekeeper's phone on one,
+the watching phone on the other, which learns of each entry from the database (told at once,
+``referee/web/speed/wake.py``; by sweeping with ``REFEREE_PG_NOTIFY=false`` in the environment).
 
 Budgets: p95 from tap to visible ≤ 1.5 s; at most one page request per change.
 """
@@ -17,9 +23,11 @@ Budgets: p95 from tap to visible ≤ 1.5 s; at most one page request per change.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +35,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.server import Server, instance, new_tables, open_app, phones  # noqa: E402
+from bench.server import (  # noqa: E402
+    Server,
+    instance,
+    new_tables,
+    open_app,
+    phones,
+    postgres_instance,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 NAME = "see a change on a watching phone"
@@ -91,32 +106,44 @@ class Seen:
         return f"{NAME}: {self.measured} {'ok' if self.ok else 'BROKEN'}"
 
 
-def measure(changes: int = 30, seed: int = 1) -> Seen:
-    """Run the two phones over ``changes`` changes (see the module)."""
+def measure(
+    changes: int = 30, seed: int = 1, postgres: str | None = None, two_servers: bool = False
+) -> Seen:
+    """Run the two phones over ``changes`` changes (see the module); ``postgres``: a
+    ``DATABASE_URL``; ``two_servers``: the watching phone on a server of its own."""
     from playwright.sync_api import sync_playwright
 
+    from referee.store import db
+
     rng = random.Random(seed)
-    with instance("referee-see-change-") as (_folder, database):
+    place = instance("referee-see-change-") if postgres is None else postgres_instance(postgres)
+    with place as (_folder, database):
         app = open_app(database)
         (table,) = new_tables(app, 1, PLAYERS, [])
         (keeper,) = phones(app, [table], "keeper")
         (viewer,) = phones(app, [table], "viewer")
-        with Server(database) as server, sync_playwright() as playwright:
+        with app.app_context():
+            db.engine.dispose()  # the set-up's connections (a PostgreSQL database is dropped)
+        with (
+            Server(database) as server,
+            Server(database) if two_servers else nullcontext(server) as other,
+            sync_playwright() as playwright,
+        ):
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
 
-            def phone(cookie: str, script: str):  # type: ignore[no-untyped-def]
+            def phone(cookie: str, script: str, on: Server):  # type: ignore[no-untyped-def]
                 context = browser.new_context(
                     viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True
                 )
                 name, value = cookie.split("=", 1)
-                context.add_cookies([{"name": name, "value": value, "url": server.base}])
+                context.add_cookies([{"name": name, "value": value, "url": on.base}])
                 context.add_init_script(script)
                 page = context.new_page()
-                page.goto(f"{server.base}/t/{table}")
+                page.goto(f"{on.base}/t/{table}")
                 return page
 
-            keeping = phone(keeper.cookie, TAPPED)
-            watching = phone(viewer.cookie, SHOWN)
+            keeping = phone(keeper.cookie, TAPPED, server)
+            watching = phone(viewer.cookie, SHOWN, other)
             requests: list[str] = []
             watching.on(
                 "request", lambda r: requests.append(r.url) if "/seq?" not in r.url else None
@@ -146,8 +173,21 @@ def measure(changes: int = 30, seed: int = 1) -> Seen:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--changes", type=int, default=30, help="changes to time (default 30)")
-    seen = measure(parser.parse_args().changes)
-    print(seen.line())
+    parser.add_argument("--postgres", action="store_true", help="on DATABASE_URL's PostgreSQL")
+    parser.add_argument("--two-servers", action="store_true", help="watcher on another server")
+    args = parser.parse_args()
+    postgres = os.environ.get("DATABASE_URL") if args.postgres else None
+    if args.postgres and not postgres:
+        parser.error("--postgres needs DATABASE_URL (a PostgreSQL server)")
+    if args.two_servers and not postgres:
+        parser.error("--two-servers needs --postgres (servers on one SQLite file are one machine)")
+    seen = measure(args.changes, postgres=postgres, two_servers=args.two_servers)
+    where = "SQLite" if postgres is None else "PostgreSQL"
+    if postgres is not None:
+        heard = os.environ.get("REFEREE_PG_NOTIFY", "true") != "false"
+        where += ", told at once (NOTIFY)" if heard else ", by sweeping (REFEREE_PG_NOTIFY=false)"
+    servers = "watcher on another server" if args.two_servers else "one server"
+    print(f"{seen.line()} [{where}; {servers}]")
     return 0 if seen.ok else 1
 
 

@@ -50,6 +50,7 @@ from referee.store.links import (
     token_hash,
 )
 from referee.store.models import Entry, Table, utcnow
+from referee.store.moves import told
 
 #: Random bytes in a table id: 128 bits, 22 URL-safe characters. Knowing the link is the key.
 TABLE_ID_BYTES = 16
@@ -109,10 +110,11 @@ _INSERT_ENTRY = insert(ENTRIES)
 
 def _append(advance: Update) -> Insert:
     """``advance`` and ``_INSERT_ENTRY`` in one statement, for PostgreSQL (an UPDATE in a WITH):
-    the entry goes in only if the UPDATE moved the table's position. Its parameters are the
-    UPDATE's, ``kind`` and ``payload`` (a parameter named like a column of ``tables`` would
+    the entry goes in only if the UPDATE moved the table's position, and the move is told to
+    every listening server when it commits (``referee.store.moves.told``). Its parameters are
+    the UPDATE's, ``kind`` and ``payload`` (a parameter named like a column of ``tables`` would
     join the UPDATE's SET)."""
-    moved = advance.returning(TABLES.c.id).cte("moved")
+    moved = advance.returning(TABLES.c.id, told(TABLES)).cte("moved")
     values = select(
         moved.c.id,
         bindparam("new_seq"),
@@ -126,6 +128,8 @@ def _append(advance: Update) -> Insert:
 
 _APPEND = _append(_ADVANCE)
 _APPEND_BY_LINK = _append(_ADVANCE_BY_LINK)
+#: ``_ADVANCE`` telling its move on PostgreSQL, in the caller's transaction (``fill_log``).
+_ADVANCE_TOLD = _ADVANCE.returning(told(TABLES))
 #: A new table; the same only while its creator has made fewer than ``limit`` since ``since``.
 _CREATED_SINCE = select(func.count()).where(
     TABLES.c.creator == bindparam("creator"),
@@ -322,7 +326,8 @@ def add_entry(
     Optimistic concurrency, the same on SQLite and PostgreSQL: a conditional UPDATE moves
     ``tables.last_seq`` from ``expected_seq`` to ``expected_seq + 1`` and the entry is inserted
     with that seq, both or neither: in the session's transaction on SQLite, in one statement
-    that commits by itself on PostgreSQL (``_APPEND``; see ``run``). Of two writers on the same
+    that commits by itself on PostgreSQL (``_APPEND``; see ``run``), which also tells every
+    listening server of the new position (``referee.store.moves``). Of two writers on the same
     step, the second one's UPDATE waits for the first to commit (row lock on PostgreSQL, write
     lock on SQLite), then matches no row: it gets ``StaleTable`` and writes nothing. UNIQUE
     (table_id, seq) backs this up against any writer that bypasses ``last_seq``. ``ValueError``
@@ -384,7 +389,8 @@ def fill_log(table_id: str, entries: Sequence[LogEntry], commit: bool = True) ->
     if not rows:
         return
     moved = {"table": table_id, "expected": 0, "new_seq": len(rows), "now": utcnow()}
-    advanced = db.session.execute(_ADVANCE, moved)
+    tells = db.engine.dialect.name == "postgresql"  # the move, told when this commits
+    advanced = db.session.execute(_ADVANCE_TOLD if tells else _ADVANCE, moved)
     assert isinstance(advanced, CursorResult)  # an UPDATE's result, which counts its rows
     if advanced.rowcount != 1:
         db.session.rollback()

@@ -13,6 +13,10 @@ balancer. Each server keeps tables, log positions and pages in its memory (the s
   asks which tables changed), and the page it then loads, saying which position its poll saw
   (``X-Table-Seq``, as the page's script does), shows it. Scorekeepers on each server
   in turn, entry after entry.
+- A poll held on one server (gevent workers) answers an entry made through the other a moment
+  after it commits, told by PostgreSQL's NOTIFY (``referee.web.speed.wake``), not at the next
+  sweep: with the watching server's safety sweep set to minutes, only the notification can wake
+  it in time.
 """
 
 from __future__ import annotations
@@ -24,15 +28,18 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
+from sqlalchemy import text
 
 from app import create_app
 from referee.rules import Setup, replay
 from referee.store import db
 from referee.store.db import upgrade_to_head
 from referee.store.tables import create_table, effective_events, get_table
+from referee.web.speed.wake import LISTENER_NAME
 from tests.databases import empty_database
 from tests.durability import summary
 from tests.durability.conftest import Phone, Server
@@ -169,3 +176,109 @@ def test_each_server_sees_the_others_entries(shared):
             assert status == 200
             assert page_seq(page)[1] == seen + 1, "the page lags behind its own poll"
     assert max(waits) <= SWEEP_EVERY + SLACK, [round(w, 2) for w in waits]
+
+
+#: How soon a poll held on one server answers an entry made through the other when the servers
+#: tell each other (PostgreSQL's NOTIFY, ``referee.web.speed.wake``): far below the sweep.
+TOLD_WITHIN = 0.3
+#: The watching server's safety sweep in that test (``SAFETY_SWEEP_SECONDS``): so long that only
+#: a notification can wake its held poll in time.
+NO_SWEEP = 600
+#: How long it holds a poll without a change (``POLL_HOLD_SECONDS``): a poll never woken fails
+#: the test after this long.
+HOLD = 5
+
+
+def workers_of(server: Server) -> set[int]:
+    """The process ids of the server's gunicorn workers (its master's children)."""
+    assert server.process is not None
+    children = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # gone meanwhile
+        if int(fields[1]) == server.process.pid:
+            children.add(int(stat.parent.name))
+    return children
+
+
+def listening(store: Flask) -> set[int]:
+    """The worker processes with a listening connection to the database (``wake.LISTENER_NAME``
+    and the worker's id, as ``pg_stat_activity`` shows it)."""
+    with store.app_context():
+        names = db.session.scalars(
+            text("SELECT application_name FROM pg_stat_activity WHERE application_name LIKE :n"),
+            {"n": LISTENER_NAME + "%"},
+        ).all()
+        db.session.rollback()
+    return {int(name.removeprefix(LISTENER_NAME)) for name in names}
+
+
+def test_an_entry_through_one_server_wakes_a_poll_held_on_the_other_at_once(tmp_path):
+    """A watching phone's poll held on server B (one worker, sweeping only every ``NO_SWEEP``
+    seconds); a scorekeeper enters on server A; B's poll answers within ``TOLD_WITHIN``."""
+    with empty_database("postgresql", tmp_path) as url:
+        settings = {"TESTING": True, "SECRET_KEY": "durability", "SQLALCHEMY_DATABASE_URI": url}
+        store = create_app(settings)
+        with store.app_context():
+            upgrade_to_head()
+        watching = {"REFEREE_SAFETY_SWEEP_SECONDS": str(NO_SWEEP)}
+        watching["REFEREE_POLL_HOLD_SECONDS"] = str(HOLD)
+        a = Server(url, tmp_path / "gunicorn-a.log")
+        b = Server(url, tmp_path / "gunicorn-b.log", workers=1, env=watching)
+        try:
+            a.start()
+            b.start()
+            told_at_once(store, a, b)
+        finally:
+            a.stop()
+            b.stop()
+            with store.app_context():
+                db.engine.dispose()
+
+
+def told_at_once(store: Flask, a: Server, b: Server) -> None:
+    setup = Setup("blackout", ("Ann", "Ben", "Cho", "Dee"))
+    with store.app_context():
+        table_id = create_table(setup)
+    path = f"/t/{table_id}"
+    keeper, viewer = Phone(a), Phone(b)
+    assert keeper.open_link(new_link(store, table_id)) == path
+    assert viewer.open_link(new_link(store, table_id, "viewer")) == path
+    status, page = viewer.get(path)
+    assert status == 200
+    address, _seq = page_seq(page)
+    _status, _body, etag = poll(b, address, "")
+    held_address = address + "&hold=1"  # as static/app.js asks under gevent workers
+    waits = []
+    for number in range(6):
+        status, page = keeper.get(path)
+        assert status == 200
+        _address, seen = page_seq(page)
+        with store.app_context():
+            record = get_table(table_id)
+        assert record is not None and record.last_seq == seen
+        state = replay(setup, effective_events(record.entries))
+        entry = next_entry(state, random.Random(number))
+        assert entry is not None
+        answers: list[tuple[int, str, str, float]] = []
+
+        def held_poll(etag: str = etag, answers: list[Any] = answers) -> None:
+            answers.append((*poll(b, held_address, etag), time.monotonic()))
+
+        holding = threading.Thread(target=held_poll)
+        holding.start()
+        time.sleep(0.5)  # the poll is held on B (and B's listener listens) before the entry
+        assert not answers, f"the poll was not held: {answers}"
+        if number == 0:
+            assert workers_of(b) <= listening(store), "B's worker does not listen"
+        answer = keeper.post(f"{path}/entry", entry_form(state, entry[0], seen))
+        written = time.monotonic()
+        assert answer.status == 303, answer.body[-500:]
+        holding.join(timeout=HOLD + 10)
+        (status, body, etag, answered) = answers[0]
+        assert (status, body) == (200, str(seen + 1)), "B's held poll did not hear of the entry"
+        waits.append(max(0.0, answered - written))
+    assert max(waits) <= TOLD_WITHIN, [round(w, 3) for w in waits]
+    assert "listening for entries broke" not in b.log(), b.log()[-2000:]

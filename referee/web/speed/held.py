@@ -6,8 +6,9 @@ on each answer: five phones a table made the polls most of a hosted evening's wo
 asks) and whose ETag is the table's position now is kept open instead, until the position moves
 or ``seconds`` pass; the page asks again at once after each answer. A phone then sends one poll
 per change (and one per ``seconds`` at a quiet table) and sees a change as soon as this process
-knows of it: at once for an entry it wrote, within a sweep (``SWEEP_EVERY``) for one written
-through another process.
+knows of it: at once for an entry it wrote; for one written through another process or server,
+a moment after its commit on PostgreSQL, which tells each move to every listening process
+(``wake``), else within a sweep (``SWEEP_EVERY``).
 
 Holding a request costs a worker only under a server of green threads: gunicorn's gevent workers
 (``gunicorn.conf.py``), where a waiting request is a little memory. Anywhere else (the tests'
@@ -24,16 +25,19 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
+from referee.web.speed.wake import Listener, can_listen
+
 if TYPE_CHECKING:
     from flask import Flask
 
     from referee.web.speed.kept import Positions
 
 #: How often a process that holds polls sweeps for changes made elsewhere (seconds): how late a
-#: held poll hears of an entry written through another process. Each sweep is one indexed read
-#: of the tables changed in the last few seconds (``kept.SWEEP_OVERLAP``), hundreds of rows at a
-#: busy server: about 6 % of a worker's time at 1,000 live tables (``bench/capacity.py``), where
-#: sweeping every 0.1 s held fewer tables, not more.
+#: held poll hears of an entry written through another process, unless the process hears of
+#: each at once (``wake``: then it sweeps every ``SAFETY_SWEEP_SECONDS``). Each sweep is one
+#: indexed read of the tables changed in the last few seconds (``kept.SWEEP_OVERLAP``),
+#: hundreds of rows at a busy server: about 6 % of a worker's time at 1,000 live tables
+#: (``bench/capacity.py``), where sweeping every 0.1 s held fewer tables, not more.
 SWEEP_EVERY = 0.04
 #: How often the sweeper also looks at every held poll's table (seconds): a poll whose table's
 #: position is not the one it waits on is woken, so a wake-up missed, however it was missed,
@@ -53,8 +57,9 @@ def can_hold() -> bool:
 
 class Held:
     """The polls this process holds, by table, and what wakes them: a move of the table's
-    position (``Positions.set``: an entry this process wrote, or a sweep that found one written
-    elsewhere), swept for every ``SWEEP_EVERY`` seconds while any poll is held.
+    position (``Positions.set``: an entry this process wrote, one written elsewhere and told to
+    this process's ``Listener``, or a sweep that found one), swept for every ``SWEEP_EVERY``
+    seconds while any poll is held (every ``SAFETY_SWEEP_SECONDS`` while the listener hears).
 
     Made in the worker process, after gevent has patched ``threading`` (its locks and events are
     then gevent's), on the first poll held there."""
@@ -67,13 +72,20 @@ class Held:
         self.events: dict[str, threading.Event] = {}
         #: Table id → the positions its held polls wait on → how many wait on each.
         self.waiting: dict[str, dict[int, int]] = {}
+        #: Hears of entries written elsewhere as they commit (PostgreSQL), if the app can.
+        self.listener = Listener(app, positions) if can_listen(app) else None
+        #: How often to sweep while the listener hears (seconds).
+        self.safety_sweep = float(app.config["SAFETY_SWEEP_SECONDS"])
         positions.moved = self.wake
 
     def start(self) -> None:
-        """Start the sweeper. Under gevent this switches to other requests while it starts: the
-        process must know this ``Held`` by then, or a second first poll makes another one that
-        takes ``Positions.moved`` over, and no move ever wakes the polls this one holds."""
+        """Start the sweeper (and the listener). Under gevent this switches to other requests
+        while it starts: the process must know this ``Held`` by then, or a second first poll
+        makes another one that takes ``Positions.moved`` over, and no move ever wakes the polls
+        this one holds."""
         threading.Thread(target=self.sweeping, name="held-polls", daemon=True).start()
+        if self.listener is not None:
+            self.listener.start()
 
     def wait(self, table_id: str, seq: int) -> int:
         """The table's position once it is not ``seq`` any more, or ``seq`` after ``seconds``."""
@@ -116,8 +128,9 @@ class Held:
 
     def sweeping(self) -> None:
         """While any poll is held: a sweep each ``SWEEP_EVERY`` seconds (one indexed read for
-        the whole process), which wakes the polls of the tables another process changed, and a
-        ``recheck`` each ``RECHECK_EVERY`` seconds."""
+        the whole process), which wakes the polls of the tables another process changed — each
+        ``safety_sweep`` seconds only while the listener hears of them — and a ``recheck`` each
+        ``RECHECK_EVERY`` seconds."""
         rechecked = time.monotonic()
         while True:
             time.sleep(SWEEP_EVERY)
@@ -127,7 +140,8 @@ class Held:
                 rechecked = time.monotonic()
                 self.recheck()
             try:
+                hears = self.listener is not None and self.listener.listening
                 with self.app.app_context():
-                    self.positions.sweep(SWEEP_EVERY)
+                    self.positions.sweep(self.safety_sweep if hears else SWEEP_EVERY)
             except Exception:  # the database away for a moment: the next sweep tries again
                 log.exception("sweep for held polls failed")

@@ -8,7 +8,9 @@ replayed table that is behind catches up by replaying only the newer entries (``
 one of them is an undo or a correction, which changes the past: then the whole log is replayed.
 
 ``Positions`` keeps every table's log position for "has anything changed?", refreshed by a sweep
-once a second; the same sweep tells when to forget the links this process looked up.
+(every ``sweep_every`` seconds, more often where polls are held: ``held``), and on PostgreSQL
+also told at once of each entry written elsewhere (``wake``); the same sweep tells when to forget
+the links this process looked up.
 """
 
 from __future__ import annotations
@@ -206,15 +208,20 @@ class Positions:
         try:
             start = utcnow()
             for table_id, seq in changed_since(self.since):
-                known = self.known.peek(table_id)  # mostly the same: the overlap
-                if known is not None and seq > known:
-                    self.set(table_id, seq)
+                self.heard(table_id, seq)
             for table_id in revoked_since(self.since):
                 self.links.discard(table_id)
             self.since = start - SWEEP_OVERLAP
             self.swept = now
         finally:
             self.lock.release()
+
+    def heard(self, table_id: str, seq: int) -> None:
+        """Note a position another process wrote (found by a sweep, or told: ``wake``), if this
+        process knows the table: one it does not know is read when it is first asked for."""
+        known = self.known.peek(table_id)  # mostly the same (a sweep's overlap)
+        if known is not None and seq > known:
+            self.set(table_id, seq)
 
     def set(self, table_id: str, seq: int) -> None:
         """Note a table's position (never moving it back: the log only grows)."""

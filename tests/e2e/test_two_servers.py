@@ -1,0 +1,114 @@
+"""Two phones of one table on two app servers over one PostgreSQL database, as behind a load
+balancer: the scorekeeper's phone enters on server A, the watching phone's page on server B
+shows each entry within half a second of the tap (``referee.web.speed.wake``: A's commit is
+told to B's listening workers, which wake the poll B holds for the page).
+
+B's safety sweep is set to minutes, so only that notification can show the entry in time. Needs
+PostgreSQL (``TEST_DATABASE_URL``; fails, not skips, with ``REQUIRE_POSTGRES=1``), gunicorn's
+gevent workers (``gunicorn.conf.py``) and Chromium.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app import create_app
+from referee.store import db
+from referee.store.db import upgrade_to_head
+from tests.databases import empty_database
+from tests.durability.conftest import Server
+from tests.e2e.test_journeys import spectator_link, start_table
+
+pytestmark = pytest.mark.e2e
+
+#: From the scorekeeper's tap to the watching phone showing the entry (seconds).
+SHOWN_WITHIN = 0.5
+#: The buttons the scorekeeper taps, an entry each: the trump, the three bids, an undo. The
+#: first is not timed: the first entry and page of each server's worker process are slow
+#: (templates compiled, the table read and replayed), whichever way servers hear of entries.
+ENTRIES = ("♠ spades", "0", "0", "0", "Undo the last entry")
+
+#: Kept by the scorekeeper's phone: when the last tap began (``bench/see_change.py``).
+TAPPED = (
+    "addEventListener('pointerdown', () => sessionStorage.setItem('tapped', Date.now()), true);"
+)
+#: Kept by the watching page: when it first showed each log position (loaded or swapped in).
+SHOWN = """
+window.shownAt = window.shownAt || {};
+const note = () => {
+  const seq = document.body && document.body.dataset.seq;
+  if (seq && !(seq in window.shownAt)) window.shownAt[seq] = Date.now();
+};
+document.addEventListener("DOMContentLoaded", () => {
+  note();
+  new MutationObserver(note).observe(document.body, { attributes: true });
+});
+"""
+
+
+class Served(Server):
+    """A gunicorn server (``tests.durability``) with the e2e helpers' ``url``."""
+
+    def url(self, path: str = "/") -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+
+@pytest.fixture
+def two_servers(tmp_path: Path) -> Iterator[tuple[Served, Served]]:
+    """Servers A and B on a new PostgreSQL database; B sweeps only every ten minutes."""
+    with empty_database("postgresql", tmp_path) as url:
+        store = create_app({"SECRET_KEY": "e2e", "SQLALCHEMY_DATABASE_URI": url})
+        with store.app_context():
+            upgrade_to_head()
+            db.engine.dispose()
+        a = Served(url, tmp_path / "gunicorn-a.log")
+        b = Served(url, tmp_path / "gunicorn-b.log", env={"REFEREE_SAFETY_SWEEP_SECONDS": "600"})
+        try:
+            a.start()
+            b.start()
+            yield a, b
+        finally:
+            a.stop()
+            b.stop()
+
+
+def test_a_phone_on_another_server_shows_each_entry_at_once(two_servers, phone) -> None:
+    a, b = two_servers
+    keeper = phone()
+    keeper.context.add_init_script(TAPPED)
+    url = start_table(keeper, a, "Blackout", ["Ann", "Ben", "Cho"])
+    link = spectator_link(keeper, a, url)
+    watcher = phone()
+    watcher.context.add_init_script(SHOWN)
+    watcher.goto(link.replace(a.url("/"), b.url("/")))  # the same link, through server B
+    watched = url.replace(a.url("/"), b.url("/"))
+    watcher.wait_for_url(watched)
+    watcher.wait_for_function("() => window.shownAt && '0' in window.shownAt")
+    # The page asks to be held once the server said it holds (its first poll's answer): from
+    # then on it always has a poll waiting on B.
+    held: list[str] = []
+    watcher.on("request", lambda r: held.append(r.url) if "&hold=1" in r.url else None)
+    for _ in range(100):
+        if held:
+            break
+        watcher.wait_for_timeout(100)
+    assert held, "the watching page never asked B to hold its poll"
+    rng = random.Random(7)
+    delays = []
+    for button in ENTRIES:
+        keeper.wait_for_timeout(rng.uniform(600, 1200))  # a person between entries
+        seq = int(keeper.evaluate("document.body.dataset.seq"))
+        keeper.get_by_role("button", name=button, exact=True).tap()
+        keeper.wait_for_function("(s) => Number(document.body.dataset.seq) > s", arg=seq)
+        now = keeper.evaluate("document.body.dataset.seq")
+        watcher.wait_for_function("(s) => window.shownAt && s in window.shownAt", arg=now)
+        shown: Any = watcher.evaluate("(s) => window.shownAt[s]", now)
+        tapped: Any = keeper.evaluate("Number(sessionStorage.getItem('tapped'))")
+        delays.append((shown - tapped) / 1000)
+    assert max(delays[1:]) <= SHOWN_WITHIN, [round(d, 3) for d in delays]
+    assert "listening for entries broke" not in b.log(), b.log()[-2000:]
