@@ -1,8 +1,16 @@
 """The requests a table page repeats most, answered in front of Flask from this process's
-memory: a page's own "has anything changed?" poll (``/t/<id>/seq?k=<poll key>``), held until the
-table changes where the server can (``referee.web.speed.held``), and a phone's request for a page
-every viewer of its kind sees alike (``referee.web.pages``) that Flask has answered before — the
-same address, cookie and languages.
+memory: a page's own "has anything changed?" poll, held until the table changes where the server
+can (``referee.web.speed.held``), and a phone's request for a page every viewer of its kind sees
+alike (``referee.web.pages``) that Flask has answered before — the same address, cookie and
+languages.
+
+A page polls its own address (``referee.web.polls``: ``POLL_HEADER`` with the table's poll key,
+``If-None-Match: "seq-N"``). With a valid key, it is held here while the table stays at N, and
+answered with a bodiless 304 if it still is after the hold: no Flask, no work while waiting.
+Once the table has moved, the request goes on as the page request it is, saying which position
+it woke at (``SEEN_HEADER``, so the page shows at least that one): answered from memory like a
+repeated shared page when it can be, else by Flask, which checks access as for every page. The
+older poll, ``/t/<id>/seq?k=<poll key>``, is answered here as before.
 
 Phones at a live table ask these more than anything else, and Flask's per-request work
 (contexts, session, URL matching, the CSRF hook, after-request hooks) cost more than the answer:
@@ -29,7 +37,14 @@ from referee.web.headers import security_headers
 from referee.web.language import VARY
 from referee.web.loading import SEEN_HEADER
 from referee.web.pages import SHARED_PAGE, SharedPage, conditional
-from referee.web.polls import position_answer, valid_poll_key
+from referee.web.polls import (
+    HELD_HEADER,
+    POLL_HEADER,
+    asks_after,
+    position_answer,
+    unchanged_answer,
+    valid_poll_key,
+)
 from referee.web.speed.held import Held, can_hold
 from referee.web.speed.kept import KeptTables
 from referee.web.speed.lru import LRU
@@ -40,8 +55,11 @@ WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 #: host, cookies (session, language) and languages. ``X-Table-Seq`` and ``If-None-Match`` are
 #: not among them: they are looked at on each request.
 SHAPE = ("PATH_INFO", "QUERY_STRING", "HTTP_HOST", "HTTP_COOKIE", "HTTP_ACCEPT_LANGUAGE")
-#: ``SEEN_HEADER`` as the WSGI environ names it.
+#: ``SEEN_HEADER`` and ``POLL_HEADER`` as the WSGI environ names them.
 SEEN_IN_ENVIRON = "HTTP_" + SEEN_HEADER.upper().replace("-", "_")
+POLL_IN_ENVIRON = "HTTP_" + POLL_HEADER.upper().replace("-", "_")
+#: Where ``poll`` notes, in the WSGI environ, that it held the request: its answer says so.
+HELD = "referee.poll_held"
 
 
 def shape(environ: dict[str, Any]) -> tuple[Any, ...]:
@@ -80,8 +98,14 @@ class Front:
                     answer = position_answer(seq, environ, held=self.holds(environ))
                     return security_headers(answer)(environ, start_response)
             else:
+                if POLL_IN_ENVIRON in environ:
+                    same = self.poll(environ)
+                    if same is not None:
+                        return security_headers(same)(environ, start_response)
                 page = self.again(environ)
                 if page is not None:
+                    if environ.get(HELD):
+                        page.headers[HELD_HEADER] = "1"
                     return security_headers(page)(environ, start_response)
                 return self.then(environ, self.noting(environ, start_response))
         return self.then(environ, start_response)
@@ -90,9 +114,11 @@ class Front:
         self, environ: dict[str, Any], start_response: Callable[..., Any]
     ) -> Callable[..., Any]:
         """``start_response`` for Flask, noting a shared page it answered (``SHARED_PAGE``) when
-        the answer changed nothing in the phone's cookies."""
+        the answer changed nothing in the phone's cookies; a poll held here says so."""
 
         def noted(status: str, headers: list[tuple[str, str]], *exc_info: Any) -> Any:
+            if environ.get(HELD):
+                headers = [*headers, (HELD_HEADER, "1")]
             page = environ.get(SHARED_PAGE)
             if (
                 page is not None
@@ -151,7 +177,32 @@ class Front:
         key = query[2:].partition("&")[0]
         if not valid_poll_key(table_id, key, secret_keys(self.app.config)):
             return None
-        if not self.holds(environ):
+        return self.position(table_id, environ, self.holds(environ))
+
+    def poll(self, environ: dict[str, Any]) -> Response | None:
+        """A page's poll of its own address (see the module): a 304 while the table is at the
+        page's position (after holding it, where the process can); None when the request goes
+        on as a page request (noting where it woke, and that it was held)."""
+        path: str = environ.get("PATH_INFO", "")
+        table_id = path[3:].partition("/")[0]
+        key = environ.get(POLL_IN_ENVIRON, "")
+        if not valid_poll_key(table_id, key, secret_keys(self.app.config)):
+            return None  # a page request like any other: Flask decides
+        held = can_hold()
+        seq = self.position(table_id, environ, held)
+        if seq is None:
+            return None
+        if asks_after(environ, seq):
+            return unchanged_answer(seq, held)
+        environ[SEEN_IN_ENVIRON] = str(seq)
+        if held:
+            environ[HELD] = True
+        return None
+
+    def position(self, table_id: str, environ: dict[str, Any], held: bool) -> int | None:
+        """The table's position for a poll (``If-None-Match: "seq-N"``), from memory: held
+        while it is N if ``held``; None when only Flask can tell."""
+        if not held:
             return self.positions.fresh(table_id)
         # Held, from what this process knows: a sweep due is made by the held polls' own
         # sweeper within its interval, which wakes this one if the table moved. A table this
