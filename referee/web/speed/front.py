@@ -133,7 +133,7 @@ class Front:
     def again(self, environ: dict[str, Any]) -> Response | None:
         """The answer Flask gave a request of this shape, from memory; None when only Flask can
         tell (see the module)."""
-        page = self.repeats.get(shape(environ))
+        page = self.opened(environ)
         if page is None:
             return None
         position = self.positions.fresh(page.table_id)
@@ -142,6 +142,21 @@ class Front:
         seen = environ.get(SEEN_IN_ENVIRON)
         if seen is not None and not (seen.isdigit() and int(seen) <= position):
             return None
+        if asks_after(environ, position):  # a page's poll (whatever its key): as Flask's view
+            return unchanged_answer(position)
+        body = self.pages.get(page.key(position))
+        if body is None:
+            return None
+        response = conditional(page.etag(position), environ, lambda: body)
+        response.headers["Vary"] = VARY
+        return response
+
+    def opened(self, environ: dict[str, Any]) -> SharedPage | None:
+        """The shared page Flask answered a request of this shape with, while the link it was
+        shown for and the session cookie still open it; None when only Flask can tell."""
+        page = self.repeats.get(shape(environ))
+        if page is None:
+            return None
         links = self.tables.links.get(page.table_id)
         if links is None or links.get(page.token) is None:
             return None
@@ -149,12 +164,7 @@ class Front:
         valid_until = None if cookie is None else self.session_valid_until(cookie)
         if valid_until is None or int(time.time()) > valid_until:
             return None
-        body = self.pages.get(page.key(position))
-        if body is None:
-            return None
-        response = conditional(page.etag(position), environ, lambda: body)
-        response.headers["Vary"] = VARY
-        return response
+        return page
 
     def session_valid_until(self, cookie: str) -> int | None:
         """Until when the session cookie is valid, if this process verified it."""
@@ -181,8 +191,9 @@ class Front:
 
     def poll(self, environ: dict[str, Any]) -> Response | None:
         """A page's poll of its own address (see the module): a 304 while the table is at the
-        page's position (after holding it, where the process can); None when the request goes
-        on as a page request (noting where it woke, and that it was held)."""
+        page's position (after holding it, where the process can) and the phone may see the
+        page; None when the request goes on as a page request (noting where it woke, and that
+        it was held)."""
         path: str = environ.get("PATH_INFO", "")
         table_id = path[3:].partition("/")[0]
         key = environ.get(POLL_IN_ENVIRON, "")
@@ -192,11 +203,13 @@ class Front:
         seq = self.position(table_id, environ, held)
         if seq is None:
             return None
-        if asks_after(environ, seq):
-            return unchanged_answer(seq, held)
-        environ[SEEN_IN_ENVIRON] = str(seq)
         if held:
             environ[HELD] = True
+        if asks_after(environ, seq):
+            # Unchanged: said here only to a phone whose page this process knows it may show;
+            # any other gets Flask's answer (its 304, or the refusal of a page request).
+            return unchanged_answer(seq, held) if self.opened(environ) is not None else None
+        environ[SEEN_IN_ENVIRON] = str(seq)
         return None
 
     def position(self, table_id: str, environ: dict[str, Any], held: bool) -> int | None:
