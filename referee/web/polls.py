@@ -100,6 +100,14 @@ def asks_after(environ: WSGIEnvironment, seq: int) -> bool:
     return f"seq-{seq}" in parse_etags(environ.get("HTTP_IF_NONE_MATCH"))
 
 
+def asked(environ: WSGIEnvironment) -> int | None:
+    """The position a page's poll says its page shows (``If-None-Match: "seq-N"``), if any."""
+    for etag in parse_etags(environ.get("HTTP_IF_NONE_MATCH")):
+        if etag.startswith("seq-") and etag[4:].isdigit():
+            return int(etag[4:])
+    return None
+
+
 def unchanged(table_id: str) -> Response | None:
     """For a page's poll whose page shows the table as it is now: a bodiless 304; else None
     (the page's own answer). Called by each page that follows its table, after its access

@@ -40,6 +40,7 @@ from referee.web.pages import SHARED_PAGE, SharedPage, conditional
 from referee.web.polls import (
     HELD_HEADER,
     POLL_HEADER,
+    asked,
     asks_after,
     position_answer,
     unchanged_answer,
@@ -201,6 +202,13 @@ class Front:
             return None  # a page request like any other: Flask decides
         held = can_hold()
         seq = self.position(table_id, environ, held)
+        shown = asked(environ)
+        if held and seq is not None and shown is not None and seq < shown:
+            # The page shows a position this process has not heard of yet (another process
+            # wrote it, and answered the page): wait for the sweep that brings it, then hold.
+            seq = self.holding().wait(table_id, seq)
+            if seq == shown:
+                seq = self.holding().wait(table_id, seq)
         if seq is None:
             return None
         if held:
