@@ -182,8 +182,9 @@ class Tables:
 
         from referee.rules import replay
         from referee.store.tables import create_table
+        from referee.web import polls
         from referee.web.history.lines import form_values
-        from referee.web.polls import POLL_HEADER, poll_key
+        from referee.web.polls import poll_key
 
         new = count - len(self.keepers)
         if new <= 0:
@@ -198,18 +199,20 @@ class Tables:
         with self.app.test_request_context():
             polls = {t: url_for("round.seq", table_id=t, k=poll_key(t)) for t in ids}
             keys = {t: poll_key(t) for t in ids}
+        # (the code before the page's own poll has no POLL_HEADER: ``--poll seq`` runs there)
+        asking = getattr(polls, "POLL_HEADER", "X-Table-Poll")
         for number, (table, keeper) in enumerate(zip(ids, keepers, strict=True)):
             index = len(self.keepers)
             path = f"/t/{table}"
             own_page = get(path, self.host, keeper.cookie)
             poll = get(polls[table] + "&hold=1", self.host)
-            itself = own_page + f"{POLL_HEADER}: {keys[table]}\r\n".encode()
+            itself = own_page + f"{asking}: {keys[table]}\r\n".encode()
             own = Phone(index, poll, itself, b"", own_page + b"\r\n")
             self.phones.append(own)
             self.keepers.append(Keeper(index, path, keeper.cookie, keeper.csrf, script, own))
             for viewer in viewers[number * (PHONES - 1) : (number + 1) * (PHONES - 1)]:
                 page = get(path, self.host, viewer.cookie)
-                itself = page + f"{POLL_HEADER}: {keys[table]}\r\n".encode()
+                itself = page + f"{asking}: {keys[table]}\r\n".encode()
                 self.phones.append(Phone(index, poll, itself, page, page + b"\r\n"))
 
 

@@ -191,7 +191,9 @@ def test_a_watching_phone_sees_each_entry_with_one_request(
     for seq, entry in enumerate(entries):
         sent: list[tuple[int, str, str, float]] = []
         watching = threading.Thread(
-            target=lambda at=seq: sent.append(page_poll(held_server, watcher, path, key, at))
+            target=lambda at=seq, into=sent: into.append(
+                page_poll(held_server, watcher, path, key, at)
+            )
         )
         watching.start()
         time.sleep(0.5)  # the poll is held by now

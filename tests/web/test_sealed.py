@@ -110,7 +110,8 @@ def test_a_sealed_bid_shows_nowhere_before_the_round_is_over(app, client, how):
     for key in six:
         assert six[key] == zero[key], key
     for who in ("keeper", "viewer None", "player Cho", "player Ann"):  # the polls were answered
-        assert six[who, "/sheet", sealed_at - 1][0] == 200 and "<main" in six[who, "", sealed_at - 1][1]
+        before = sealed_at - 1
+        assert six[who, "/sheet", before][0] == 200 and "<main" in six[who, "", before][1]
         assert six[who, "/sheet", sealed_at] == (304, "")
     status, page = six["keeper", "/amend/7"]  # correcting it would show or erase it
     assert status == 422 and "sealed until the round is over" in html.unescape(page)
