@@ -182,7 +182,7 @@ class Tables:
 
         from referee.rules import replay
         from referee.store.tables import create_table
-        from referee.web import polls
+        from referee.web import polls as answers
         from referee.web.history.lines import form_values
         from referee.web.polls import poll_key
 
@@ -200,7 +200,7 @@ class Tables:
             polls = {t: url_for("round.seq", table_id=t, k=poll_key(t)) for t in ids}
             keys = {t: poll_key(t) for t in ids}
         # (the code before the page's own poll has no POLL_HEADER: ``--poll seq`` runs there)
-        asking = getattr(polls, "POLL_HEADER", "X-Table-Poll")
+        asking = getattr(answers, "POLL_HEADER", "X-Table-Poll")
         for number, (table, keeper) in enumerate(zip(ids, keepers, strict=True)):
             index = len(self.keepers)
             path = f"/t/{table}"
