@@ -4,18 +4,19 @@
 A hosted evening is every kind of request at once. Each of N tables (4-player Blackout, played
 through the rounds of ``tests/records/blackout/default-4p.json``) has 5 phones:
 
-- every phone asks "has anything changed?" as its page does (``static/app.js``, with the ETag it
-  last saw), asking to be held: the server (gevent workers, ``gunicorn.conf.py``) answers when
-  the table changes or after ``HOLD`` seconds, and the phone asks again at once. An answer that
-  came at once without a change was not held (the process did not know the table yet): the
-  phone then asks on the page's schedule for a server that does not hold (``pollEvery``: every
-  second while it has seen the table change in the last 90 s, or just opened; every 3 s once the
-  table is quiet, every 6 s after ten quiet minutes);
+- every phone asks "has anything changed?" as its page does (``static/app.js``), asking to be
+  held: the server (gevent workers, ``gunicorn.conf.py``) answers when the table changes or
+  after ``HOLD`` seconds, and the phone asks again at once. An answer that came at once without
+  a change was not held (the process did not know the table yet): the phone then asks on the
+  page's schedule for a server that does not hold (``pollEvery``: every second while it has seen
+  the table change in the last 90 s, or just opened; every 3 s once the table is quiet, every
+  6 s after ten quiet minutes). ``--poll page`` (today's ``static/app.js``): the page asks for
+  itself with ``If-None-Match`` its position and its poll key (``referee.web.polls``), and the
+  answer to a change is the page; ``--poll seq`` (the pages before): it asks
+  ``/t/<id>/seq?k=…&hold=1`` with the ETag it last saw, and on a change the four spectators'
+  pages fetch the table page, saying which position that was (``X-Table-Seq``), to swap it in;
 - one of them is the scorekeeper's, entering the table's next entry (a trump, a bid or a trick
   count) every 7–9 s as ``static/app.js`` sends it: one POST answered with the next round screen;
-- the other four fetch the table page when their poll says the table changed (a 200 with a
-  position their page does not show), saying which position that was (``X-Table-Seq``), as
-  ``static/app.js`` does to swap the new page in;
 - every phone of a table new in a step has opened the table page before the step
   (``open_pages``: a live table's phones have their pages open, so the server has looked up
   their links and read the table once).
@@ -32,13 +33,16 @@ The client (``Client``) is one thread on raw sockets; it prints how much process
 took — on a machine of 2 cores,
 time the server did not have — beside the server's.
 
+Every request sent in the measured time is counted, and divided by the entries made in it:
+"requests per change" (each phone's poll answers, the page loads, the entry itself).
+
 N steps up (``--steps``) until an entry's p99 (tap to next screen) passes 100 ms or anything
 fails; each step runs ``--seconds`` after a warm-up of ``WARM_UP`` (every phone's page open, the
 server up for a while), on the same server (2 gevent workers, ``bench/server.py``)
 and the same tables, more added for each step. Prints the curve, N → p50/p99 of each kind of
 request, and the largest N that held.
 
-    python -m bench.capacity [--steps 50 100 200 …] [--seconds 12] [--workers 2]
+    python -m bench.capacity [--steps 50 100 200 …] [--seconds 12] [--workers 2] [--poll seq]
     DATABASE_URL=postgresql://… python -m bench.capacity   # SQLite, then PostgreSQL
 """
 
@@ -51,6 +55,7 @@ import functools
 import heapq
 import os
 import random
+import re
 import resource
 import selectors
 import socket
@@ -102,6 +107,8 @@ POLL_P99 = 0.050
 TIMEOUT = 10.0
 STEPS = (50, 100, 200, 400, 600, 800, 1000, 1250, 1500, 1750, 2000, 2500)
 KINDS = ("entry", "poll", "page", "see")
+#: The log position a page shows (``templates/_poll.html``).
+SHOWN = re.compile(rb'data-seq="(\d+)"')
 #: The status every answer of each kind must have (a poll: unchanged or changed).
 EXPECT = {"entry": {200}, "poll": {200, 304}, "page": {200}, "see": {200}}
 
@@ -112,6 +119,7 @@ class Phone:
 
     table: int
     poll: bytes  # the poll request without If-None-Match
+    own: bytes  # the page's poll of itself (``--poll page``) without If-None-Match
     page: bytes  # GET of the table page (its cookie); empty for the scorekeeper's phone
     opening: bytes  # GET of the table page as the phone opens it (the scorekeeper's too)
     etag: str = ""
@@ -164,6 +172,7 @@ class Tables:
 
     app: Flask
     host: str
+    by_page: bool = True  # ``--poll page``: each page polls itself
     keepers: list[Keeper] = field(default_factory=list)
     phones: list[Phone] = field(default_factory=list)
 
@@ -173,6 +182,7 @@ class Tables:
 
         from referee.rules import replay
         from referee.store.tables import create_table
+        from referee.web import polls as answers
         from referee.web.history.lines import form_values
         from referee.web.polls import poll_key
 
@@ -188,17 +198,22 @@ class Tables:
         viewers = phones(self.app, ids, "viewer", per_table=PHONES - 1)
         with self.app.test_request_context():
             polls = {t: url_for("round.seq", table_id=t, k=poll_key(t)) for t in ids}
+            keys = {t: poll_key(t) for t in ids}
+        # (the code before the page's own poll has no POLL_HEADER: ``--poll seq`` runs there)
+        asking = getattr(answers, "POLL_HEADER", "X-Table-Poll")
         for number, (table, keeper) in enumerate(zip(ids, keepers, strict=True)):
             index = len(self.keepers)
             path = f"/t/{table}"
-            own_page = get(path, self.host, keeper.cookie) + b"\r\n"
-            own = Phone(index, get(polls[table] + "&hold=1", self.host), b"", own_page)
+            own_page = get(path, self.host, keeper.cookie)
+            poll = get(polls[table] + "&hold=1", self.host)
+            itself = own_page + f"{asking}: {keys[table]}\r\n".encode()
+            own = Phone(index, poll, itself, b"", own_page + b"\r\n")
             self.phones.append(own)
             self.keepers.append(Keeper(index, path, keeper.cookie, keeper.csrf, script, own))
             for viewer in viewers[number * (PHONES - 1) : (number + 1) * (PHONES - 1)]:
                 page = get(path, self.host, viewer.cookie)
-                poll = get(polls[table] + "&hold=1", self.host)
-                self.phones.append(Phone(index, poll, page, page + b"\r\n"))
+                itself = page + f"{asking}: {keys[table]}\r\n".encode()
+                self.phones.append(Phone(index, poll, itself, page, page + b"\r\n"))
 
 
 def game_entries() -> tuple[Any, list[Any]]:
@@ -348,6 +363,22 @@ class Step:
     client_cores: float = 0.0
     server_cores: float = 0.0
     machine_cores: float = 0.0
+    #: Requests answered in the measured time, entries made (changes of a table) in it, and
+    #: the polls among them answered "unchanged" (a 304: mostly a hold's end, ``HOLD``).
+    sent: int = 0
+    changes: int = 0
+    unchanged: int = 0
+
+    @property
+    def per_change(self) -> float:
+        """Requests sent per change of a table."""
+        return self.sent / self.changes if self.changes else 0.0
+
+    @property
+    def per_change_told(self) -> float:
+        """Requests sent per change of a table, less the polls answered "unchanged": the
+        requests a change itself costs (its entry, the polls it answers, the pages loaded)."""
+        return (self.sent - self.unchanged) / self.changes if self.changes else 0.0
 
     def percentile(self, kind: str, share: float) -> float:
         values = sorted(self.latencies[kind])
@@ -371,6 +402,10 @@ class Step:
                 f"{kind} {1000 * self.percentile(kind, 0.5):5.1f}/"
                 f"{1000 * self.percentile(kind, 0.99):6.1f} ms ({count / self.seconds:5.0f}/s)"
             )
+        cells.append(
+            f"{self.per_change_told:.1f} requests per change "
+            f"({self.per_change:.1f} with the polls answered unchanged)"
+        )
         others = max(0.0, self.machine_cores - self.server_cores - self.client_cores)
         cells.append(
             f"cores busy: server {self.server_cores:.2f}, "
@@ -394,6 +429,22 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
     start = time.monotonic() + 0.2
     measured = start + WARM_UP
     end = measured + seconds
+    sending = client.send
+
+    def send(request: bytes, answered: Callable[[bytes | None], None]) -> None:
+        """Send, counting the requests answered in the measured time (a held poll is sent long
+        before its answer: counted by answers, a step's edges do not count what a change costs)."""
+
+        def counted(answer: bytes | None) -> None:
+            if measured <= time.monotonic() <= end:
+                step.sent += 1
+                if answer is not None and answer[9:12] == b"304":
+                    step.unchanged += 1
+            answered(answer)
+
+        sending(request, counted)
+
+    client.send = send  # type: ignore[method-assign]
 
     def timed(kind: str, request: bytes, due: float, then: Callable[[bytes | None], None]) -> None:
         """Send ``request``, its latency counted from ``due``; ``then`` gets the answer when it
@@ -413,6 +464,9 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
         client.send(request, answered)
 
     def poll(phone: Phone) -> None:
+        if tables.by_page:
+            poll_page(phone)
+            return
         sent = time.monotonic()
         keeper = tables.keepers[phone.table]
         etag = f"If-None-Match: {phone.etag}\r\n" if phone.etag else ""
@@ -454,6 +508,43 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
 
         client.send(phone.poll + etag.encode() + b"\r\n", answered)
 
+    def poll_page(phone: Phone) -> None:
+        """The page's poll of itself (``static/app.js``): a 304 until the table moves, then the
+        page, which the phone shows."""
+        sent = time.monotonic()
+        keeper = tables.keepers[phone.table]
+        asked = phone.seq
+
+        def answered(answer: bytes | None) -> None:
+            now = time.monotonic()
+            status = int(answer[9:12]) if answer and answer[:5] == b"HTTP/" else 0
+            head, _, body = (answer or b"").partition(b"\r\n\r\n")
+            found = SHOWN.search(body) if status == 200 else None
+            seq = int(found.group(1)) if found else phone.seq
+            held = header(head, b"x-poll-held") == "1"
+            changed = seq > phone.seq
+            if sent >= measured:
+                if status not in EXPECT["poll"] or (status == 200 and not found):
+                    problem = str(status or "no answer")
+                    step.failures["poll"][problem] = step.failures["poll"].get(problem, 0) + 1
+                elif held and status == 200 and seq != asked:  # woken by a change
+                    told = max(sent, keeper.answered.get(seq, now))  # the entry's answer
+                    step.latencies["poll"].append(max(0.0, now - told))
+                elif not held:  # answered at once
+                    step.latencies["poll"].append(now - sent)
+            if changed and now < end:
+                phone.seq = seq
+                phone.changed_at = now
+                tapped = keeper.tapped.get(seq)
+                if phone.page and tapped is not None and tapped >= measured:
+                    step.latencies["see"].append(now - tapped)
+            again = held and (changed or seq != asked or now - sent > 0.5)
+            following = now if again else now + poll_every(now - phone.changed_at)
+            if following < end:
+                client.at(following, functools.partial(poll, phone))
+
+        client.send(phone.own + f'If-None-Match: "seq-{asked}"\r\n\r\n'.encode(), answered)
+
     def enter(keeper: Keeper, due: float) -> None:
         post = keeper.next_post(f"127.0.0.1:{port}")
         if post is None:
@@ -463,6 +554,8 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
 
         def answered(answer: bytes | None) -> None:
             if answer is not None:
+                if measured <= time.monotonic() <= end:
+                    step.changes += 1
                 keeper.done += 1
                 keeper.answered[keeper.done] = time.monotonic()
                 keeper.phone.seq = keeper.done
@@ -556,6 +649,7 @@ def sweep(
     steps: tuple[int, ...],
     seconds: float,
     show: Callable[[str], None] = print,
+    by_page: bool = True,
 ) -> list[Step]:
     """Step the number of tables up on ``database`` until a step does not hold; every step."""
     random.seed(1)
@@ -563,7 +657,7 @@ def sweep(
     app = open_app(database)
     done: list[Step] = []
     with Server(database, workers, env={"REFEREE_POLL_HOLD_SECONDS": str(HOLD)}) as server:
-        tables = Tables(app, f"127.0.0.1:{server.port}")
+        tables = Tables(app, f"127.0.0.1:{server.port}", by_page)
         for count in steps:
             seeding = time.monotonic()
             tables.grow(count)
@@ -618,6 +712,11 @@ def summary(steps: list[Step]) -> str:
             f"second ({costing.tables} tables: {costing.server_cores:.2f} cores): one core given "
             f"wholly to the server keeps up with about {1 / per_table:.0f} tables"
         )
+    if costing.changes:
+        text += (
+            f"; {costing.per_change_told:.1f} requests per change "
+            f"({costing.per_change:.1f} with the polls answered unchanged after {HOLD} s)"
+        )
     return text
 
 
@@ -626,6 +725,12 @@ def main() -> int:
     parser.add_argument("--steps", type=int, nargs="+", default=list(STEPS))
     parser.add_argument("--seconds", type=float, default=12, help="measured per step")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--poll",
+        choices=("page", "seq"),
+        default="page",
+        help="how pages ask: the page itself (static/app.js), or /seq and then the page (before)",
+    )
     args = parser.parse_args()
     exit_on_sigterm()
     if not installed():
@@ -642,7 +747,13 @@ def main() -> int:
         )
         place = instance("referee-capacity-") if url is None else postgres_instance(url)
         with place as (_folder, database):
-            steps = sweep(database, args.workers, tuple(args.steps), args.seconds)
+            steps = sweep(
+                database,
+                args.workers,
+                tuple(args.steps),
+                args.seconds,
+                by_page=args.poll == "page",
+            )
         lines.append(f"{label}: {summary(steps)}")
     for line in lines:
         print(line)

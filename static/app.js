@@ -63,14 +63,17 @@ document.querySelectorAll("form[data-join]").forEach((form) => {
   form.submit();
 });
 
-// Live view: ask the server whether the table changed (an ETag'd request that is a 304 until it
-// does). A server that holds polls (gevent workers: the answer says X-Poll-Held) keeps the question
-// open until the table changes, so the page asks again as soon as it has its answer. Any other
-// server answers at once: then every second while the table is busy (a change in the last 90 s, or
-// the page just opened), every 3 s once it is quiet, every 6 s after 10 quiet minutes. On a change,
-// a page with nothing typed into it fetches itself once and swaps in its new <main> (live in place:
-// the scroll position and the open explanations are kept); a page with input or an error on it
-// keeps it and says the table changed instead. Without JavaScript: reload.
+// Live view: ask the server whether the table changed, by asking for this page again as a
+// conditional request: If-None-Match the position it shows ("seq-N", or the newest one it heard of)
+// and X-Table-Poll with the key its <body data-poll> carries. While the table is still there the
+// answer is a bodiless 304; once it has moved, the answer is this page as it is now (one request
+// per change). A server that holds polls (gevent workers: the answer says X-Poll-Held) keeps the
+// question open until the table changes, so the page asks again as soon as it has its answer. Any
+// other server answers at once: then every second while the table is busy (a change in the last
+// 90 s, or the page just opened), every 3 s once it is quiet, every 6 s after 10 quiet minutes. A
+// page with nothing typed into it swaps in its new <main> (live in place: the scroll position and
+// the open explanations are kept); a page with input or an error on it keeps it and says the table
+// changed instead. Without JavaScript: reload.
 let typed = document.querySelector(".error-box") !== null;
 let told = false;
 let sending = false; // an entry is on its way (see "Entries in place" below)
@@ -94,8 +97,8 @@ if (document.body.dataset.poll) {
     note.append(link);
     document.querySelector("main").prepend(note);
   };
-  // A 403: the page's key no longer opens the table (the server's secret key changed), so
-  // neither would this phone's link; say so instead of going quiet.
+  // A 403: this phone's link no longer opens the table (revoked, or the server's secret key
+  // changed); say so instead of going quiet.
   let lost = false;
   const lose = () => {
     lost = true;
@@ -105,17 +108,10 @@ if (document.body.dataset.poll) {
     note.textContent = say("stopped");
     document.querySelector("main").prepend(note);
   };
-  // The page as it is now, swapped in; a whole reload when it cannot be. It says which log
-  // position its poll answered (X-Table-Seq), so a server process that has not heard of that
-  // entry yet asks the database instead of sending the page from before it.
-  const follow = async (seen) => {
-    const answer = await fetch(location.pathname + location.search, {
-      credentials: "same-origin",
-      headers: { "X-Table-Seq": seen },
-    });
-    if (sending) return;
-    if (!answer.ok || !showScreen(await answer.text(), false)) location.replace(location.href);
-  };
+  // The key of the page's poll: the k of its older /seq address, which it still carries.
+  const key = new URL(document.body.dataset.poll, location.href).searchParams.get("k") ?? "";
+  // The newest position this page heard of without showing it (its input kept: "tell").
+  let heard = -1;
   let checking = false;
   // Whether to ask again at once: the last answer was held by the server (it came after a wait,
   // or with a change). An unchanged answer that came at once was not held: ask on the schedule.
@@ -125,20 +121,37 @@ if (document.body.dataset.poll) {
     checking = true;
     again = false;
     const asked = Date.now();
+    const shown = Math.max(Number(document.body.dataset.seq), heard);
     try {
-      const answer = await fetch(document.body.dataset.poll + "&hold=1", {
-        cache: "no-cache",
-        credentials: "omit",
+      const answer = await fetch(location.pathname + location.search, {
+        cache: "no-store",
+        credentials: "same-origin",
+        headers: { "If-None-Match": `"seq-${shown}"`, "X-Table-Poll": key },
       });
       const held = answer.headers.get("X-Poll-Held") === "1";
+      if (answer.status === 304) {
+        // Held until nothing changed after all, or the page moved on meanwhile (its own entry).
+        const moved = Math.max(Number(document.body.dataset.seq), heard) !== shown;
+        again = held && (moved || Date.now() - asked > 500);
+        return;
+      }
       if (answer.status === 403 && !lost) lose();
-      if (!answer.ok || sending) return;
-      const seen = (await answer.text()).trim();
-      again = held && (seen !== document.body.dataset.seq || Date.now() - asked > 500);
-      if (seen === document.body.dataset.seq) return;
+      if (answer.status === 403 || answer.status >= 500 || sending) return; // a 5xx: ask later
+      const html = answer.ok ? await answer.text() : "";
+      if (sending) return;
+      const now = new DOMParser().parseFromString(html, "text/html").body.dataset.seq;
+      if (now === undefined) { // not this page any more (gone, say): show what the server says
+        location.replace(location.href);
+        return;
+      }
+      again = held;
+      if (Number(now) === shown) return;
       changedAt = Date.now();
-      if (typed) tell();
-      else await follow(seen);
+      if (typed) {
+        heard = Number(now);
+        tell();
+      } else if (!showScreen(html, false)) location.replace(location.href);
+      else keepScreen(answer, html);
     } catch (error) {
       again = false; // offline for a moment: ask again at the next tick
     } finally {

@@ -1,8 +1,21 @@
-"""A page's "has anything changed?" poll (``/t/<id>/seq?k=<key>``): the key it asks with.
+"""A page's "has anything changed?" poll: the key it asks with, and its answers.
 
-The key is derived from the secret key and the table id, so the question needs neither the
-session cookie nor a link lookup: the answer, a log position, tells nothing about the table.
-Only a page the server rendered for a holder of a link carries it.
+A page at a live table asks its own address again, as a conditional request: ``If-None-Match``
+the position it shows (``"seq-N"``) and ``POLL_HEADER`` with the table's ``poll_key``
+(``static/app.js``). While the table is still at that position the answer is a bodiless 304
+(``unchanged``); once it has moved, the page itself, as any request for it gets it (the access
+check of every page, its link kind, its language): the page swaps in its parts (``<main>``, the
+title, the attributes of ``<body>``, among them the new position). One request per change. The
+speed layer answers the 304 in front of Flask and holds the question until the table moves
+(``referee.web.speed.front``, ``.held``); without it, Flask answers at once.
+
+The key is derived from the secret key and the table id, so "unchanged" needs neither the
+session cookie nor a link lookup: a 304 tells nothing about the table. Only a page the server
+rendered for a holder of a link carries it. The page that answers a change is Flask's, checked
+as every page request is.
+
+The older question, ``/t/<id>/seq?k=<key>`` (the log position as text, or a 304), is still
+answered for a page rendered before this one, and for scripts.
 """
 
 from __future__ import annotations
@@ -13,10 +26,12 @@ import hmac
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from flask import current_app
+from flask import current_app, request
+from werkzeug.http import parse_etags
 from werkzeug.wrappers import Response
 
 from referee.web import secret_keys
+from referee.web.loading import recent_seq
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import WSGIEnvironment
@@ -46,6 +61,11 @@ def valid_poll_key(table_id: str, key: str, keys: Sequence[str] | None = None) -
     )
 
 
+#: The header a page's poll of its own address carries (``static/app.js``): the table's
+#: ``poll_key``. It marks the request as a poll: an ``If-None-Match`` of ``"seq-N"`` with the
+#: table still at N is answered 304, and the speed layer may hold it.
+POLL_HEADER = "X-Table-Poll"
+
 #: The header of every poll answer from a server that holds polls (the speed layer's held
 #: polls): ask again at once.
 HELD_HEADER = "X-Poll-Held"
@@ -60,3 +80,41 @@ def position_answer(seq: int, environ: WSGIEnvironment, held: bool = False) -> R
     if held:
         response.headers[HELD_HEADER] = "1"
     return response.make_conditional(environ)
+
+
+def unchanged_answer(seq: int, held: bool = False) -> Response:
+    """A page's poll while its table is still at ``seq``: bodiless, never kept by a cache."""
+    response = Response(status=304)
+    response.set_etag(f"seq-{seq}")
+    response.cache_control.no_cache = True
+    if held:
+        response.headers[HELD_HEADER] = "1"
+    return response
+
+
+def asks_after(environ: WSGIEnvironment, seq: int) -> bool:
+    """Whether the request is a page's poll (``POLL_HEADER``) whose page shows position ``seq``
+    (``If-None-Match: "seq-N"``)."""
+    if "HTTP_" + POLL_HEADER.upper().replace("-", "_") not in environ:
+        return False
+    return f"seq-{seq}" in parse_etags(environ.get("HTTP_IF_NONE_MATCH"))
+
+
+def asked(environ: WSGIEnvironment) -> int | None:
+    """The position a page's poll says its page shows (``If-None-Match: "seq-N"``), if any."""
+    for etag in parse_etags(environ.get("HTTP_IF_NONE_MATCH")):
+        if etag.startswith("seq-") and etag[4:].isdigit():
+            return int(etag[4:])
+    return None
+
+
+def unchanged(table_id: str) -> Response | None:
+    """For a page's poll whose page shows the table as it is now: a bodiless 304; else None
+    (the page's own answer). Called by each page that follows its table, after its access
+    check, so a 304 goes only where the page would."""
+    if POLL_HEADER not in request.headers:
+        return None
+    seq = recent_seq(table_id)
+    if seq is None or not asks_after(request.environ, seq):
+        return None
+    return unchanged_answer(seq)

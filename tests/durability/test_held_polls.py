@@ -3,7 +3,9 @@ SQLite and on PostgreSQL: a page's "has anything changed?" that asks to be held
 (``?k=<key>&hold=1``, as ``static/app.js`` asks) is answered when its table changes, whichever
 of the two workers wrote the change; after ``POLL_HOLD_SECONDS`` without one it is answered
 "no change"; a poll that does not ask is answered at once. Every answer to a poll that asked
-says the server holds (``X-Poll-Held``), so the page asks again at once.
+says the server holds (``X-Poll-Held``), so the page asks again at once. A page that polls its
+own address (``referee.web.polls``) is held the same way and answered with the page itself: one
+request per change.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from flask import Flask
 
 from referee.rules import Setup
 from referee.store.tables import create_table
+from referee.web.polls import POLL_HEADER
 from tests.durability.conftest import Phone, Server
 from tests.links import new_link
 
@@ -142,3 +145,66 @@ def test_a_server_that_has_not_seen_the_table_holds_its_first_poll(
         assert entered <= answered <= written + LATE
     finally:
         other.stop()
+
+
+def page_poll(
+    server: Server, phone: Phone, path: str, key: str, seq: int
+) -> tuple[int, str, str, float]:
+    """A page's poll of its own address as ``static/app.js`` sends it (the phone's cookie, the
+    position its page shows, its key): status, body, X-Poll-Held, and how long it took."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=HOLD + 10)
+    began = time.monotonic()
+    try:
+        headers = {
+            "Cookie": "; ".join(f"{k}={v}" for k, v in phone.cookies.items()),
+            "If-None-Match": f'"seq-{seq}"',
+            POLL_HEADER: key,
+        }
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        body = response.read().decode()
+        held = response.headers.get("X-Poll-Held", "")
+        return response.status, body, held, time.monotonic() - began
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("page", ["", "/sheet"])
+def test_a_watching_phone_sees_each_entry_with_one_request(
+    held_server: Server, store: Flask, page: str
+):
+    """A spectator's page polls itself, held: each entry reaches it as the page itself, in the
+    one request the page had open when the entry was made; a quiet table answers "unchanged"
+    (a bodiless 304) after the hold."""
+    table_id, keeper, address = followed_table(store, held_server)
+    key = address.partition("k=")[2].partition("&")[0]
+    watcher = Phone(held_server)
+    assert watcher.open_link(new_link(store, table_id, "viewer")) == f"/t/{table_id}"
+    path = f"/t/{table_id}{page}"
+    status, shown = watcher.get(path)
+    assert status == 200 and 'data-seq="0"' in shown
+    entries = [
+        {"action": "trump", "trump": "H"},
+        {"action": "bid", "player": "2", "bid": "1"},
+        {"action": "bid", "player": "3", "bid": "0"},
+    ]
+    for seq, entry in enumerate(entries):
+        sent: list[tuple[int, str, str, float]] = []
+        watching = threading.Thread(
+            target=lambda at=seq, into=sent: into.append(
+                page_poll(held_server, watcher, path, key, at)
+            )
+        )
+        watching.start()
+        time.sleep(0.5)  # the poll is held by now
+        form = {"seq": str(seq), "round": "1", **entry}
+        assert keeper.post(f"/t/{table_id}/entry", form).status == 303
+        watching.join(timeout=HOLD + 10)
+        [(status, body, held, took)] = sent  # one request per change
+        assert (status, held) == (200, "1"), (status, body[-300:])
+        assert f'data-seq="{seq + 1}"' in body and "<main" in body
+        assert took < HOLD, "answered by the hold's end, not by the entry"
+        assert body == watcher.get(path)[1]  # the page itself, as the phone gets it
+    status, body, held, took = page_poll(held_server, watcher, path, key, len(entries))
+    assert (status, body, held) == (304, "", "1")
+    assert HOLD - 0.1 <= took <= HOLD + LATE

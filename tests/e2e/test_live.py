@@ -8,6 +8,8 @@ a page shows, with a limit well above that.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -36,17 +38,15 @@ def test_spectators_and_the_tv_follow_the_table_without_reloading(live_server, p
     tv.goto(link)
     tv.goto(url + "/tv")
     expect(tv.locator("body.tv")).to_be_visible()
-    fetched = []  # the spectator's page fetches its table page when its poll says it changed
-    spectator.on(
-        "request",
-        lambda r: fetched.append(r) if r.resource_type == "fetch" and r.url == url else None,
-    )
+    fetched = []  # the spectator's page asks for itself: its poll (this server answers at once)
+    spectator.on("request", lambda r: fetched.append(r) if r.resource_type == "fetch" else None)
     tap(keeper, "♠ spades")
     next_is(keeper, "Ben bids")
     expect(spectator.locator("#next-title")).to_contain_text("Ben bids", timeout=FOLLOW_MS)
-    # It says which position its poll saw, so a server process a sweep behind reads it.
-    shown = spectator.locator("body").get_attribute("data-seq")
-    assert [r.headers.get("x-table-seq") for r in fetched] == [shown], fetched
+    # Each a conditional request of the page itself with the position it showed (a 304 until
+    # the table moved, then the page), never a second request for the page.
+    assert fetched and {r.url for r in fetched} == {url}, [r.url for r in fetched]
+    assert {r.headers.get("if-none-match") for r in fetched} <= {'"seq-0"', '"seq-1"'}
     expect(tv.locator(".tv-next")).to_contain_text("Ben bids", timeout=FOLLOW_MS)
     shoot(tv, "tv")
     shoot(spectator, "following")
@@ -141,3 +141,59 @@ def test_a_sealed_bid_from_a_players_phone(live_server, phone, shoot):
     history.goto(ben_link)
     history.goto(url + "/history")
     expect(history.get_by_text(re.compile("Ben declared secret, bid sealed until"))).to_be_visible()
+
+
+class Held:
+    """The app under gunicorn's gevent workers, as in production (``tests/durability``), so
+    that a page's poll is held until its table changes; ``url("/new")`` is an address on it."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        from app import create_app
+        from referee.store import db
+        from referee.store.db import upgrade_to_head
+        from tests.durability.conftest import Server
+
+        self.database = f"sqlite:///{tmp_path / 'held.sqlite3'}"
+        app = create_app({"SECRET_KEY": "e2e", "SQLALCHEMY_DATABASE_URI": self.database})
+        with app.app_context():
+            upgrade_to_head()
+            db.engine.dispose()
+        env = {"REFEREE_POLL_HOLD_SECONDS": "30"}  # no "unchanged" in the test's time
+        self.server = Server(self.database, tmp_path / "gunicorn.log", env=env)
+
+    def url(self, path: str = "/") -> str:
+        return f"http://127.0.0.1:{self.server.port}{path}"
+
+
+@pytest.fixture
+def held_server(tmp_path: Path) -> Iterator[Held]:
+    held = Held(tmp_path)
+    held.server.start()
+    yield held
+    held.server.stop()
+
+
+def test_a_watching_phone_shows_each_entry_with_one_request(held_server, phone):
+    """Under the production server a spectator's page holds one request open, which brings the
+    next entry as the page itself: one request per change, and nothing else."""
+    keeper = phone()
+    url = start_table(keeper, held_server, "Blackout", ["Ann", "Ben", "Cho"])
+    link = spectator_link(keeper, held_server, url)
+    spectator = phone()
+    spectator.goto(link)
+    next_is(spectator, "Turn up the trump")
+    sent: list[str] = []
+    spectator.on("request", lambda r: sent.append(f"{r.method} {r.url}"))
+    answered: list[int] = []
+    spectator.on("response", lambda r: answered.append(r.status) if r.url == url else None)
+    spectator.wait_for_timeout(1500)  # its first poll asks after a second, then stays open
+    shown = ["Ben bids", "Cho bids", "Ann bids", "Play the round"]
+    sent.clear()
+    for tapped, then in zip(["♠ spades", "0", "0", "0"], shown, strict=True):
+        tap(keeper, tapped)
+        expect(spectator.locator("#next-title")).to_contain_text(then, timeout=FOLLOW_MS)
+    spectator.wait_for_timeout(500)  # the last answer's next poll is on its way
+    # Each change came as the answer to the poll open when it was made, which the page then
+    # asked again at once: one request per change, the page itself, nothing else.
+    assert sent == [f"GET {url}"] * len(shown), sent
+    assert answered == [200] * len(shown), answered

@@ -18,6 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.store.tables import current_seq, table_state
+from referee.web.polls import POLL_HEADER
 from tests.links import join
 from tests.sheets.reading import page_texts
 from tests.web.helpers import hidden, new_table, ok, post
@@ -64,7 +65,8 @@ def blanked(text: str, table: str) -> str:
 
 
 def everything(app: Flask, table: str, phones: dict[str, FlaskClient], sealed_at: int):
-    """Every answer every phone gets from the table: pages, downloads (the PDF as its text)."""
+    """Every answer every phone gets from the table: pages, downloads (the PDF as its text), and
+    the answers to each page's own poll."""
     answers = {}
     paths = ["", "/sheet", "/standings", "/tv", "/history", "/record.json", "/seq", "/share"]
     paths += [f"/seal/{seat}" for seat in (1, 2, 3)] + [f"/amend/{sealed_at}"]
@@ -72,6 +74,14 @@ def everything(app: Flask, table: str, phones: dict[str, FlaskClient], sealed_at
         for path in paths:
             response = phone.get(f"/t/{table}{path}")
             answers[who, path] = (response.status_code, blanked(response.text, table))
+        # The page's own poll (static/app.js: its key, the position it shows), from the
+        # position before the sealed bid (the page) and at it (nothing new): the answers too.
+        key = re.search(r"seq\?k=([A-Za-z0-9_-]+)", phone.get(f"/t/{table}/sheet").text)
+        for path in ("", "/sheet", "/standings", "/tv", "/history"):
+            for seen in (sealed_at - 1, sealed_at):
+                headers = {"If-None-Match": f'"seq-{seen}"', POLL_HEADER: key[1] if key else ""}
+                response = phone.get(f"/t/{table}{path}", headers=headers)
+                answers[who, path, seen] = (response.status_code, blanked(response.text, table))
         pdf = phone.get(f"/t/{table}/sheet.pdf")
         answers[who, "pdf"] = (pdf.status_code, blanked("\n".join(page_texts(pdf.data)), table))
     return answers
@@ -99,6 +109,10 @@ def test_a_sealed_bid_shows_nowhere_before_the_round_is_over(app, client, how):
     assert six.keys() == zero.keys()
     for key in six:
         assert six[key] == zero[key], key
+    for who in ("keeper", "viewer None", "player Cho", "player Ann"):  # the polls were answered
+        before = sealed_at - 1
+        assert six[who, "/sheet", before][0] == 200 and "<main" in six[who, "", before][1]
+        assert six[who, "/sheet", sealed_at] == (304, "")
     status, page = six["keeper", "/amend/7"]  # correcting it would show or erase it
     assert status == 422 and "sealed until the round is over" in html.unescape(page)
     assert "<form" not in page.split("<main>")[1]

@@ -13,6 +13,7 @@ from referee.web.evening.chart import chart
 from referee.web.evening.story import evening
 from referee.web.loading import load_since
 from referee.web.pages import kind_of_viewer, shared_page
+from referee.web.polls import unchanged
 from referee.web.sharing.access import require
 
 bp = Blueprint("evening", __name__, url_prefix="/t")
@@ -22,6 +23,8 @@ bp = Blueprint("evening", __name__, url_prefix="/t")
 def standings(table_id: str) -> Response:
     """The standings and the score chart."""
     require(table_id)
+    if (same := unchanged(table_id)) is not None:  # the page's poll: nothing new
+        return same
 
     def render(at: int) -> str:
         record, state = load_since(table_id, at)

@@ -32,6 +32,7 @@ from referee.web.history.lines import (
 from referee.web.i18n import gettext as _
 from referee.web.i18n import ngettext
 from referee.web.loading import load
+from referee.web.polls import unchanged
 from referee.web.round.entries import EntryError, EntryForm, build_event
 from referee.web.round.screen import count_fields
 from referee.web.screens import screens
@@ -44,11 +45,13 @@ bp = Blueprint("history", __name__, url_prefix="/t")
 
 
 @bp.get("/<table_id>/history")
-def page(table_id: str) -> str:
+def page(table_id: str) -> str | Response:
     """Every entry of the log, newest first, each marked with what became of it (and where the
     clock went back); ``?round=n``: only the entries about round n (where the score sheet's
     round number leads, to correct it)."""
     require(table_id)
+    if (same := unchanged(table_id)) is not None:  # the page's poll: nothing new
+        return same
     record, state = load(table_id)
     over = rounds_over(state)
     by_seq = {entry.seq: entry for entry in record.entries}

@@ -21,7 +21,7 @@ from referee.store.tables import StaleTable, TableRecord, in_force
 from referee.web.i18n import gettext as _
 from referee.web.loading import load, load_since, recent_seq, remember_after
 from referee.web.pages import shared_page
-from referee.web.polls import position_answer, valid_poll_key
+from referee.web.polls import position_answer, unchanged, valid_poll_key
 from referee.web.recent import remember
 from referee.web.round.entries import EntryError, EntryForm, SeqForm, build_event
 from referee.web.round.screen import announcements, landing_of, round_screen
@@ -98,6 +98,8 @@ def seal(table_id: str, seat: int) -> tuple[str, int]:
 @bp.get("/<table_id>")
 def show(table_id: str) -> Response | tuple[str, int]:
     holder = require(table_id)
+    if (same := unchanged(table_id)) is not None:  # the page's poll: nothing new
+        return same
     remember(table_id)
     if holder.kind == "viewer" and "_flashes" not in session:
         # Every spectator sees the same page: rendered once per change of the table.

@@ -1,8 +1,16 @@
 """The requests a table page repeats most, answered in front of Flask from this process's
-memory: a page's own "has anything changed?" poll (``/t/<id>/seq?k=<poll key>``), held until the
-table changes where the server can (``referee.web.speed.held``), and a phone's request for a page
-every viewer of its kind sees alike (``referee.web.pages``) that Flask has answered before — the
-same address, cookie and languages.
+memory: a page's own "has anything changed?" poll, held until the table changes where the server
+can (``referee.web.speed.held``), and a phone's request for a page every viewer of its kind sees
+alike (``referee.web.pages``) that Flask has answered before — the same address, cookie and
+languages.
+
+A page polls its own address (``referee.web.polls``: ``POLL_HEADER`` with the table's poll key,
+``If-None-Match: "seq-N"``). With a valid key, it is held here while the table stays at N, and
+answered with a bodiless 304 if it still is after the hold: no Flask, no work while waiting.
+Once the table has moved, the request goes on as the page request it is, saying which position
+it woke at (``SEEN_HEADER``, so the page shows at least that one): answered from memory like a
+repeated shared page when it can be, else by Flask, which checks access as for every page. The
+older poll, ``/t/<id>/seq?k=<poll key>``, is answered here as before.
 
 Phones at a live table ask these more than anything else, and Flask's per-request work
 (contexts, session, URL matching, the CSRF hook, after-request hooks) cost more than the answer:
@@ -29,7 +37,15 @@ from referee.web.headers import security_headers
 from referee.web.language import VARY
 from referee.web.loading import SEEN_HEADER
 from referee.web.pages import SHARED_PAGE, SharedPage, conditional
-from referee.web.polls import position_answer, valid_poll_key
+from referee.web.polls import (
+    HELD_HEADER,
+    POLL_HEADER,
+    asked,
+    asks_after,
+    position_answer,
+    unchanged_answer,
+    valid_poll_key,
+)
 from referee.web.speed.held import Held, can_hold
 from referee.web.speed.kept import KeptTables
 from referee.web.speed.lru import LRU
@@ -40,8 +56,11 @@ WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 #: host, cookies (session, language) and languages. ``X-Table-Seq`` and ``If-None-Match`` are
 #: not among them: they are looked at on each request.
 SHAPE = ("PATH_INFO", "QUERY_STRING", "HTTP_HOST", "HTTP_COOKIE", "HTTP_ACCEPT_LANGUAGE")
-#: ``SEEN_HEADER`` as the WSGI environ names it.
+#: ``SEEN_HEADER`` and ``POLL_HEADER`` as the WSGI environ names them.
 SEEN_IN_ENVIRON = "HTTP_" + SEEN_HEADER.upper().replace("-", "_")
+POLL_IN_ENVIRON = "HTTP_" + POLL_HEADER.upper().replace("-", "_")
+#: Where ``poll`` notes, in the WSGI environ, that it held the request: its answer says so.
+HELD = "referee.poll_held"
 
 
 def shape(environ: dict[str, Any]) -> tuple[Any, ...]:
@@ -80,8 +99,14 @@ class Front:
                     answer = position_answer(seq, environ, held=self.holds(environ))
                     return security_headers(answer)(environ, start_response)
             else:
+                if POLL_IN_ENVIRON in environ:
+                    same = self.poll(environ)
+                    if same is not None:
+                        return security_headers(same)(environ, start_response)
                 page = self.again(environ)
                 if page is not None:
+                    if environ.get(HELD):
+                        page.headers[HELD_HEADER] = "1"
                     return security_headers(page)(environ, start_response)
                 return self.then(environ, self.noting(environ, start_response))
         return self.then(environ, start_response)
@@ -90,9 +115,11 @@ class Front:
         self, environ: dict[str, Any], start_response: Callable[..., Any]
     ) -> Callable[..., Any]:
         """``start_response`` for Flask, noting a shared page it answered (``SHARED_PAGE``) when
-        the answer changed nothing in the phone's cookies."""
+        the answer changed nothing in the phone's cookies; a poll held here says so."""
 
         def noted(status: str, headers: list[tuple[str, str]], *exc_info: Any) -> Any:
+            if environ.get(HELD):
+                headers = [*headers, (HELD_HEADER, "1")]
             page = environ.get(SHARED_PAGE)
             if (
                 page is not None
@@ -107,7 +134,7 @@ class Front:
     def again(self, environ: dict[str, Any]) -> Response | None:
         """The answer Flask gave a request of this shape, from memory; None when only Flask can
         tell (see the module)."""
-        page = self.repeats.get(shape(environ))
+        page = self.opened(environ)
         if page is None:
             return None
         position = self.positions.fresh(page.table_id)
@@ -116,6 +143,21 @@ class Front:
         seen = environ.get(SEEN_IN_ENVIRON)
         if seen is not None and not (seen.isdigit() and int(seen) <= position):
             return None
+        if asks_after(environ, position):  # a page's poll (whatever its key): as Flask's view
+            return unchanged_answer(position)
+        body = self.pages.get(page.key(position))
+        if body is None:
+            return None
+        response = conditional(page.etag(position), environ, lambda: body)
+        response.headers["Vary"] = VARY
+        return response
+
+    def opened(self, environ: dict[str, Any]) -> SharedPage | None:
+        """The shared page Flask answered a request of this shape with, while the link it was
+        shown for and the session cookie still open it; None when only Flask can tell."""
+        page = self.repeats.get(shape(environ))
+        if page is None:
+            return None
         links = self.tables.links.get(page.table_id)
         if links is None or links.get(page.token) is None:
             return None
@@ -123,12 +165,7 @@ class Front:
         valid_until = None if cookie is None else self.session_valid_until(cookie)
         if valid_until is None or int(time.time()) > valid_until:
             return None
-        body = self.pages.get(page.key(position))
-        if body is None:
-            return None
-        response = conditional(page.etag(position), environ, lambda: body)
-        response.headers["Vary"] = VARY
-        return response
+        return page
 
     def session_valid_until(self, cookie: str) -> int | None:
         """Until when the session cookie is valid, if this process verified it."""
@@ -151,7 +188,42 @@ class Front:
         key = query[2:].partition("&")[0]
         if not valid_poll_key(table_id, key, secret_keys(self.app.config)):
             return None
-        if not self.holds(environ):
+        return self.position(table_id, environ, self.holds(environ))
+
+    def poll(self, environ: dict[str, Any]) -> Response | None:
+        """A page's poll of its own address (see the module): a 304 while the table is at the
+        page's position (after holding it, where the process can) and the phone may see the
+        page; None when the request goes on as a page request (noting where it woke, and that
+        it was held)."""
+        path: str = environ.get("PATH_INFO", "")
+        table_id = path[3:].partition("/")[0]
+        key = environ.get(POLL_IN_ENVIRON, "")
+        if not valid_poll_key(table_id, key, secret_keys(self.app.config)):
+            return None  # a page request like any other: Flask decides
+        held = can_hold()
+        seq = self.position(table_id, environ, held)
+        shown = asked(environ)
+        if held and seq is not None and shown is not None and seq < shown:
+            # The page shows a position this process has not heard of yet (another process
+            # wrote it, and answered the page): wait for the sweep that brings it, then hold.
+            seq = self.holding().wait(table_id, seq)
+            if seq == shown:
+                seq = self.holding().wait(table_id, seq)
+        if seq is None:
+            return None
+        if held:
+            environ[HELD] = True
+        if asks_after(environ, seq):
+            # Unchanged: said here only to a phone whose page this process knows it may show;
+            # any other gets Flask's answer (its 304, or the refusal of a page request).
+            return unchanged_answer(seq, held) if self.opened(environ) is not None else None
+        environ[SEEN_IN_ENVIRON] = str(seq)
+        return None
+
+    def position(self, table_id: str, environ: dict[str, Any], held: bool) -> int | None:
+        """The table's position for a poll (``If-None-Match: "seq-N"``), from memory: held
+        while it is N if ``held``; None when only Flask can tell."""
+        if not held:
             return self.positions.fresh(table_id)
         # Held, from what this process knows: a sweep due is made by the held polls' own
         # sweeper within its interval, which wakes this one if the table moved. A table this
