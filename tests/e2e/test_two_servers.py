@@ -89,15 +89,15 @@ def test_a_phone_on_another_server_shows_each_entry_at_once(two_servers, phone) 
     watched = url.replace(a.url("/"), b.url("/"))
     watcher.wait_for_url(watched)
     watcher.wait_for_function("() => window.shownAt && '0' in window.shownAt")
-    # The page asks to be held once the server said it holds (its first poll's answer): from
-    # then on it always has a poll waiting on B.
-    held: list[str] = []
-    watcher.on("request", lambda r: held.append(r.url) if "&hold=1" in r.url else None)
+    # The page's poll (the page itself, asked with its poll key) is held by B from its first
+    # answer on: once one has gone out, the page always has a poll waiting on B.
+    polls: list[str] = []
+    watcher.on("request", lambda r: polls.append(r.url) if "x-table-poll" in r.headers else None)
     for _ in range(100):
-        if held:
+        if polls:
             break
         watcher.wait_for_timeout(100)
-    assert held, "the watching page never asked B to hold its poll"
+    assert polls, "the watching page never asked B whether its table changed"
     rng = random.Random(7)
     delays = []
     for button in ENTRIES:
