@@ -162,7 +162,9 @@ if (document.body.dataset.poll) {
     await check();
     setTimeout(tick, again ? 0 : pollEvery());
   };
-  setTimeout(tick, pollEvery());
+  // The first question goes out as the page opens: a server that holds it wakes it with the
+  // first change, however soon that comes (one that does not answers "unchanged" at once).
+  setTimeout(tick, 0);
   document.addEventListener("visibilitychange", check);
 }
 
