@@ -2,10 +2,11 @@
 
 A page at a live table asked every second, and a server of sync workers spent a whole connection
 on each answer: five phones a table made the polls most of a hosted evening's work
-(``bench/capacity.py``). A poll that asks to be held (``?k=<key>&hold=1``, as ``static/app.js``
-asks) and whose ETag is the table's position now is kept open instead, until the position moves
-or ``seconds`` pass; the page asks again at once after each answer. A phone then sends one poll
-per change (and one per ``seconds`` at a quiet table) and sees a change as soon as this process
+(``bench/capacity.py``). A page's poll (the page itself asked with its poll key, as
+``static/app.js`` asks, or the older ``/t/<id>/seq?k=<key>&hold=1``; ``front``) whose ETag is the
+table's position now is kept open instead, until the position moves or ``seconds`` pass; the
+page asks again at once after each answer. A phone then sends one poll per change (and one per
+``seconds`` at a quiet table) and sees a change as soon as this process
 knows of it: at once for an entry it wrote; for one written through another process or server,
 a moment after its commit on PostgreSQL, which tells each move to every listening process
 (``wake``), else within a sweep (``SWEEP_EVERY``).
