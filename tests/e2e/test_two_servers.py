@@ -20,6 +20,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from app import create_app
+from bench.see_change import SHOWN, TAPPED
 from referee.store import db
 from referee.store.db import upgrade_to_head
 from tests.databases import empty_database
@@ -34,23 +35,6 @@ SHOWN_WITHIN = 0.5
 #: first is not timed: the first entry and page of each server's worker process are slow
 #: (templates compiled, the table read and replayed), whichever way servers hear of entries.
 ENTRIES = ("♠ spades", "0", "0", "0", "Undo the last entry")
-
-#: Kept by the scorekeeper's phone: when the last tap began (``bench/see_change.py``).
-TAPPED = (
-    "addEventListener('pointerdown', () => sessionStorage.setItem('tapped', Date.now()), true);"
-)
-#: Kept by the watching page: when it first showed each log position (loaded or swapped in).
-SHOWN = """
-window.shownAt = window.shownAt || {};
-const note = () => {
-  const seq = document.body && document.body.dataset.seq;
-  if (seq && !(seq in window.shownAt)) window.shownAt[seq] = Date.now();
-};
-document.addEventListener("DOMContentLoaded", () => {
-  note();
-  new MutationObserver(note).observe(document.body, { attributes: true });
-});
-"""
 
 
 class Served(Server):
