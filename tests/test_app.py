@@ -118,6 +118,8 @@ SETTINGS = {
     "REFEREE_SPEED": ("false", False),
     "REFEREE_SPEED_TABLES": ("500", 500),
     "REFEREE_POLL_HOLD_SECONDS": ("5", 5),
+    "REFEREE_PG_NOTIFY": ("false", False),
+    "REFEREE_SAFETY_SWEEP_SECONDS": ("2.5", 2.5),
     "REFEREE_MAX_CONTENT_LENGTH": ("100000", 100000),
 }
 

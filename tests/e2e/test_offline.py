@@ -325,6 +325,5 @@ def test_a_groups_pages_seen_once_open_offline_marked_as_kept(live_server, phone
         expect(page.locator("h1").first).to_contain_text(heading)
         expect(page.locator(".offline-line")).to_have_text(OFFLINE_LINE)
     shoot(page, "group-profile-offline")
-    reconnect(page)
-    page.reload()
+    reconnect(page)  # back online: the page is fetched again by itself (a reload here raced it)
     expect(page.locator("body[data-offline]")).to_have_count(0)
