@@ -464,6 +464,28 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
 
         client.send(request, answered)
 
+    def counted_poll(
+        keeper: Keeper,
+        sent: float,
+        now: float,
+        status: int,
+        good: bool,
+        held: bool,
+        seq: int,
+        asked: int | None,
+    ) -> None:
+        """A poll answered in the measured time: a failure unless ``good`` (its ``status``, 0:
+        no answer), else its latency: from the answer to the entry that made ``seq`` for one
+        woken by a change from ``asked``, from its sending for one answered at once."""
+        if not good:
+            problem = str(status or "no answer")
+            step.failures["poll"][problem] = step.failures["poll"].get(problem, 0) + 1
+        elif held and status == 200 and seq != asked:  # woken by a change
+            told = max(sent, keeper.answered.get(seq, now))  # the entry's answer
+            step.latencies["poll"].append(max(0.0, now - told))
+        elif not held:  # answered at once
+            step.latencies["poll"].append(now - sent)
+
     def poll(phone: Phone) -> None:
         if tables.by_page:
             poll_page(phone)
@@ -481,14 +503,8 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
             held = header(head, b"x-poll-held") == "1"
             changed = status == 200 and seq != phone.seq
             if sent >= measured:
-                if status not in EXPECT["poll"]:
-                    problem = str(status or "no answer")
-                    step.failures["poll"][problem] = step.failures["poll"].get(problem, 0) + 1
-                elif held and status == 200 and seq != asked:  # woken by a change
-                    told = max(sent, keeper.answered.get(seq, now))  # the entry's answer
-                    step.latencies["poll"].append(max(0.0, now - told))
-                elif not held:  # answered at once
-                    step.latencies["poll"].append(now - sent)
+                good = status in EXPECT["poll"]
+                counted_poll(keeper, sent, now, status, good, held, seq, asked)
             if status == 200:
                 phone.etag = header(head, b"etag")
             if changed and phone.page and now < end:
@@ -525,14 +541,8 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
             held = header(head, b"x-poll-held") == "1"
             changed = seq > phone.seq
             if sent >= measured:
-                if status not in EXPECT["poll"] or (status == 200 and not found):
-                    problem = str(status or "no answer")
-                    step.failures["poll"][problem] = step.failures["poll"].get(problem, 0) + 1
-                elif held and status == 200 and seq != asked:  # woken by a change
-                    told = max(sent, keeper.answered.get(seq, now))  # the entry's answer
-                    step.latencies["poll"].append(max(0.0, now - told))
-                elif not held:  # answered at once
-                    step.latencies["poll"].append(now - sent)
+                good = status in EXPECT["poll"] and (status != 200 or found is not None)
+                counted_poll(keeper, sent, now, status, good, held, seq, asked)
             if changed and now < end:
                 phone.seq = seq
                 phone.changed_at = now
