@@ -65,6 +65,8 @@ def valid_poll_key(table_id: str, key: str, keys: Sequence[str] | None = None) -
 #: ``poll_key``. It marks the request as a poll: an ``If-None-Match`` of ``"seq-N"`` with the
 #: table still at N is answered 304, and the speed layer may hold it.
 POLL_HEADER = "X-Table-Poll"
+#: ``POLL_HEADER`` as the WSGI environ names it.
+POLL_IN_ENVIRON = "HTTP_" + POLL_HEADER.upper().replace("-", "_")
 
 #: The header of every poll answer from a server that holds polls (the speed layer's held
 #: polls): ask again at once.
@@ -95,7 +97,7 @@ def unchanged_answer(seq: int, held: bool = False) -> Response:
 def asks_after(environ: WSGIEnvironment, seq: int) -> bool:
     """Whether the request is a page's poll (``POLL_HEADER``) whose page shows position ``seq``
     (``If-None-Match: "seq-N"``)."""
-    if "HTTP_" + POLL_HEADER.upper().replace("-", "_") not in environ:
+    if POLL_IN_ENVIRON not in environ:
         return False
     return f"seq-{seq}" in parse_etags(environ.get("HTTP_IF_NONE_MATCH"))
 

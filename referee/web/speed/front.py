@@ -39,7 +39,7 @@ from referee.web.loading import SEEN_HEADER
 from referee.web.pages import SHARED_PAGE, SharedPage, conditional
 from referee.web.polls import (
     HELD_HEADER,
-    POLL_HEADER,
+    POLL_IN_ENVIRON,
     asked,
     asks_after,
     position_answer,
@@ -56,9 +56,8 @@ WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 #: host, cookies (session, language) and languages. ``X-Table-Seq`` and ``If-None-Match`` are
 #: not among them: they are looked at on each request.
 SHAPE = ("PATH_INFO", "QUERY_STRING", "HTTP_HOST", "HTTP_COOKIE", "HTTP_ACCEPT_LANGUAGE")
-#: ``SEEN_HEADER`` and ``POLL_HEADER`` as the WSGI environ names them.
+#: ``SEEN_HEADER`` as the WSGI environ names it.
 SEEN_IN_ENVIRON = "HTTP_" + SEEN_HEADER.upper().replace("-", "_")
-POLL_IN_ENVIRON = "HTTP_" + POLL_HEADER.upper().replace("-", "_")
 #: Where ``poll`` notes, in the WSGI environ, that it held the request: its answer says so.
 HELD = "referee.poll_held"
 
