@@ -120,6 +120,23 @@ def page_seq(page: str) -> tuple[str, int]:
     return found.group(1).replace("&amp;", "&"), int(found.group(2))
 
 
+def next_entry_form(
+    store: Flask, keeper: Phone, path: str, table_id: str, setup: Setup, number: int
+) -> tuple[int, dict[str, str]]:
+    """The position the scorekeeper's page shows (checked against the database) and the form of
+    a legal next entry there (the ``number``-th choice's seed)."""
+    status, page = keeper.get(path)
+    assert status == 200
+    _address, seen = page_seq(page)
+    with store.app_context():
+        record = get_table(table_id)
+    assert record is not None and record.last_seq == seen
+    state = replay(setup, effective_events(record.entries))
+    entry = next_entry(state, random.Random(number))
+    assert entry is not None
+    return seen, entry_form(state, entry[0], seen)
+
+
 def test_each_server_sees_the_others_entries(shared):
     """A scorekeeper on each server in turn; a spectator on each server follows the table."""
     store, servers = shared
@@ -144,16 +161,8 @@ def test_each_server_sees_the_others_entries(shared):
     waits = []
     for number in range(12):
         keeper = keepers[number % 2]
-        status, page = keeper.get(path)
-        assert status == 200
-        _address, seen = page_seq(page)
-        with store.app_context():
-            record = get_table(table_id)
-        assert record is not None and record.last_seq == seen
-        state = replay(setup, effective_events(record.entries))
-        entry = next_entry(state, random.Random(number))
-        assert entry is not None
-        answer = keeper.post(f"{path}/entry", entry_form(state, entry[0], seen))
+        seen, form = next_entry_form(store, keeper, path, table_id, setup, number)
+        answer = keeper.post(f"{path}/entry", form)
         assert answer.status == 303, answer.body[-500:]
         written = time.monotonic()
         # Each server's spectator (the other server's above all), polling as often as it
@@ -253,15 +262,7 @@ def told_at_once(store: Flask, a: Server, b: Server) -> None:
     held_address = address + "&hold=1"  # as static/app.js asks under gevent workers
     waits = []
     for number in range(6):
-        status, page = keeper.get(path)
-        assert status == 200
-        _address, seen = page_seq(page)
-        with store.app_context():
-            record = get_table(table_id)
-        assert record is not None and record.last_seq == seen
-        state = replay(setup, effective_events(record.entries))
-        entry = next_entry(state, random.Random(number))
-        assert entry is not None
+        seen, form = next_entry_form(store, keeper, path, table_id, setup, number)
         answers: list[tuple[int, str, str, float]] = []
 
         def held_poll(etag: str = etag, answers: list[Any] = answers) -> None:
@@ -273,7 +274,7 @@ def told_at_once(store: Flask, a: Server, b: Server) -> None:
         assert not answers, f"the poll was not held: {answers}"
         if number == 0:
             assert workers_of(b) <= listening(store), "B's worker does not listen"
-        answer = keeper.post(f"{path}/entry", entry_form(state, entry[0], seen))
+        answer = keeper.post(f"{path}/entry", form)
         written = time.monotonic()
         assert answer.status == 303, answer.body[-500:]
         holding.join(timeout=HOLD + 10)
