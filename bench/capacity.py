@@ -364,6 +364,10 @@ class Step:
     client_cores: float = 0.0
     server_cores: float = 0.0
     machine_cores: float = 0.0
+    #: Each worker (its main thread, ``/proc/<pid>/schedstat``), the least busy first: the
+    #: share of the step it ran on a core, and the share it was ready to run but waited for
+    #: one (the machine's other work). What is left of the step it slept: idle, or blocked.
+    worker_cores: list[tuple[float, float]] = field(default_factory=list)
     #: Requests answered in the measured time, entries made (changes of a table) in it, and
     #: the polls among them answered "unchanged" (a 304: mostly a hold's end, ``HOLD``).
     sent: int = 0
@@ -408,8 +412,11 @@ class Step:
             f"({self.per_change:.1f} with the polls answered unchanged)"
         )
         others = max(0.0, self.machine_cores - self.server_cores - self.client_cores)
+        on_core = ", ".join(f"{on:.2f}" for on, _ in self.worker_cores)
+        waiting = ", ".join(f"{ready:.2f}" for _, ready in self.worker_cores)
         cells.append(
-            f"cores busy: server {self.server_cores:.2f}, "
+            f"cores busy: server {self.server_cores:.2f} "
+            f"(workers on a core {on_core}; ready, waiting for one {waiting}), "
             f"load generator {self.client_cores:.2f}, other processes {others:.2f}"
         )
         failed = "; ".join(
@@ -647,6 +654,19 @@ def server_cpu(server: Server) -> float:
     return total
 
 
+def scheduled(server: Server) -> dict[int, tuple[float, float]]:
+    """Each worker's main thread so far: seconds on a core, and seconds ready to run but
+    waiting for one (``/proc/<pid>/schedstat``)."""
+    times = {}
+    for pid in server.worker_pids():
+        try:
+            on_core, waiting, _slices = Path(f"/proc/{pid}/schedstat").read_text().split()
+        except (OSError, ValueError):
+            continue
+        times[pid] = (int(on_core) / 1e9, int(waiting) / 1e9)
+    return times
+
+
 def machine_cpu() -> float:
     """Processor seconds every process on the machine has spent so far (``/proc/stat``)."""
     fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
@@ -675,10 +695,16 @@ def sweep(
             open_pages(tables, server.port, count)
             seeded = time.monotonic() - seeding
             before, everything, own = server_cpu(server), machine_cpu(), process_cpu()
+            was = scheduled(server)
             began = time.monotonic()
             step = run_step(tables, server.port, count, seconds, rng)
             wall = time.monotonic() - began
             step.server_cores = (server_cpu(server) - before) / wall
+            step.worker_cores = sorted(
+                ((on - was[pid][0]) / wall, (ready - was[pid][1]) / wall)
+                for pid, (on, ready) in scheduled(server).items()
+                if pid in was
+            )
             step.machine_cores = (machine_cpu() - everything) / wall
             step.client_cores = (process_cpu() - own) / wall
             show(f"{step.row()} (seeded and opened in {seeded:.0f} s)")
