@@ -42,7 +42,12 @@ server up for a while), on the same server (2 gevent workers, ``bench/server.py`
 and the same tables, more added for each step. Prints the curve, N → p50/p99 of each kind of
 request, and the largest N that held.
 
+With ``--servers 2`` the same phones are spread over two gunicorn servers on the one database
+(a table's scorekeeper on one, its other phones in turn on each), as the compose file runs them:
+what a second server adds, and what waking each other costs.
+
     python -m bench.capacity [--steps 50 100 200 …] [--seconds 12] [--workers 2] [--poll seq]
+                             [--servers 2]
     DATABASE_URL=postgresql://… python -m bench.capacity   # SQLite, then PostgreSQL
 """
 
@@ -127,6 +132,7 @@ class Phone:
     seq: int = 0  # the log position its page shows
     changed_at: float = 0.0  # when its page last showed a change or opened (monotonic)
     opened: bool = False  # its page has been opened (before a step: ``open_pages``)
+    server: int = 0  # which of the servers it asks (``--servers``)
 
 
 def poll_every(quiet: float) -> float:
@@ -174,6 +180,9 @@ class Tables:
     app: Flask
     host: str
     by_page: bool = True  # ``--poll page``: each page polls itself
+    #: How many servers the phones are spread over: a table's phones, the scorekeeper's first,
+    #: each on the next server in turn, starting with a server of its own by the table's number.
+    servers: int = 1
     keepers: list[Keeper] = field(default_factory=list)
     phones: list[Phone] = field(default_factory=list)
 
@@ -208,13 +217,15 @@ class Tables:
             own_page = get(path, self.host, keeper.cookie)
             poll = get(polls[table] + "&hold=1", self.host)
             itself = own_page + f"{asking}: {keys[table]}\r\n".encode()
-            own = Phone(index, poll, itself, b"", own_page + b"\r\n")
+            own = Phone(index, poll, itself, b"", own_page + b"\r\n", server=index % self.servers)
             self.phones.append(own)
             self.keepers.append(Keeper(index, path, keeper.cookie, keeper.csrf, script, own))
-            for viewer in viewers[number * (PHONES - 1) : (number + 1) * (PHONES - 1)]:
+            seated = viewers[number * (PHONES - 1) : (number + 1) * (PHONES - 1)]
+            for seat, viewer in enumerate(seated, start=1):
                 page = get(path, self.host, viewer.cookie)
                 itself = page + f"{asking}: {keys[table]}\r\n".encode()
-                self.phones.append(Phone(index, poll, itself, page, page + b"\r\n"))
+                server = (index + seat) % self.servers
+                self.phones.append(Phone(index, poll, itself, page, page + b"\r\n", server=server))
 
 
 def game_entries() -> tuple[Any, list[Any]]:
@@ -240,8 +251,8 @@ class Client:
     than asyncio's streams or protocols, so that on a machine of 2 cores the generator takes as
     little as it can from the server it loads."""
 
-    def __init__(self, port: int) -> None:
-        self.address = ("127.0.0.1", port)
+    def __init__(self, ports: list[int]) -> None:
+        self.addresses = [("127.0.0.1", port) for port in ports]
         self.selector = selectors.DefaultSelector()
         self.timers: list[tuple[float, int, Callable[[], None]]] = []
         self.count = 0
@@ -252,8 +263,11 @@ class Client:
         self.count += 1
         heapq.heappush(self.timers, (due, self.count, action))
 
-    def send(self, request: bytes, answered: Callable[[bytes | None], None]) -> None:
-        """Send ``request`` now; ``answered`` gets the whole answer, or None if it failed."""
+    def send(
+        self, request: bytes, answered: Callable[[bytes | None], None], server: int = 0
+    ) -> None:
+        """Send ``request`` to ``server`` (an index of the ports) now; ``answered`` gets the
+        whole answer, or None if it failed."""
         try:
             sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         except OSError:  # every descriptor taken by requests a stalled server has not answered
@@ -262,7 +276,7 @@ class Client:
         sock.setblocking(False)
         sending = Sending(request, answered, time.monotonic() + TIMEOUT)
         self.open[sock] = sending
-        error = sock.connect_ex(self.address)
+        error = sock.connect_ex(self.addresses[server])
         if error not in (0, errno.EINPROGRESS):
             self.finish(sock, None)
             return
@@ -429,17 +443,19 @@ class Step:
         return " | ".join(cells)
 
 
-def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.Random) -> Step:
+def run_step(
+    tables: Tables, ports: list[int], count: int, seconds: float, rng: random.Random
+) -> Step:
     """``count`` tables' phones and scorekeepers for a warm-up of ``WARM_UP`` and then
-    ``seconds`` measured."""
-    client = Client(port)
+    ``seconds`` measured, each phone on its server (``ports``)."""
+    client = Client(ports)
     step = Step(count, seconds)
     start = time.monotonic() + 0.2
     measured = start + WARM_UP
     end = measured + seconds
     sending = client.send
 
-    def send(request: bytes, answered: Callable[[bytes | None], None]) -> None:
+    def send(request: bytes, answered: Callable[[bytes | None], None], server: int = 0) -> None:
         """Send, counting the requests answered in the measured time (a held poll is sent long
         before its answer: counted by answers, a step's edges do not count what a change costs)."""
 
@@ -450,13 +466,19 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
                     step.unchanged += 1
             answered(answer)
 
-        sending(request, counted)
+        sending(request, counted, server)
 
     client.send = send  # type: ignore[method-assign]
 
-    def timed(kind: str, request: bytes, due: float, then: Callable[[bytes | None], None]) -> None:
-        """Send ``request``, its latency counted from ``due``; ``then`` gets the answer when it
-        had the expected status, else None (counted as a failure)."""
+    def timed(
+        kind: str,
+        request: bytes,
+        due: float,
+        then: Callable[[bytes | None], None],
+        server: int,
+    ) -> None:
+        """Send ``request`` to ``server``, its latency counted from ``due``; ``then`` gets the
+        answer when it had the expected status, else None (counted as a failure)."""
 
         def answered(answer: bytes | None) -> None:
             status = int(answer[9:12]) if answer and answer[:5] == b"HTTP/" else 0
@@ -469,7 +491,7 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
                     step.failures[kind][problem] = step.failures[kind].get(problem, 0) + 1
             then(answer if good else None)
 
-        client.send(request, answered)
+        client.send(request, answered, server)
 
     def counted_poll(
         keeper: Keeper,
@@ -516,7 +538,7 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
                 phone.etag = header(head, b"etag")
             if changed and phone.page and now < end:
                 request = phone.page + f"X-Table-Seq: {seq}\r\n\r\n".encode()
-                timed("page", request, now, lambda a: shown(a, seq))
+                timed("page", request, now, lambda a: shown(a, seq), phone.server)
             # As static/app.js: at once after a held answer; else on the page's schedule.
             again = held and (changed or now - sent > 0.5)
             following = now if again else now + poll_every(now - phone.changed_at)
@@ -530,7 +552,7 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
                 if seq in keeper.tapped and keeper.tapped[seq] >= measured:
                     step.latencies["see"].append(phone.changed_at - keeper.tapped[seq])
 
-        client.send(phone.poll + etag.encode() + b"\r\n", answered)
+        client.send(phone.poll + etag.encode() + b"\r\n", answered, phone.server)
 
     def poll_page(phone: Phone) -> None:
         """The page's poll of itself (``static/app.js``): a 304 until the table moves, then the
@@ -561,10 +583,11 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
             if following < end:
                 client.at(following, functools.partial(poll, phone))
 
-        client.send(phone.own + f'If-None-Match: "seq-{asked}"\r\n\r\n'.encode(), answered)
+        request = phone.own + f'If-None-Match: "seq-{asked}"\r\n\r\n'.encode()
+        client.send(request, answered, phone.server)
 
     def enter(keeper: Keeper, due: float) -> None:
-        post = keeper.next_post(f"127.0.0.1:{port}")
+        post = keeper.next_post(tables.host)
         if post is None:
             return
 
@@ -583,7 +606,7 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
             if following < end:
                 client.at(following, lambda: enter(keeper, following))
 
-        timed("entry", post, due, answered)
+        timed("entry", post, due, answered, keeper.phone.server)
 
     for phone in tables.phones:
         if phone.table < count:
@@ -601,14 +624,14 @@ def run_step(tables: Tables, port: int, count: int, seconds: float, rng: random.
 OPENING = 8
 
 
-def open_pages(tables: Tables, port: int, count: int) -> None:
+def open_pages(tables: Tables, ports: list[int], count: int) -> None:
     """Every phone of the first ``count`` tables that has not opened its table page yet opens it
     now, ``OPENING`` at a time, each as soon as one before it is answered: a step's new tables,
     whose phones a live evening would have opened one by one before (the server looks up each
     phone's link and reads the table once). Before a step, not in it: thousands opened within a
     second or two filled gunicorn's listen backlog, and the step failed for a burst no evening
     has."""
-    client = Client(port)
+    client = Client(ports)
     waiting = [p for p in tables.phones if p.table < count and not p.opened]
 
     def open_next() -> None:
@@ -620,7 +643,7 @@ def open_pages(tables: Tables, port: int, count: int) -> None:
             phone.opened = answer is not None and answer[9:12] == b"200"
             open_next()
 
-        client.send(phone.opening, opened)
+        client.send(phone.opening, opened, phone.server)
 
     for _ in range(OPENING):
         open_next()
@@ -641,11 +664,14 @@ def process_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def server_cpu(server: Server) -> float:
-    """Processor seconds of gunicorn's master and workers so far."""
-    assert server.process is not None
+def server_cpu(servers: list[Server]) -> float:
+    """Processor seconds of the servers' gunicorn masters and workers so far."""
     total = 0.0
-    for pid in [server.process.pid, *server.worker_pids()]:
+    pids = []
+    for server in servers:
+        assert server.process is not None
+        pids += [server.process.pid, *server.worker_pids()]
+    for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
@@ -654,11 +680,11 @@ def server_cpu(server: Server) -> float:
     return total
 
 
-def scheduled(server: Server) -> dict[int, tuple[float, float]]:
+def scheduled(servers: list[Server]) -> dict[int, tuple[float, float]]:
     """Each worker's main thread so far: seconds on a core, and seconds ready to run but
     waiting for one (``/proc/<pid>/schedstat``)."""
     times = {}
-    for pid in server.worker_pids():
+    for pid in [pid for server in servers for pid in server.worker_pids()]:
         try:
             on_core, waiting, _slices = Path(f"/proc/{pid}/schedstat").read_text().split()
         except (OSError, ValueError):
@@ -681,28 +707,34 @@ def sweep(
     seconds: float,
     show: Callable[[str], None] = print,
     by_page: bool = True,
+    servers: int = 1,
 ) -> list[Step]:
-    """Step the number of tables up on ``database`` until a step does not hold; every step."""
+    """Step the number of tables up on ``database`` until a step does not hold; every step.
+    ``servers``: how many gunicorn servers of ``workers`` each share the database, the phones
+    of every table spread over them (``Tables``)."""
     random.seed(1)
     rng = random.Random(1)
     app = open_app(database)
     done: list[Step] = []
-    with Server(database, workers, env={"REFEREE_POLL_HOLD_SECONDS": str(HOLD)}) as server:
-        tables = Tables(app, f"127.0.0.1:{server.port}", by_page)
+    with contextlib.ExitStack() as stack:
+        env = {"REFEREE_POLL_HOLD_SECONDS": str(HOLD)}
+        running = [stack.enter_context(Server(database, workers, env=env)) for _ in range(servers)]
+        ports = [server.port for server in running]
+        tables = Tables(app, f"127.0.0.1:{ports[0]}", by_page, servers=servers)
         for count in steps:
             seeding = time.monotonic()
             tables.grow(count)
-            open_pages(tables, server.port, count)
+            open_pages(tables, ports, count)
             seeded = time.monotonic() - seeding
-            before, everything, own = server_cpu(server), machine_cpu(), process_cpu()
-            was = scheduled(server)
+            before, everything, own = server_cpu(running), machine_cpu(), process_cpu()
+            was = scheduled(running)
             began = time.monotonic()
-            step = run_step(tables, server.port, count, seconds, rng)
+            step = run_step(tables, ports, count, seconds, rng)
             wall = time.monotonic() - began
-            step.server_cores = (server_cpu(server) - before) / wall
+            step.server_cores = (server_cpu(running) - before) / wall
             step.worker_cores = sorted(
                 ((on - was[pid][0]) / wall, (ready - was[pid][1]) / wall)
-                for pid, (on, ready) in scheduled(server).items()
+                for pid, (on, ready) in scheduled(running).items()
                 if pid in was
             )
             step.machine_cores = (machine_cpu() - everything) / wall
@@ -761,7 +793,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--steps", type=int, nargs="+", default=list(STEPS))
     parser.add_argument("--seconds", type=float, default=12, help="measured per step")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="gevent workers of each server")
+    parser.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="gunicorn servers on the one database, each table's phones spread over them",
+    )
     parser.add_argument(
         "--poll",
         choices=("page", "seq"),
@@ -779,7 +817,8 @@ def main() -> int:
             print("PostgreSQL: not measured (set DATABASE_URL to a server to measure it too)")
             continue
         print(
-            f"{label}, {args.workers} gevent workers: tables | p50/p99 of each kind (rate) | CPU",
+            f"{label}, {args.servers} server(s) of {args.workers} gevent workers: "
+            "tables | p50/p99 of each kind (rate) | CPU",
             flush=True,
         )
         place = instance("referee-capacity-") if url is None else postgres_instance(url)
@@ -790,6 +829,7 @@ def main() -> int:
                 tuple(args.steps),
                 args.seconds,
                 by_page=args.poll == "page",
+                servers=args.servers,
             )
         lines.append(f"{label}: {summary(steps)}")
     for line in lines:
