@@ -373,8 +373,8 @@ class Step:
     seconds: float
     latencies: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
     failures: dict[str, dict[str, int]] = field(default_factory=lambda: {k: {} for k in KINDS})
-    #: Cores busy on average over the step (warm-up included): this process (the load
-    #: generator), gunicorn's processes, and every process on the machine.
+    #: Cores busy on average over the measured time: this process (the load generator),
+    #: gunicorn's processes, and every process on the machine.
     client_cores: float = 0.0
     server_cores: float = 0.0
     machine_cores: float = 0.0
@@ -398,6 +398,18 @@ class Step:
         """Requests sent per change of a table, less the polls answered "unchanged": the
         requests a change itself costs (its entry, the polls it answers, the pages loaded)."""
         return (self.sent - self.unchanged) / self.changes if self.changes else 0.0
+
+    def cores(self, began: Reading, ended: Reading) -> None:
+        """The cores busy on average between two readings."""
+        wall = ended.at - began.at
+        self.server_cores = (ended.server - began.server) / wall
+        self.machine_cores = (ended.machine - began.machine) / wall
+        self.client_cores = (ended.client - began.client) / wall
+        self.worker_cores = sorted(
+            ((on - began.workers[pid][0]) / wall, (ready - began.workers[pid][1]) / wall)
+            for pid, (on, ready) in ended.workers.items()
+            if pid in began.workers
+        )
 
     def percentile(self, kind: str, share: float) -> float:
         values = sorted(self.latencies[kind])
@@ -444,15 +456,20 @@ class Step:
 
 
 def run_step(
-    tables: Tables, ports: list[int], count: int, seconds: float, rng: random.Random
+    tables: Tables, servers: list[Server], count: int, seconds: float, rng: random.Random
 ) -> Step:
     """``count`` tables' phones and scorekeepers for a warm-up of ``WARM_UP`` and then
-    ``seconds`` measured, each phone on its server (``ports``)."""
-    client = Client(ports)
+    ``seconds`` measured, each phone on its server; the processor time is read at the start
+    and the end of the measured time (not over the wait for the last held polls' answers
+    after it, which would thin it out)."""
+    client = Client([server.port for server in servers])
     step = Step(count, seconds)
     start = time.monotonic() + 0.2
     measured = start + WARM_UP
     end = measured + seconds
+    readings: list[Reading] = []
+    for moment in (measured, end):
+        client.at(moment, lambda: readings.append(Reading.now(servers)))
     sending = client.send
 
     def send(request: bytes, answered: Callable[[bytes | None], None], server: int = 0) -> None:
@@ -617,6 +634,7 @@ def run_step(
         due = start + rng.uniform(0, ENTRY_EVERY[1])
         client.at(due, functools.partial(enter, keeper, due))
     client.run(end)
+    step.cores(*readings)
     return step
 
 
@@ -700,6 +718,23 @@ def machine_cpu() -> float:
     return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
+@dataclass(frozen=True)
+class Reading:
+    """The processor time spent so far (seconds), read at one moment (``at``, monotonic)."""
+
+    at: float
+    server: float
+    machine: float
+    client: float
+    workers: dict[int, tuple[float, float]]
+
+    @classmethod
+    def now(cls, servers: list[Server]) -> Reading:
+        return cls(
+            time.monotonic(), server_cpu(servers), machine_cpu(), process_cpu(), scheduled(servers)
+        )
+
+
 def sweep(
     database: str,
     workers: int,
@@ -726,19 +761,7 @@ def sweep(
             tables.grow(count)
             open_pages(tables, ports, count)
             seeded = time.monotonic() - seeding
-            before, everything, own = server_cpu(running), machine_cpu(), process_cpu()
-            was = scheduled(running)
-            began = time.monotonic()
-            step = run_step(tables, ports, count, seconds, rng)
-            wall = time.monotonic() - began
-            step.server_cores = (server_cpu(running) - before) / wall
-            step.worker_cores = sorted(
-                ((on - was[pid][0]) / wall, (ready - was[pid][1]) / wall)
-                for pid, (on, ready) in scheduled(running).items()
-                if pid in was
-            )
-            step.machine_cores = (machine_cpu() - everything) / wall
-            step.client_cores = (process_cpu() - own) / wall
+            step = run_step(tables, running, count, seconds, rng)
             show(f"{step.row()} (seeded and opened in {seeded:.0f} s)")
             done.append(step)
             if not step.holds:
