@@ -432,19 +432,12 @@ def _parse(data: object, check_text: bool, check_numbers: bool) -> Record:
     if check_text or check_numbers:
         _check_values(data, check_text, check_numbers)
     for key in data:
-        need(
-            _is_top_field(key, data.get("game")),
-            subfield("", key),
-            "is not a field of a table-referee/1 record",
-        )
+        if not _is_top_field(key, data.get("game")):
+            raise RecordError(subfield("", key), "is not a field of a table-referee/1 record")
     need(data.get("format") == FORMAT, "format", f'must be "{FORMAT}"')
     game = data.get("game")
-    need(
-        isinstance(game, str) and game in GAMES,
-        "game",
-        f"must be one of {', '.join(sorted(GAMES))}",
-    )
-    assert isinstance(game, str)
+    if not isinstance(game, str) or game not in GAMES:
+        raise RecordError("game", f"must be one of {', '.join(sorted(GAMES))}")
     listed = data.get("players")
     need(
         not isinstance(listed, list) or len(listed) <= LARGEST_TABLE,
@@ -459,7 +452,8 @@ def _parse(data: object, check_text: bool, check_numbers: bool) -> Record:
     own = record_part(game)
     first_key = own.first_field
     for key in data:  # what is left beyond the top fields is another game's first field
-        need(key in _TOP_FIELDS or key == first_key, key, f"is not used in {game}; use {first_key}")
+        if key not in _TOP_FIELDS and key != first_key:
+            raise RecordError(key, f"is not used in {game}; use {first_key}")
     first = data.get(first_key)
     need(first is None or isinstance(first, str), first_key, "must be a player's name")
     setup = Setup(game, tuple(players), options, first.strip() if first else None)
