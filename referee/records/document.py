@@ -113,40 +113,65 @@ class Record:
         return replay(self.setup, effective_events(self.log), lenient=True)
 
 
-#: The fields of an entry that name a player (``Tricks`` and ``Won`` are keyed by players too).
+#: The fields of an entry that name a player, and those keyed by players, by the kind of entry.
 _NAMING_FIELDS = ("player", "chosen_by", "leader")
+_KEYED_FIELDS: tuple[tuple[type[ev.Event], str], ...] = ((ev.Tricks, "tricks"), (ev.Won, "won"))
+
+
+class _Naming(NamedTuple):
+    """Where a kind of entry names players: its fields that hold a name, and the one keyed by
+    players (None: it has none)."""
+
+    fields: tuple[str, ...]
+    keyed: str | None
+
+
+#: Each kind of entry's ``_Naming``.
+_NAMING_OF: dict[type[ev.Event], _Naming] = {}
+
+
+def _naming(kind: type[ev.Event]) -> _Naming:
+    """Where a kind of entry names players (found once per kind: a group file's tables have a
+    hundred thousand entries)."""
+    found = _NAMING_OF.get(kind)
+    if found is None:
+        names = {field.name for field in fields(kind)}
+        keyed = next((f for cls, f in _KEYED_FIELDS if issubclass(kind, cls)), None)
+        found = _NAMING_OF[kind] = _Naming(tuple(f for f in _NAMING_FIELDS if f in names), keyed)
+    return found
 
 
 def _counts(event: ev.Event) -> tuple[str, Mapping[str, Any]] | None:
     """The field of an entry keyed by players, and its map (None: it has none)."""
-    if isinstance(event, ev.Tricks) and isinstance(event.tricks, Mapping):
-        return "tricks", event.tricks
-    if isinstance(event, ev.Won) and isinstance(event.won, Mapping):
-        return "won", event.won
+    keyed = _naming(type(event)).keyed
+    if keyed is not None and isinstance(values := getattr(event, keyed), Mapping):
+        return keyed, values
     return None
-
-
-#: Each kind of entry's fields that name a player (``_naming_fields``).
-_NAMING_OF: dict[type[ev.Event], tuple[str, ...]] = {}
-
-
-def _naming_fields(kind: type[ev.Event]) -> tuple[str, ...]:
-    """The fields of a kind of entry that name a player (found once per kind: a group file's
-    tables have a hundred thousand entries)."""
-    found = _NAMING_OF.get(kind)
-    if found is None:
-        names = {field.name for field in fields(kind)}
-        found = _NAMING_OF[kind] = tuple(f for f in _NAMING_FIELDS if f in names)
-    return found
 
 
 def _named(event: ev.Event) -> list[str]:
     """The names an entry uses."""
     names = [
-        name for f in _naming_fields(type(event)) if isinstance(name := getattr(event, f), str)
+        name for f in _naming(type(event)).fields if isinstance(name := getattr(event, f), str)
     ]
     counts = _counts(event)
     return names if counts is None else names + list(counts[1])
+
+
+def _only_players(players: frozenset[str], events: Sequence[ev.Event]) -> bool:
+    """Whether every name the entries use (``_named``) is one of ``players``: looked at entry by
+    entry without a list of each one's names, as every table's record is."""
+    for event in events:
+        naming, keyed = _naming(type(event))
+        for f in naming:
+            name = getattr(event, f)
+            if isinstance(name, str) and name not in players:
+                return False
+        if keyed is not None:
+            values = getattr(event, keyed)
+            if isinstance(values, Mapping) and not players.issuperset(values):
+                return False
+    return True
 
 
 class Renamed(NamedTuple):
@@ -200,9 +225,7 @@ def renamed_player(setup: Setup, events: Sequence[ev.Event]) -> Renamed | None:
     (``docs/record-format.md``, "One bad entry, one breach"). None when they do not, or when the
     players themselves break a rule (too many, a name empty or twice …)."""
     players = frozenset(setup.players)
-    if (setup.first is None or setup.first in players) and all(
-        name in players for event in events for name in _named(event)
-    ):
+    if (setup.first is None or setup.first in players) and _only_players(players, events):
         return None  # no name that is no player's: the common case, looked at first
     used: dict[str, tuple[int | None, int | None]] = {}  # name → where it is first used
     keyed: set[str] = set()  # the names a player's own entries are made under
