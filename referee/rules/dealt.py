@@ -46,8 +46,8 @@ class DealtGame(Game[D]):
 
     def bidding_order(self, rnd: RoundState) -> list[str]:
         """From left of the round's dealer to the dealer."""
-        dealer = self.dealer_of(rnd.number)
-        return [self.left_of(dealer, i) for i in range(1, len(self.players) + 1)]
+        after = self.seat(self.dealer_of(rnd.number)) + 1
+        return [*self.players[after:], *self.players[:after]]
 
     def bidders(self, rnd: D) -> Collection[str]:
         """The players who have bid (declared) in ``rnd`` so far."""
