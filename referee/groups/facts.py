@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from referee.parts import part
 from referee.rules import RoundState, Score, State
@@ -55,10 +55,11 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class RoundFacts:
+class RoundFacts(NamedTuple):
     """A player's complete round: its number, the points scored, what the game says of it
-    (``values``: its part's ``round_values``) and what it adds to the game's keys (``counts``)."""
+    (``values``: its part's ``round_values``) and what it adds to the game's keys (``counts``).
+    (A named tuple, made in half the time of a frozen dataclass: a group file's thousand
+    tables have tens of thousands.)"""
 
     number: int
     points: int
