@@ -33,7 +33,6 @@ record costs little however it was made, and what a message quotes of the record
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -77,9 +76,18 @@ OPTION_TEXT = 40
 #: writes no more than 4300 digits).
 LARGEST_NUMBER = 2**53 - 1
 #: A run of digits that may be a number beyond ``LARGEST_NUMBER`` (which has 16): JSON writes
-#: numbers in ASCII digits. Spelt out, the pattern searches a group file of 1,000 tables in a
-#: third of the time ``[0-9]{16}`` takes.
-_LONG_DIGITS = re.compile("[0-9]" * 16)
+#: numbers in ASCII digits, and UTF-8 writes those as their own bytes, never inside another
+#: character's. ``_long_digits`` turns each digit's byte into "0" and every other byte into a
+#: space (``_DIGIT_BYTES``), and looks for the run: both in C, a group file of 1,000 tables in
+#: half the time a regular expression takes.
+_DIGIT_RUN = b"0" * 16
+_DIGIT_BYTES = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
+
+
+def _long_digits(utf8: bytes) -> bool:
+    """Whether JSON text, as UTF-8, holds 16 ASCII digits in a row (``_DIGIT_RUN``)."""
+    return _DIGIT_RUN in utf8.translate(_DIGIT_BYTES)
+
 
 #: The top fields of every record; each game adds the one naming who begins round 1
 #: (``RecordGame.first_field``).
@@ -300,7 +308,8 @@ def read_json(text: str | bytes) -> Decoded:
         raise _repeated_key(text) from None
     except (ValueError, RecursionError) as exc:
         raise RecordError("", f"not JSON ({exc})") from None
-    return Decoded(data, "\\u" in text, _LONG_DIGITS.search(text) is not None)
+    utf8 = text.encode("utf-8", "surrogatepass")  # bytes are searched faster than text
+    return Decoded(data, b"\\u" in utf8, _long_digits(utf8))
 
 
 def check_values(document: Decoded) -> None:
@@ -407,7 +416,7 @@ def _check_values(data: object, text: bool, numbers: bool) -> None:
         pass  # not what JSON decodes to (a test's Python value), or a number Python won't write
     else:
         text = text and not _is_unicode(whole)
-        numbers = numbers and _LONG_DIGITS.search(whole) is not None
+        numbers = numbers and _long_digits(whole.encode("utf-8", "surrogatepass"))
         if not (text or numbers):
             return
     if not isinstance(data, dict | list):
