@@ -407,7 +407,8 @@ class Game(Generic[R]):
     def step(self, run: Run, event: ev.Event) -> None:
         """Apply ``event`` to ``run.state`` in place (checks first, so a raise changes nothing)."""
         state = run.state
-        self.unfinish(state)
+        if state.provisional:
+            self.unfinish(state)
         number = event.round  # read once: a replay steps through every entry of a table
         if not isinstance(number, int) or isinstance(number, bool) or number < 1:
             raise OutOfTurn("turn", "round-ahead", entry_round=number, current=1)
@@ -422,7 +423,7 @@ class Game(Generic[R]):
                     )
                 return
             raise OutOfTurn("turn", "game-over", round=number, rounds=self.round_count)
-        rounds = self.rounds_of(state)
+        rounds = cast("list[R]", state.rounds)  # as ``rounds_of``, without a call per entry
         current = rounds[-1] if rounds else None
         if current is not None and number < current.number:
             raise OutOfTurn("turn", "round-over", entry_round=number, current=current.number)
