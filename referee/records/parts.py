@@ -82,7 +82,7 @@ class RecordGame:
         (``rounds[0]``), ``last`` whether it is the record's last round (its last trick may be
         under way)."""
         assert isinstance(rules, DealtGame)
-        order = _order_from_dealer(rules, number)
+        order = rules.order_of(number)
         out: list[ev.Event] = []
         if "dealer" in raw:
             need(isinstance(raw["dealer"], str), f"{field}.dealer", "must be a player's name")
@@ -240,11 +240,3 @@ def trick_events(
         out[-1:] = [ev.Play(number, final.cards[0], final.leader)]
         out += [ev.Play(number, card) for card in final.cards[1:]]
     return out
-
-
-def _order_from_dealer(rules: DealtGame[Any], number: int) -> list[str]:
-    """Players from left of the round's dealer to the dealer (the order bids are made in)."""
-    players = rules.players
-    dealer = rules.dealer_of(number)
-    seat = players.index(dealer)
-    return [players[(seat + i) % len(players)] for i in range(1, len(players) + 1)]

@@ -52,7 +52,12 @@ class DealtGame(Game[D]):
 
     def bidding_order(self, rnd: RoundState) -> list[str]:
         """From left of the round's dealer to the dealer."""
-        after = self.seat(self.dealer_of(rnd.number)) + 1
+        return self.order_of(rnd.number)
+
+    def order_of(self, number: int) -> list[str]:
+        """The players from left of round ``number``'s dealer to the dealer: the order its bids
+        (declarations) are made in."""
+        after = self.seat(self.dealer_of(number)) + 1
         return [*self.players[after:], *self.players[:after]]
 
     def bidders(self, rnd: D) -> Collection[str]:
