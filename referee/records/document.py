@@ -170,7 +170,7 @@ def _only_players(players: frozenset[str], events: Sequence[ev.Event]) -> bool:
     """Whether every name the entries use (``_named``) is one of ``players``: looked at entry by
     entry without a list of each one's names, as every table's record is."""
     for event in events:
-        naming, keyed = _naming(type(event))
+        naming, keyed = _NAMING_OF.get(type(event)) or _naming(type(event))
         for f in naming:
             name = getattr(event, f)
             if isinstance(name, str) and name not in players:
