@@ -62,8 +62,8 @@ class StatsAlles(StatsGame):
         }
 
     def counts(self, values: Mapping[str, Value]) -> dict[str, int]:
-        counts = bid_counts(int(values["bid"]), int(values["tricks"]))
-        made, shown = counts["bids_made"], int(values["open"])
+        counts = bid_counts(values["bid"], values["tricks"])
+        made, shown = counts["bids_made"], 1 if values["open"] else 0
         counts["open_declared"] = shown
         counts["open_made"] = shown * made
         counts["secret_declared"] = 1 - shown

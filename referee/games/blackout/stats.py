@@ -49,8 +49,8 @@ class StatsBlackout(StatsGame):
         }
 
     def counts(self, values: Mapping[str, Value]) -> dict[str, int]:
-        counts = bid_counts(int(values["bid"]), int(values["tricks"]))
-        dealer = int(values["dealer"])
+        counts = bid_counts(values["bid"], values["tricks"])
+        dealer = 1 if values["dealer"] else 0
         counts["dealer_rounds"] = dealer
         counts["dealer_made"] = dealer * counts["bids_made"]
         return counts
