@@ -95,7 +95,7 @@ LAYERS = [
         "command line",
         ("__main__.py",),
         ("referee.records", "referee.groups"),
-        frozenset(SMALL_STDLIB | {"os", "sys"}),
+        frozenset(SMALL_STDLIB | {"gc", "os", "sys"}),
         frozenset(WEB_AND_DATABASE | {"reportlab", "openskill"}),
     ),
 ]

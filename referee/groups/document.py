@@ -257,7 +257,8 @@ def read_group(text: bytes | str) -> Group:
 
 def _fields(raw: dict[str, Any], field: str, known: frozenset[str], what: str) -> None:
     for key in raw:
-        _need(key in known, subfield(field, key), f"is not a field of {what}")
+        if key not in known:  # the field named only for a key that is wrong: tables have many
+            raise GroupError(subfield(field, key), f"is not a field of {what}")
 
 
 def _list(value: object, field: str, most: int, what: str) -> list[Any]:
@@ -401,16 +402,20 @@ def _seats(value: object, field: str, record: Record, ids: set[str]) -> dict[str
         )
         if member_id is None:
             continue
-        _need(member_id in ids, where, f"{_said(member_id)} is no roster player's id")
-        _need(
-            member_id not in seen,
-            where,
-            f"maps to {_said(member_id)}, as {_said(seen.get(member_id, ''))} does: two seats "
-            "of a table are two people",
-        )
+        # The messages quoting ids are made only for a seat that is wrong (``GroupError``
+        # raised here): a file has thousands of seats.
+        if member_id not in ids:
+            raise GroupError(where, f"{_said(member_id)} is no roster player's id")
+        if member_id in seen:
+            raise GroupError(
+                where,
+                f"maps to {_said(member_id)}, as {_said(seen[member_id])} does: two seats of a "
+                "table are two people",
+            )
         seen[member_id] = name
     for name in players:
-        _need(name in given, field, f"gives no seat to the record's player {_said(name)}")
+        if name not in given:
+            raise GroupError(field, f"gives no seat to the record's player {_said(name)}")
     return {name: given[name] for name in players}
 
 

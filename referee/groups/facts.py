@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from referee.parts import part
 from referee.rules import RoundState, Score, State
@@ -55,10 +55,11 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class RoundFacts:
+class RoundFacts(NamedTuple):
     """A player's complete round: its number, the points scored, what the game says of it
-    (``values``: its part's ``round_values``) and what it adds to the game's keys (``counts``)."""
+    (``values``: its part's ``round_values``) and what it adds to the game's keys (``counts``).
+    (A named tuple, made in half the time of a frozen dataclass: a group file's thousand
+    tables have tens of thousands.)"""
 
     number: int
     points: int
@@ -163,12 +164,14 @@ def bid_counts(bid: int, tricks: int) -> dict[str, int]:
     >>> bid_counts(0, 0), bid_counts(2, 3)["over"]
     ({'bids_made': 1, 'over': 0, 'under': 0, 'zero_bids': 1, 'zero_made': 1}, 1)
     """
+    # Conditional expressions rather than int() of each comparison (a call of a type): this is
+    # made for every player of every round of a group's tables.
     return {
-        "bids_made": int(tricks == bid),
-        "over": int(tricks > bid),
-        "under": int(tricks < bid),
-        "zero_bids": int(bid == 0),
-        "zero_made": int(bid == 0 and tricks == 0),
+        "bids_made": 1 if tricks == bid else 0,
+        "over": 1 if tricks > bid else 0,
+        "under": 1 if tricks < bid else 0,
+        "zero_bids": 1 if bid == 0 else 0,
+        "zero_made": 1 if bid == 0 and tricks == 0 else 0,
     }
 
 
@@ -201,11 +204,13 @@ def table_facts(state: State) -> TableFacts:
             continue
         values = own.round_values(state, rnd, scores)
         for p in players:
-            scored, counts, sums = scores[p].points, own.counts(values[p]), summed[p]
+            scored, said = scores[p].points, values[p]
+            counts, sums = own.counts(said), summed[p]
             points[p] += scored
             for key, count in counts.items():
-                sums[key] += count
-            rounds[p].append(RoundFacts(rnd.number, scored, values[p], counts))
+                if count:  # most are 0
+                    sums[key] += count
+            rounds[p].append(RoundFacts(rnd.number, scored, said, counts))
     placed = places(points) if complete else {}
     seats = tuple(
         SeatFacts(p, tuple(rounds[p]), points[p], summed[p], placed.get(p)) for p in players

@@ -127,11 +127,11 @@ class Blackout(DealtGame[BlackoutRound]):
                 bid=bid,
                 high=rnd.hand_size,
             )
+        if not self.options["hook"] or player != rnd.dealer:
+            return None
         others = [p for p in self.players if p != player]
         if (
-            self.options["hook"]
-            and player == rnd.dealer
-            and all(p in rnd.bids and 0 <= rnd.bids[p] <= rnd.hand_size for p in others)
+            all(p in rnd.bids and 0 <= rnd.bids[p] <= rnd.hand_size for p in others)
             and sum(rnd.bids[p] for p in others) + bid == rnd.hand_size
         ):
             return IllegalEntry(

@@ -15,6 +15,7 @@ player that the record does not show.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -106,7 +107,13 @@ class Deck:
 
     def count(self, colour: str) -> int:
         """How many cards of ``colour`` the deck holds."""
-        return sum(1 for card in self.cards if card.colour == colour)
+        return self._counts.get(colour, 0)
+
+    @cached_property
+    def _counts(self) -> dict[str, int]:
+        """How many cards of each colour the deck holds, counted once (ebbes checks each
+        colour's total in every round)."""
+        return Counter(card.colour for card in self.cards)
 
     @cached_property
     def _colour_keys(self) -> dict[str, str]:

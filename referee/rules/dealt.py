@@ -15,6 +15,7 @@ longest round), which has none. Each game adds its round class, its bids and its
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import cached_property
 from typing import TypeVar
 
 from referee.rules import events as ev
@@ -31,11 +32,16 @@ class DealtGame(Game[D]):
     #: The round class ``new_round`` makes.
     round_type: type[D]
 
+    @cached_property
+    def first_seat(self) -> int:
+        """The seat of round 1's dealer: the first dealer's, or the first seat when the setup
+        names nobody at the table."""
+        first = self.setup.first_player
+        return self.seat(first) if first in self.players else 0
+
     def dealer_of(self, number: int) -> str:
         """Who deals round ``number``: the first dealer, then each player left of the last."""
-        first = self.setup.first_player
-        first = first if first in self.players else self.players[0]
-        return self.left_of(first, number - 1)
+        return self.players[(self.first_seat + number - 1) % len(self.players)]
 
     def new_round(self, state: State, number: int) -> D:
         dealer = self.dealer_of(number)
@@ -46,8 +52,13 @@ class DealtGame(Game[D]):
 
     def bidding_order(self, rnd: RoundState) -> list[str]:
         """From left of the round's dealer to the dealer."""
-        dealer = self.dealer_of(rnd.number)
-        return [self.left_of(dealer, i) for i in range(1, len(self.players) + 1)]
+        return self.order_of(rnd.number)
+
+    def order_of(self, number: int) -> list[str]:
+        """The players from left of round ``number``'s dealer to the dealer: the order its bids
+        (declarations) are made in."""
+        after = self.seat(self.dealer_of(number)) + 1
+        return [*self.players[after:], *self.players[:after]]
 
     def bidders(self, rnd: D) -> Collection[str]:
         """The players who have bid (declared) in ``rnd`` so far."""

@@ -407,50 +407,52 @@ class Game(Generic[R]):
     def step(self, run: Run, event: ev.Event) -> None:
         """Apply ``event`` to ``run.state`` in place (checks first, so a raise changes nothing)."""
         state = run.state
-        self.unfinish(state)
-        if not isinstance(event.round, int) or isinstance(event.round, bool) or event.round < 1:
-            raise OutOfTurn("turn", "round-ahead", entry_round=event.round, current=1)
-        if event.round > self.round_count:
+        if state.provisional:
+            self.unfinish(state)
+        number = event.round  # read once: a replay steps through every entry of a table
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            raise OutOfTurn("turn", "round-ahead", entry_round=number, current=1)
+        if number > self.round_count:
             if run.lenient:
                 if not state.beyond_last:
                     state.beyond_last = True
                     state.violations.append(
                         IllegalEntry(
-                            "round-count", "round-count", round=event.round, rounds=self.round_count
+                            "round-count", "round-count", round=number, rounds=self.round_count
                         )
                     )
                 return
-            raise OutOfTurn("turn", "game-over", round=event.round, rounds=self.round_count)
-        current = self.current_of(state)
-        if current is not None and event.round < current.number:
-            raise OutOfTurn("turn", "round-over", entry_round=event.round, current=current.number)
-        while current is None or event.round > current.number:
+            raise OutOfTurn("turn", "game-over", round=number, rounds=self.round_count)
+        rounds = cast("list[R]", state.rounds)  # as ``rounds_of``, without a call per entry
+        current = rounds[-1] if rounds else None
+        if current is not None and number < current.number:
+            raise OutOfTurn("turn", "round-over", entry_round=number, current=current.number)
+        while current is None or number > current.number:
             if current is not None:
                 if not self.round_complete(current):
                     if not run.lenient:
                         raise OutOfTurn(
-                            "turn", "round-ahead", entry_round=event.round, current=current.number
+                            "turn", "round-ahead", entry_round=number, current=current.number
                         )
                     for breach in self.missing(state, current, results=True):
                         state.violations.append(breach)
                 else:
                     self.audit(run, current)
-            if current is not None and event.round > current.number + 1 and not run.lenient:
-                raise OutOfTurn(
-                    "turn", "round-ahead", entry_round=event.round, current=current.number
-                )
-            current = self.new_round(state, len(state.rounds) + 1)
+            if current is not None and number > current.number + 1 and not run.lenient:
+                raise OutOfTurn("turn", "round-ahead", entry_round=number, current=current.number)
+            current = self.new_round(state, len(rounds) + 1)
             current.noted = (len(state.violations), len(state.warnings))
-            state.rounds.append(current)
+            rounds.append(current)
         if isinstance(event, ev.BeginRound):
             return
-        confirms = bool(current.plays) and isinstance(event, (ev.Tricks, ev.Won, ev.Designate))
-        if not run.lenient and self.round_complete(current) and not confirms:
-            if current.number == self.round_count:
-                raise OutOfTurn("turn", "game-over", round=event.round, rounds=self.round_count)
-            raise OutOfTurn(
-                "turn", "round-over", entry_round=event.round, current=current.number + 1
-            )
+        if not run.lenient and self.round_complete(current):
+            confirms = bool(current.plays) and isinstance(event, (ev.Tricks, ev.Won, ev.Designate))
+            if not confirms:
+                if current.number == self.round_count:
+                    raise OutOfTurn("turn", "game-over", round=number, rounds=self.round_count)
+                raise OutOfTurn(
+                    "turn", "round-over", entry_round=number, current=current.number + 1
+                )
         current.entries.append(event)
         try:
             self.dispatch(run, current, event)
@@ -764,11 +766,12 @@ class Game(Generic[R]):
         strays = 0
         total: int | None = 0
         for name, count in counts.items():
-            if name not in self.players:
+            known = name in self.players
+            if not known:
                 run.flag(IllegalEntry("players", "unknown-player", round=rnd.number, name=name))
                 strays += 1
             if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                if name in self.players:
+                if known:
                     run.flag(
                         IllegalEntry(
                             "trick-total", code, round=rnd.number, player=name, count=count
@@ -778,11 +781,14 @@ class Game(Generic[R]):
                 continue
             if total is not None:
                 total += count
-            if name in self.players:
+            if known:
                 out[name] = count
-        for name in unaccounted([name for name in self.players if name not in counts], strays):
-            run.flag(Missing("missing", "missing-player-tricks", round=rnd.number, player=name))
-        rnd.lacking = frozenset(name for name in self.players if name not in out)
+        lacking = [name for name in self.players if name not in out]
+        if lacking:  # those left out are among them
+            left_out = [name for name in self.players if name not in counts]
+            for name in unaccounted(left_out, strays):
+                run.flag(Missing("missing", "missing-player-tricks", round=rnd.number, player=name))
+        rnd.lacking = frozenset(lacking)
         return out, total
 
     def on_tricks(self, run: Run, rnd: R, event: ev.Tricks) -> None:

@@ -12,7 +12,7 @@ language-free parameters, said in a language like the breaches' sentences
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from referee.rules.marks import N_, Nn_, Plural
 from referee.rules.wording import ENGLISH, Translations, say
@@ -62,9 +62,10 @@ TERM_TEXT: dict[str, str | Plural] = {
 }
 
 
-@dataclass(frozen=True)
-class Term:
-    """One part of a score: what it is (a code and parameters) and its points."""
+class Term(NamedTuple):
+    """One part of a score: what it is (a code and parameters) and its points. (Terms and
+    scores are named tuples, made in half the time of frozen dataclasses: a group's statistics
+    score every round of every table.)"""
 
     code: str
     params: Mapping[str, object]
@@ -75,12 +76,11 @@ class Term:
         return say(TERM_TEXT[self.code], {"points": self.points, **self.params}, translations)
 
 
-@dataclass(frozen=True)
-class Score:
+class Score(NamedTuple):
     """A player's score in one round and the terms it is made of."""
 
     points: int
-    terms: tuple[Term, ...] = field(default=())
+    terms: tuple[Term, ...] = ()
 
     def explain(self, translations: Translations = ENGLISH) -> str:
         """The terms in words, joined; the sum is the points."""

@@ -10,11 +10,11 @@ from typing import Any, ClassVar
 from referee.records import OPTION_TEXT
 from referee.records.parts import (
     DEALT_ROUND,
+    RecordError,
     RecordGame,
     by_order,
     is_int,
     name_map,
-    need,
     subfield,
 )
 from referee.rules import RoundState, State
@@ -52,20 +52,16 @@ class RecordAlles(RecordGame):
         read = name_map(bids, field, "any", len(order))
         out: list[ev.Event] = []
         for p in by_order(read, order):
-            where = subfield(field, p)
             entry = read[p]
-            need(
+            # The field is named only for a bid that cannot be read: a group file has thousands.
+            if not (
                 isinstance(entry, dict)
                 and isinstance(entry.get("open"), bool)
-                and set(entry) <= {"bid", "open"},
-                where,
-                'must be {"bid": 0-6, "open": true or false}',
-            )
-            need(
-                is_int(entry.get("bid")) or ("bid" not in entry and not entry["open"]),
-                f"{where}.bid",
-                "must be a whole number",
-            )
+                and set(entry) <= {"bid", "open"}
+            ):
+                raise RecordError(subfield(field, p), 'must be {"bid": 0-6, "open": true or false}')
+            if not (is_int(entry.get("bid")) or ("bid" not in entry and not entry["open"])):
+                raise RecordError(f"{subfield(field, p)}.bid", "must be a whole number")
             out.append(ev.Declare(number, p, entry["open"], entry.get("bid")))
         return out
 

@@ -62,14 +62,13 @@ class StatsAlles(StatsGame):
         }
 
     def counts(self, values: Mapping[str, Value]) -> dict[str, int]:
-        made = int(values["bid"] == values["tricks"])
-        shown = int(values["open"])
-        return bid_counts(int(values["bid"]), int(values["tricks"])) | {
-            "open_declared": shown,
-            "open_made": shown * made,
-            "secret_declared": 1 - shown,
-            "secret_made": (1 - shown) * made,
-        }
+        counts = bid_counts(values["bid"], values["tricks"])
+        made, shown = counts["bids_made"], 1 if values["open"] else 0
+        counts["open_declared"] = shown
+        counts["open_made"] = shown * made
+        counts["secret_declared"] = 1 - shown
+        counts["secret_made"] = (1 - shown) * made
+        return counts
 
 
 PART = StatsAlles()

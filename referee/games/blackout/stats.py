@@ -49,12 +49,11 @@ class StatsBlackout(StatsGame):
         }
 
     def counts(self, values: Mapping[str, Value]) -> dict[str, int]:
-        made = int(values["bid"] == values["tricks"])
-        dealer = int(values["dealer"])
-        return bid_counts(int(values["bid"]), int(values["tricks"])) | {
-            "dealer_rounds": dealer,
-            "dealer_made": dealer * made,
-        }
+        counts = bid_counts(values["bid"], values["tricks"])
+        dealer = 1 if values["dealer"] else 0
+        counts["dealer_rounds"] = dealer
+        counts["dealer_made"] = dealer * counts["bids_made"]
+        return counts
 
 
 PART = StatsBlackout()

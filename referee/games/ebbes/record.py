@@ -79,6 +79,9 @@ class RecordEbbes(RecordGame):
         if "won" in raw:
             won = name_map(raw["won"], f"{field}.won", "any", seats)
             for p, counts in won.items():
+                readable = isinstance(counts, dict) and len(counts) <= colours
+                if readable and all(is_int(count) for count in counts.values()):
+                    continue  # the field is named only for counts that cannot be read
                 where = subfield(f"{field}.won", p)
                 need(isinstance(counts, dict), where, "must be an object of colour → cards")
                 need(len(counts) <= colours, where, f"names more than the deck's {colours} colours")
