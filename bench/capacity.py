@@ -379,8 +379,8 @@ class Step:
     server_cores: float = 0.0
     machine_cores: float = 0.0
     #: Each worker (its main thread, ``/proc/<pid>/schedstat``), the least busy first: the
-    #: share of the step it ran on a core, and the share it was ready to run but waited for
-    #: one (the machine's other work). What is left of the step it slept: idle, or blocked.
+    #: share of the measured time it ran on a core, and the share it was ready to run but
+    #: waited for one (the machine's other work). What is left it slept: idle, or blocked.
     worker_cores: list[tuple[float, float]] = field(default_factory=list)
     #: Requests answered in the measured time, entries made (changes of a table) in it, and
     #: the polls among them answered "unchanged" (a 304: mostly a hold's end, ``HOLD``).
