@@ -37,6 +37,8 @@ from referee.rules.scores import Score, Term
 from referee.rules.tricks import UNKNOWN_TRUMP, PlayedTrick
 
 ROLES = ("trump", "plus", "ebbes", "minus", "nix")
+#: The colours as a set: whether a player's cards won name every one is a set comparison.
+_EVERY_COLOUR = frozenset(EBBES_COLOURS)
 NUMBERS = range(1, 6)
 
 
@@ -477,8 +479,9 @@ class Ebbes(Game[EbbesRound]):
                 )
         rnd.lacking = frozenset(left_out)
         for colour in EBBES_COLOURS:
-            if all(colour in won.get(name, {}) for name in self.players):
-                total = sum(won[name][colour] for name in self.players)
+            counted = [won[name][colour] for name in self.players if colour in won.get(name, ())]
+            if len(counted) == len(self.players):  # every player's count of the colour
+                total = sum(counted)
                 if total != self.deck.count(colour):
                     run.flag(
                         Miscount(
@@ -493,7 +496,7 @@ class Ebbes(Game[EbbesRound]):
         # After the colours: a colour that does not add up is said in cards of that colour (a
         # strict entry is refused with the first breach), not as a player's odd total.
         for name in self.players:
-            if name in won and all(c in won[name] for c in EBBES_COLOURS):
+            if name in won and won[name].keys() >= _EVERY_COLOUR:
                 total = sum(won[name].values())
                 if total % size:
                     run.flag(
