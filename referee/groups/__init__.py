@@ -27,7 +27,7 @@ from referee.groups.document import (
     season_of,
     write_group,
 )
-from referee.groups.facts import RoundFacts, SeatFacts, TableFacts, table_facts
+from referee.groups.facts import SeatFacts, TableFacts, table_facts
 from referee.groups.stats import CountedTable, counted_tables, statistics
 
 __all__ = [
@@ -37,7 +37,6 @@ __all__ = [
     "Group",
     "GroupError",
     "Member",
-    "RoundFacts",
     "Season",
     "SeatFacts",
     "Table",

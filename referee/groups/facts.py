@@ -1,9 +1,11 @@
 """What one table says of each player at it: the facts the group statistics add up.
 
 ``table_facts`` reads them from a table's replayed ``State`` (``referee.rules.replay``, or
-``Record.replay``): for each seat, every *complete* round's points and what the game says of it
-(the bid, the tricks, whether the player dealt …), the player's points over those rounds, the
-game's counts (``bids_made`` …) summed, and the place once the game is complete. The facts name
+``Record.replay``): for each seat, how many *complete* rounds the player played, their points
+over those rounds, the game's counts (``bids_made`` …) summed over what the game says of each
+round (the bid, the tricks, whether the player dealt …), and the place once the game is
+complete. The facts are that small so that a table's can be kept, and sent between processes,
+cheaply: ``stats`` replays a group file's thousand tables. The facts name
 the seats by the names the table has; a group maps them to its roster (``referee.groups.stats``),
 so the web can keep a table's facts as long as the table does not change, whoever sits where.
 
@@ -21,15 +23,17 @@ adds to the statistics (``keys``, docs/group-format.md), what it says of a playe
 ...     ev.Bid(1, "Ann", 0), ev.Tricks(1, {"Ann": 1, "Ben": 0})], lenient=True)
 >>> facts = table_facts(state)
 >>> ann = facts.seat("Ann")
->>> ann.points, dict(ann.rounds[0].values), ann.counts["under"], ann.place, facts.complete
-(0, {'bid': 0, 'tricks': 1, 'dealer': True}, 0, None, False)
+>>> ann.rounds, ann.points, ann.counts["over"], ann.counts["dealer_rounds"], ann.place
+(1, 0, 1, 1, None)
+>>> facts.complete
+False
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
 from referee.parts import part
 from referee.rules import RoundState, Score, State
@@ -43,7 +47,6 @@ __all__ = [
     "BID_HEADINGS",
     "BID_KEYS",
     "BID_LABELS",
-    "RoundFacts",
     "SeatFacts",
     "StatsGame",
     "TableFacts",
@@ -55,26 +58,14 @@ __all__ = [
 ]
 
 
-class RoundFacts(NamedTuple):
-    """A player's complete round: its number, the points scored, what the game says of it
-    (``values``: its part's ``round_values``) and what it adds to the game's keys (``counts``).
-    (A named tuple, made in half the time of a frozen dataclass: a group file's thousand
-    tables have tens of thousands.)"""
-
-    number: int
-    points: int
-    values: Mapping[str, Value]
-    counts: Mapping[str, int]
-
-
 @dataclass(frozen=True)
 class SeatFacts:
-    """One seat of a table: its player's name there, their complete rounds, the points of
-    those rounds (the table's total for them, as ``check`` adds it up), the game's keys summed
-    over them, and their place once the game is complete (None before)."""
+    """One seat of a table: its player's name there, how many complete rounds they played,
+    the points of those rounds (the table's total for them, as ``check`` adds it up), the
+    game's keys summed over them, and their place once the game is complete (None before)."""
 
     name: str
-    rounds: tuple[RoundFacts, ...]
+    rounds: int
     points: int
     counts: Mapping[str, int]
     place: int | None
@@ -191,9 +182,9 @@ def table_facts(state: State) -> TableFacts:
     game = state.game
     own = stats_part(state.setup.game)
     players = state.setup.players
-    rounds: dict[str, list[RoundFacts]] = {p: [] for p in players}
     points = dict.fromkeys(players, 0)
     summed = {p: dict.fromkeys(own.keys, 0) for p in players}
+    played = 0  # the complete rounds scored
     complete = len(state.rounds) == game.round_count  # ``state.complete``, read in the pass
     for rnd in state.rounds:
         if not game.round_complete(rnd):
@@ -202,17 +193,14 @@ def table_facts(state: State) -> TableFacts:
         scores = game.score_round(state, rnd)
         if scores is None:
             continue
+        played += 1
         values = own.round_values(state, rnd, scores)
         for p in players:
-            scored, said = scores[p].points, values[p]
-            counts, sums = own.counts(said), summed[p]
-            points[p] += scored
-            for key, count in counts.items():
+            points[p] += scores[p].points
+            sums = summed[p]
+            for key, count in own.counts(values[p]).items():
                 if count:  # most are 0
                     sums[key] += count
-            rounds[p].append(RoundFacts(rnd.number, scored, said, counts))
     placed = places(points) if complete else {}
-    seats = tuple(
-        SeatFacts(p, tuple(rounds[p]), points[p], summed[p], placed.get(p)) for p in players
-    )
+    seats = tuple(SeatFacts(p, played, points[p], summed[p], placed.get(p)) for p in players)
     return TableFacts(state.setup.game, complete, len(state.violations), seats)

@@ -88,7 +88,7 @@ class _Player:
 
     def add(self, table: CountedTable, seat: SeatFacts) -> None:
         self.tables += 1
-        self.rounds += len(seat.rounds)
+        self.rounds += seat.rounds
         self.points += seat.points
         for key, count in seat.counts.items():
             self.counts[key] += count
