@@ -68,9 +68,14 @@ def command_line(args: list[str]) -> tuple[str, str, str | None, bool] | None:
     return words[0], words[1], season, as_json
 
 
-def main(argv: list[str] | None = None, translations: str | os.PathLike[str] = TRANSLATIONS) -> int:
+def main(
+    argv: list[str] | None = None,
+    translations: str | os.PathLike[str] = TRANSLATIONS,
+    processes: int = 1,
+) -> int:
     """Run the command line ``argv``, said in the locale's language from the catalogs in
-    ``translations``; the exit status."""
+    ``translations``; the exit status. ``stats`` replays a large group's tables in up to
+    ``processes`` processes (``referee.groups.stats.replayed_facts``)."""
     args = sys.argv[1:] if argv is None else argv
     if not set(args).isdisjoint({"-h", "--help"}):
         print(HELP, end="")
@@ -98,7 +103,7 @@ def main(argv: list[str] | None = None, translations: str | os.PathLike[str] = T
     else:
         from referee.groups.report import stats_text  # only stats needs the groups
 
-        status, output = stats_text(text, season, as_json, catalog(translations))
+        status, output = stats_text(text, season, as_json, catalog(translations), processes)
     stream = sys.stdout if status != 2 or as_json else sys.stderr
     stream.write(output)
     return status
@@ -109,4 +114,15 @@ if __name__ == "__main__":
     # (a group's replayed tables one by one) or lives until the answer. The cycle collector
     # would only walk those objects again and again: a tenth of a stats run.
     gc.disable()
-    sys.exit(main())
+    # Run as a command, ``stats`` uses every core this process may run on. (Called as a
+    # function, ``main`` forks nothing: its caller may have threads.)
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    try:
+        status = main(processes=usable or 1)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader stopped (``stats … | head``): end as a shell's pipe would
+        status = 128 + 13  # SIGPIPE
+    # The answer is written: end without freeing a group's objects one by one (a twentieth of
+    # a stats run), as the system frees them at once.
+    os._exit(status)

@@ -4,7 +4,8 @@ by the name its line gives), the score sheets with each game's printed part (PDF
 from the engine's state with reportlab; no web or database), the records with each game's
 record part (``table-referee/1`` documents and the referee's report: the engine, the registry
 and the standard library only), the groups with each game's stats part (group files and their
-statistics: the records, the engine, the standard library and the rating library only) and the
+statistics: the records, the engine, the standard library and the rating library only, with
+``multiprocessing`` for the command line to share a large file's tables out to its cores) and the
 command line (``python -m referee``: the records, and the groups only for ``stats``). Checked
 by reading their imports, and by importing each in a fresh interpreter and looking at what it
 loaded. The shared code of a layer with game parts
@@ -87,7 +88,8 @@ LAYERS = [
         "groups",
         ("groups/*.py", "games/*/stats.py"),
         ("referee.rules", "referee.records", "referee.groups", "referee.parts"),
-        frozenset(SMALL_STDLIB | {"datetime", "json", "pathlib", "re"}) | {"openskill"},
+        frozenset(SMALL_STDLIB | {"datetime", "json", "multiprocessing", "pathlib", "re"})
+        | {"openskill"},
         frozenset(WEB_AND_DATABASE | {"reportlab"}),
         "stats",
     ),

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,8 @@ __all__ = [
     "Table",
     "group_document",
     "read_group",
+    "read_group_head",
+    "read_table",
     "season_of",
     "write_group",
 ]
@@ -231,6 +233,15 @@ def season_of(seasons: Sequence[Season], evening: date) -> Season | None:
 
 def read_group(text: bytes | str) -> Group:
     """The group a file's text holds; ``GroupError`` naming what cannot be read and where."""
+    group, tables = read_group_head(text)
+    ids = {member.id for member in group.players}
+    return replace(group, tables=tuple(read_table(raw, i, ids) for i, raw in enumerate(tables)))
+
+
+def read_group_head(text: bytes | str) -> tuple[Group, list[Any]]:
+    """A group file read but for its tables: the group without them, and the tables' documents,
+    each for ``read_table``. (``read_group`` reads them in turn; ``stats`` shares them out to
+    processes.) ``GroupError`` when what it reads cannot be read."""
     _need(len(text) <= LARGEST_FILE, "", f"a group file is at most {LARGEST_FILE} bytes")
     try:
         document = read_json(text)
@@ -245,14 +256,27 @@ def read_group(text: bytes | str) -> Group:
     name = _name(data.get("name"), "name", LONGEST_GROUP_NAME)
     players = _members(data.get("players"))
     seasons = _seasons(data.get("seasons", []))
-    ids = {member.id for member in players}
     tables = _list(data.get("tables"), "tables", MOST_TABLES, "tables")
-    return Group(
-        name,
-        players,
-        seasons,
-        tuple(_table(raw, f"tables[{i}]", ids) for i, raw in enumerate(tables)),
-    )
+    return Group(name, players, seasons), tables
+
+
+def read_table(raw: object, index: int, ids: set[str]) -> Table:
+    """The group file's table ``index`` (from 0) from its document ``raw`` (``read_group_head``),
+    its seats mapped to ``ids`` (the roster's); ``GroupError`` when it cannot be read."""
+    field = f"tables[{index}]"
+    raw = _object(raw, field, "a group's table", _TABLE_FIELDS)
+    try:
+        played = read_offset_time(raw.get("played"), f"{field}.played")
+    except RecordError as exc:
+        raise GroupError(exc.field, exc.message) from None
+    counts = raw.get("counts", True)
+    _need(isinstance(counts, bool), f"{field}.counts", "must be true or false")
+    _need("record" in raw, f"{field}.record", "is missing: a table's record is given")
+    try:
+        record = parse_record(raw["record"], checked=True)
+    except RecordError as exc:
+        raise GroupError.inside(f"{field}.record", exc) from None
+    return Table(played, counts, _seats(raw.get("seats"), f"{field}.seats", record, ids), record)
 
 
 def _fields(raw: dict[str, Any], field: str, known: frozenset[str], what: str) -> None:
@@ -361,22 +385,6 @@ def _day(value: object, field: str) -> date:
         return date.fromisoformat(value)
     except ValueError:
         raise GroupError(field, hint) from None
-
-
-def _table(raw: object, field: str, ids: set[str]) -> Table:
-    raw = _object(raw, field, "a group's table", _TABLE_FIELDS)
-    try:
-        played = read_offset_time(raw.get("played"), f"{field}.played")
-    except RecordError as exc:
-        raise GroupError(exc.field, exc.message) from None
-    counts = raw.get("counts", True)
-    _need(isinstance(counts, bool), f"{field}.counts", "must be true or false")
-    _need("record" in raw, f"{field}.record", "is missing: a table's record is given")
-    try:
-        record = parse_record(raw["record"], checked=True)
-    except RecordError as exc:
-        raise GroupError.inside(f"{field}.record", exc) from None
-    return Table(played, counts, _seats(raw.get("seats"), f"{field}.seats", record, ids), record)
 
 
 def _seats(value: object, field: str, record: Record, ids: set[str]) -> dict[str, str | None]:

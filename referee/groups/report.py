@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from referee.groups.document import Group, GroupError, read_group
+from referee.groups.document import Group, GroupError, read_group_head
 from referee.groups.facts import stats_part
 from referee.groups.stats import counted_tables, statistics
 from referee.records.check import shown
@@ -69,20 +69,22 @@ def stats_text(
     season: str | None = None,
     as_json: bool = False,
     translations: Translations = ENGLISH,
+    processes: int = 1,
 ) -> tuple[int, str]:
     """The statistics of a group file's text (for ``season``, by name, or every table):
     (exit status, what to print: on standard output, or, for exit 2 without ``as_json``, on
-    standard error)."""
+    standard error). Its tables are read and replayed in up to ``processes`` processes
+    (``counted_tables``). A season the file has not is said before its tables are read."""
     try:
-        group = read_group(text)
+        group, raw_tables = read_group_head(text)
+        chosen = None if season is None else group.season(season)
+        if season is not None and chosen is None:
+            return 2, _no_season(group, season, as_json, translations)
+        tables = counted_tables(group, raw_tables, chosen, processes)
     except GroupError as exc:
         if as_json:
             return 2, json.dumps({"error": str(exc), "field": exc.field}, ensure_ascii=False)
         return 2, translations.gettext(WORDS["unreadable"]) % {"text": printable(str(exc))} + "\n"
-    chosen = None if season is None else group.season(season)
-    if season is not None and chosen is None:
-        return 2, _no_season(group, season, as_json, translations)
-    tables = counted_tables(group, chosen)
     doc = statistics(group.name, group.players, None if chosen is None else chosen.name, tables)
     status = 1 if doc["breaking"] else 0
     if as_json:

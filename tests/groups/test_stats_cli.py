@@ -190,3 +190,46 @@ def test_the_referee_console_script_has_the_command():
     from referee.__main__ import main
 
     assert main(["stats", str(FRIDAY), "--json"]) == 0
+
+
+def test_a_large_group_shared_out_to_processes_gives_what_one_process_gives(tmp_path):
+    """As a command, ``stats`` reads and replays a file of many tables in a process per core
+    (``referee.groups.stats.counted_tables``): the answer is the one a single process gives,
+    for the whole file and for a season; the counted tables of three forked processes are
+    those of one, in order; and a table that cannot be read, far into the file, is said as
+    ``read_group`` says it."""
+    from bench.group_stats import group
+    from referee.groups import read_group
+    from referee.groups.report import stats_text
+    from referee.groups.stats import FEWEST_SHARED
+
+    doc = group(FEWEST_SHARED + 21, "summary")
+    path = tmp_path / "group.json"
+    text = json.dumps(doc, ensure_ascii=False, indent=2)
+    path.write_text(text, encoding="utf-8")
+    for season in ([], ["--season", "2024"]):
+        done = referee("stats", str(path), "--json", *season)
+        assert done.returncode == 0, done.stderr
+        one = stats_text(text, season[1] if season else None, as_json=True, processes=1)
+        assert done.stdout.decode() == one[1]
+    # In a process of its own: forking one that runs tests (with their threads) is not safe.
+    code = (
+        "import sys; from pathlib import Path; from referee.groups.document import read_group_head;"
+        "from referee.groups.stats import counted_tables;"
+        "group, tables = read_group_head(Path(sys.argv[1]).read_bytes());"
+        "assert counted_tables(group, tables, None, 3) == counted_tables(group, tables), 'differ'"
+    )
+    shared = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, cwd=ROOT)
+    assert shared.returncode == 0, shared.stderr.decode()
+    late = FEWEST_SHARED + 7
+    doc["tables"][late]["record"]["rounds"][0]["trmup"] = "H"
+    doc["tables"][late + 5]["seats"] = {"Nobody": None}  # a second, later: not the one said
+    broken = json.dumps(doc).encode()
+    with pytest.raises(ValueError) as read:
+        read_group(broken)
+    done = referee("stats", "-", stdin=broken)
+    assert done.returncode == 2
+    assert f"table {late + 1}: record.rounds[0].trmup" in str(read.value)
+    assert str(read.value) in done.stderr.decode()
+    as_json = json.loads(referee("stats", "-", "--json", stdin=broken).stdout)
+    assert as_json["field"] == f"tables[{late}].record.rounds[0].trmup"
