@@ -1,6 +1,10 @@
 """Benchmark: ``python -m referee stats`` on a group file of many tables, against ``check`` of
 the largest game.
 
+``stats`` replays a large file's tables in a process per core (``referee.groups.stats``), so
+the processor time of each command (its own and its processes', summed) is printed beside the
+wall times: it says what the work costs, the wall what a person waits.
+
 The group is made by ``tests/simulate.py`` (the same seed, the same file): ``--tables`` random
 legal games (default 1,000), Blackout, Alles oder Nichts and ebbes in turn, 3–5 players, written
 with their results only (``summary``) or every trick card by card (``plays``), seven roster
@@ -17,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -62,15 +67,20 @@ def group(tables: int, detail: str, seed: int = 0, roster: int = 7) -> dict[str,
     }
 
 
-def median_seconds(command: list[str], runs: int) -> float:
-    times = []
+def median_seconds(command: list[str], runs: int) -> tuple[float, float]:
+    """The median wall seconds of ``runs`` runs of ``command``, and the median processor
+    seconds (user and system, of the command and the processes it waited for)."""
+    walls, cpus = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run(command, cwd=HERE.parent, capture_output=True)
-        times.append(time.perf_counter() - start)
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
         if done.returncode != 0:
             raise SystemExit(f"{' '.join(command)}: exit {done.returncode}")
-    return statistics.median(times)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 BUDGET = 10.0
@@ -78,20 +88,26 @@ BUDGET = 10.0
 
 def measure(
     tables: int = 1000, runs: int = 3, detail: str = "summary"
-) -> tuple[float, float, float]:
-    """The median seconds of ``stats --json`` on a group of ``tables`` and of the ``check``,
-    and the group file's size in MB."""
+) -> tuple[tuple[float, float], tuple[float, float], float]:
+    """The median (wall, processor) seconds of ``stats --json`` on a group of ``tables`` and of
+    the ``check``, and the group file's size in MB."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder, "group.json")
         # As the app exports a group (referee/web/groups/transfer.py).
         document = json.dumps(group(tables, detail), ensure_ascii=False, indent=2) + "\n"
         path.write_text(document, encoding="utf-8")
         python = [sys.executable, "-m", "referee"]
-        stats, checks = [], []
+        stats: list[tuple[float, float]] = []
+        checks: list[tuple[float, float]] = []
         for _ in range(runs):
             stats.append(median_seconds([*python, "stats", str(path), "--json"], 1))
             checks.append(median_seconds([*python, "check", str(RECORD)], 1))
-        return statistics.median(stats), statistics.median(checks), path.stat().st_size / 1e6
+        median = statistics.median
+        return (
+            (median(s[0] for s in stats), median(s[1] for s in stats)),
+            (median(c[0] for c in checks), median(c[1] for c in checks)),
+            path.stat().st_size / 1e6,
+        )
 
 
 def main() -> int:
@@ -100,13 +116,15 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--detail", choices=("summary", "plays"), default="summary")
     args = parser.parse_args()
-    stats, check, size = measure(args.tables, args.runs, args.detail)
+    (stats, stats_cpu), (check, check_cpu), size = measure(args.tables, args.runs, args.detail)
     ratio = stats / check
     print(
         f"stats of {args.tables} tables ({args.detail}, {size:.1f} MB): median {stats:.2f} s, "
         f"{1000 * stats / args.tables:.1f} ms a table; check of the 33-round card-by-card "
         f"Blackout: {1000 * check:.0f} ms; ratio {ratio:.1f} (budget ≤ {BUDGET:g}) "
-        f"{'ok' if ratio <= BUDGET else 'BROKEN'}"
+        f"{'ok' if ratio <= BUDGET else 'BROKEN'}\n"
+        f"processor time: stats {stats_cpu:.2f} s, check {1000 * check_cpu:.0f} ms, "
+        f"ratio {stats_cpu / check_cpu:.1f}"
     )
     return 0 if ratio <= BUDGET else 1
 
