@@ -75,7 +75,7 @@ def main(
 ) -> int:
     """Run the command line ``argv``, said in the locale's language from the catalogs in
     ``translations``; the exit status. ``stats`` replays a large group's tables in up to
-    ``processes`` processes (``referee.groups.stats.replayed_facts``)."""
+    ``processes`` processes (``referee.groups.stats.counted_tables``)."""
     args = sys.argv[1:] if argv is None else argv
     if not set(args).isdisjoint({"-h", "--help"}):
         print(HELP, end="")

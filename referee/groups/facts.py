@@ -4,10 +4,10 @@
 ``Record.replay``): for each seat, how many *complete* rounds the player played, their points
 over those rounds, the game's counts (``bids_made`` …) summed over what the game says of each
 round (the bid, the tricks, whether the player dealt …), and the place once the game is
-complete. The facts are that small so that a table's can be kept, and sent between processes,
-cheaply: ``stats`` replays a group file's thousand tables. The facts name
-the seats by the names the table has; a group maps them to its roster (``referee.groups.stats``),
-so the web can keep a table's facts as long as the table does not change, whoever sits where.
+complete: small, so that the web keeps a table's and ``stats`` sends a thousand tables' between
+processes cheaply. The facts name the seats by the names the table has; a group maps them to
+its roster (``referee.groups.stats``), so the web can keep a table's facts as long as the table
+does not change, whoever sits where.
 
 Only complete rounds are read, and only those the game scores (``check`` scores them: a round
 whose entries cannot be scored, which only a record breaking a rule has, is left out), so a
