@@ -14,7 +14,7 @@ Bid(round=3, player='Ann', bid=2)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 
@@ -46,11 +46,22 @@ class Event:
         return hash((type(self), self._values()))
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        for key, value in data.items():
-            if isinstance(value, tuple):
-                data[key] = list(value)
-        return {"type": self.type, **data}
+        # Field by field rather than ``dataclasses.asdict``, which copies every value through
+        # its general deep copy: a group's import stores a hundred thousand entries.
+        data: dict[str, Any] = {"type": self.type}
+        for f in fields(self):
+            data[f.name] = _plain(getattr(self, f.name))
+        return data
+
+
+def _plain(value: Any) -> Any:
+    """A field's value in the stored form: a tuple (or list) as a new list, a map as a new dict
+    (and so inside them); names, numbers, flags and None as they are."""
+    if isinstance(value, tuple | list):
+        return [_plain(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
 
 
 @dataclass(frozen=True, repr=False, eq=False)
