@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from typing import NoReturn
 
 from referee.records.check import TRANSLATIONS, catalog, check_text
 
@@ -109,13 +110,17 @@ def main(
     return status
 
 
-if __name__ == "__main__":
-    # One run reads one file, answers and ends; what it builds is freed by reference counting
-    # (a group's replayed tables one by one) or lives until the answer. The cycle collector
-    # would only walk those objects again and again: a tenth of a stats run.
+def run() -> NoReturn:
+    """The command itself, ``python -m referee`` and the installed ``referee``: ``main`` of the
+    arguments, then the process ends with its status.
+
+    One run reads one file, answers and ends; what it builds is freed by reference counting (a
+    group's replayed tables one by one) or lives until the answer. The cycle collector would only
+    walk those objects again and again (a tenth of a stats run), so it is off. ``stats`` uses
+    every core the process may run on (``main`` called as a function forks nothing: its caller
+    may have threads). Once the answer is written the process ends without freeing a group's
+    objects one by one (a twentieth of a stats run): the system frees them at once."""
     gc.disable()
-    # Run as a command, ``stats`` uses every core this process may run on. (Called as a
-    # function, ``main`` forks nothing: its caller may have threads.)
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     try:
         status = main(processes=usable or 1)
@@ -123,6 +128,8 @@ if __name__ == "__main__":
         sys.stderr.flush()
     except BrokenPipeError:  # the reader stopped (``stats … | head``): end as a shell's pipe would
         status = 128 + 13  # SIGPIPE
-    # The answer is written: end without freeing a group's objects one by one (a twentieth of
-    # a stats run), as the system frees them at once.
     os._exit(status)
+
+
+if __name__ == "__main__":
+    run()

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import importlib
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -49,9 +51,19 @@ def test_every_pin_is_exact():
 
 
 def test_the_referee_command_is_python_m_referee():
+    """The installed ``referee`` calls what ``python -m referee`` runs (as an installed script
+    calls its function: with the arguments in ``sys.argv``), and answers the same."""
     module, _, function = PROJECT["scripts"]["referee"].partition(":")
     assert module == "referee.__main__"
     assert callable(getattr(importlib.import_module(module), function))
+    record = str(ROOT / "bench" / "blackout-3p-card-by-card.json")
+    script = f"import sys; from {module} import {function}; sys.argv[0] = 'referee'; {function}()"
+    answers = [
+        subprocess.run([sys.executable, *how, "check", record, "--json"], capture_output=True)
+        for how in (["-c", script], ["-m", "referee"])
+    ]
+    assert answers[0].returncode == answers[1].returncode == 0
+    assert answers[0].stdout == answers[1].stdout and answers[0].stdout.startswith(b"{")
 
 
 def test_the_package_holds_every_file_the_referee_package_has():
