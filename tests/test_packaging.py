@@ -8,6 +8,7 @@ same libraries. The package is ``referee`` with every file it holds that is not 
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 import subprocess
@@ -51,11 +52,16 @@ def test_every_pin_is_exact():
 
 
 def test_the_referee_command_is_python_m_referee():
-    """The installed ``referee`` calls what ``python -m referee`` runs (as an installed script
-    calls its function: with the arguments in ``sys.argv``), and answers the same."""
+    """The installed ``referee`` calls what ``python -m referee`` runs (the function the
+    module's ``if __name__ == "__main__"`` block calls), and, called as an installed script
+    calls it (the arguments in ``sys.argv``), answers the same."""
     module, _, function = PROJECT["scripts"]["referee"].partition(":")
     assert module == "referee.__main__"
     assert callable(getattr(importlib.import_module(module), function))
+    tree = ast.parse((ROOT / "referee" / "__main__.py").read_text())
+    block = next(node for node in tree.body if isinstance(node, ast.If))
+    assert ast.unparse(block.test) == "__name__ == '__main__'"
+    assert [ast.unparse(line) for line in block.body] == [f"{function}()"]
     record = str(ROOT / "bench" / "blackout-3p-card-by-card.json")
     script = f"import sys; from {module} import {function}; sys.argv[0] = 'referee'; {function}()"
     answers = [

@@ -100,7 +100,7 @@ FEWEST_SHARED = 100
 
 _FORKS = "fork" in multiprocessing.get_all_start_methods()
 
-_Shared = tuple[Group, Sequence[Any], "Season | None"]
+_Shared = tuple[Group, Sequence[Any], Season | None]
 #: What the processes ``counted_tables`` forks read (each gets a copy).
 _SHARED: _Shared | None = None
 

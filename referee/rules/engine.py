@@ -423,7 +423,7 @@ class Game(Generic[R]):
                     )
                 return
             raise OutOfTurn("turn", "game-over", round=number, rounds=self.round_count)
-        rounds = cast("list[R]", state.rounds)  # as ``rounds_of``, without a call per entry
+        rounds = cast("list[R]", state.rounds)  # ``rounds_of`` without its method call
         current = rounds[-1] if rounds else None
         if current is not None and number < current.number:
             raise OutOfTurn("turn", "round-over", entry_round=number, current=current.number)
