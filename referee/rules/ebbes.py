@@ -214,6 +214,22 @@ class Ebbes(Game[EbbesRound]):
         laid_aside = sum(1 for card in rnd.discards.values() if self.designates(rnd, card))
         return min(4, 5 - laid_aside)
 
+    def designations_missing(self, rnd: EbbesRound) -> Missing | None:
+        """The ``missing`` breach of a round that names fewer roles than it must have, or None.
+        Only number cards (or designators) laid aside leave a role unassigned (docs/rules.md):
+        where the record tells how many are in play, each of their roles is needed, and the
+        round is not scored without it (the role left out would count its colour's cards).
+        Where it cannot tell (``expected_designations`` None), fewer are accepted."""
+        expected = self.expected_designations(rnd)
+        if expected is None or rnd.roles_unknown:
+            return None
+        named = len(rnd.roles())
+        if named >= expected:
+            return None
+        return Missing(
+            "missing", "missing-designations", round=rnd.number, count=named, needed=expected
+        )
+
     # --- entries -----------------------------------------------------------------------------
 
     def dispatch(self, run: Run, rnd: EbbesRound, event: ev.Event) -> None:
@@ -399,6 +415,10 @@ class Ebbes(Game[EbbesRound]):
         self.after_last_card(run, rnd)
         if not run.lenient and rnd.won is not None:
             raise OutOfTurn("turn", "won-twice", round=rnd.number)
+        if not run.lenient and not rnd.plays:  # by hand: the designations come first
+            short = self.designations_missing(rnd)
+            if short is not None:
+                raise short
         won: dict[str, dict[str, int]] = {}
         strays = 0  # players' entries under a name that is no player's
         unknown: dict[str, int] = {}  # per player: counts under no colour, or not a count
@@ -588,17 +608,9 @@ class Ebbes(Game[EbbesRound]):
             found.append(Missing("missing", "missing-designators", round=rnd.number))
         if not self.placed and rnd.number_card is None:
             found.append(Missing("missing", "missing-number", round=rnd.number))
-        expected = self.expected_designations(rnd)
-        if expected is not None and not rnd.roles_unknown and len(rnd.roles()) < expected:
-            found.append(
-                Missing(
-                    "missing",
-                    "missing-designations",
-                    round=rnd.number,
-                    count=len(rnd.roles()),
-                    needed=expected,
-                )
-            )
+        short = self.designations_missing(rnd)
+        if short is not None:
+            found.append(short)
         if results and not self.results_given(rnd):  # a player left out is flagged already
             found.append(Missing("missing", "missing-results", round=rnd.number))
         return found
@@ -625,6 +637,8 @@ class Ebbes(Game[EbbesRound]):
     def score_round(self, state: State, rnd: EbbesRound) -> dict[str, Score] | None:
         won = self.won_of(rnd)
         if won is None or rnd.roles_unknown or any(p not in won for p in self.players):
+            return None
+        if self.designations_missing(rnd) is not None:
             return None
         roles = rnd.role_map()
         for role in ("plus", "ebbes", "minus", "nix"):

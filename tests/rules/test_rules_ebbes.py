@@ -2,7 +2,7 @@
 
 import pytest
 
-from referee.rules import Breach, Setup, apply, start
+from referee.rules import Breach, Setup, apply, replay, start
 from referee.rules import events as ev
 from referee.rules.ebbes import ebbes_bonus
 
@@ -153,3 +153,66 @@ def test_placed_designators_variant_needs_five_cards_one_per_colour():
     assert refused(state, ev.Designators(1, two_reds)).rule == "designation"
     state = run(state, ev.Designators(1, ("red-1", "yellow-2", "green-3", "blue-4", "purple-5")))
     assert state.next_step().action == "play"
+
+
+#: Discards that lay aside number cards 2: one (red's), or two (red's and yellow's). A colour
+#: whose number card is not played gets no role (docs/rules.md: "only possible with discards").
+ONE_TWO_ASIDE = {"Ann": "red-2", "Ben": "yellow-5", "Cho": "green-5"}
+TWO_TWOS_ASIDE = {"Ann": "red-2", "Ben": "yellow-2", "Cho": "green-5"}
+
+
+@pytest.mark.parametrize(
+    ("options", "discards", "roles", "must_have"),
+    [
+        # every colour's 2 is played: four roles, none of them may be left out
+        ({}, {}, ROLES, 4),
+        ({}, {}, ROLES[:3], 4),
+        ({}, {}, (), 4),
+        # one 2 laid aside: still four 2s played, and the colour laid aside is nix
+        ({"discard": True}, ONE_TWO_ASIDE, ("yellow", "green", "blue", "purple"), 4),
+        ({"discard": True}, ONE_TWO_ASIDE, ("yellow", "green", "blue"), 4),
+        # two 2s laid aside: three roles, minus never assigned and no nix
+        ({"discard": True}, TWO_TWOS_ASIDE, ("green", "blue", "purple"), 3),
+        ({"discard": True}, TWO_TWOS_ASIDE, ("green", "blue"), 3),
+        # the discards not recorded: the record cannot tell how many 2s were played
+        ({"discard": True}, {}, ("green", "blue"), None),
+    ],
+    ids=[
+        "four",
+        "three of four",
+        "none of four",
+        "one aside, four",
+        "one aside, three of four",
+        "two aside, three",
+        "two aside, two of three",
+        "discards unknown, two",
+    ],
+)
+def test_a_round_that_leaves_out_a_role_its_number_cards_fix_is_a_breach_and_not_scored(
+    options, discards, roles, must_have
+):
+    """Cards won given by hand with fewer designations than the number cards in play fix: one
+    ``missing`` breach, and the round is not scored (scored as if the roles left out had no
+    colour, it would drop cards the rules count). At the table the cards won are refused until
+    the designations are in."""
+    events = [
+        ev.Number(1, 2),
+        *[ev.Discard(1, player, card) for player, card in discards.items()],
+        *[ev.Designate(1, colour) for colour in roles],
+    ]
+    won = ev.Won(1, WON)
+    checked = replay(Setup("ebbes", THREE, options), [*events, won], lenient=True)
+    found = [(b.rule, b.code) for b in checked.violations]
+    at_the_table = run(table(**options), *events)
+    if must_have is not None and len(roles) < must_have:
+        assert found == [("missing", "missing-designations")]
+        assert checked.scores(1) is None
+        breach = refused(at_the_table, won)
+        assert (breach.rule, breach.message) == (
+            "missing",
+            f"Round 1 names {len(roles)} of the {must_have} colour designations it must have.",
+        )
+    else:
+        assert found == []
+        assert checked.scores(1) is not None
+        assert run(at_the_table, won).scores(1) == checked.scores(1)

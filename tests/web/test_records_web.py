@@ -233,6 +233,7 @@ REFUSED = {
     "blackout/in-progress.json": "Turn up the trump for round 4 before the bids",
     "ebbes/breach-designation-too-many.json": "Only four colours get a role",
     "ebbes/breach-missing.json": "The number card of round 2 is missing",
+    "ebbes/breach-missing-designations.json": "Round 4 names 3 of the 4 colour designations",
     "ebbes/breach-missing-number-plays.json": "The number card of round 1 is missing",
     "ebbes/breach-missing-won-colour.json": "Ben's green cards won in round 2 are missing",
     "ebbes/breach-missing-won-player.json": "Ann's cards won in round 5 are missing",
