@@ -263,10 +263,11 @@ def renamed_player(setup: Setup, events: Sequence[ev.Event]) -> Renamed | None:
 def renamed_in_what_is_read(state: State) -> Renamed | None:
     """The renamed player (``renamed_player``) of the entries the table reads, when the entries
     as written show none: a name that is no player's, used only in entries the referee sets
-    aside (a count in ``won``, a starter chosen by nobody at the table), does not keep a player
-    renamed elsewhere from being read as that player (``docs/record-format.md``). Otherwise the
-    record's export, which writes only what was read, would be read differently from the record
-    itself. Only a replay that met a name that is no player's is read again."""
+    aside (a count in ``won``, who chose a starter, under a name of nobody at the table), does
+    not keep a player renamed elsewhere from being read as that player
+    (``docs/record-format.md``). Otherwise the record's export, which writes only what was
+    read, would be read differently from the record itself. Only a replay that met a name that
+    is no player's is read again."""
     if not any(breach.code == "unknown-player" for breach in state.violations):
         return None
     read = parse_record(export_record(state))

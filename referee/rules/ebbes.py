@@ -276,9 +276,12 @@ class Ebbes(Game[EbbesRound]):
                     )
                 )
         else:
-            chooser = (
-                None if event.chosen_by is None else self.check_player(event.chosen_by, rnd.number)
-            )
+            chooser = event.chosen_by
+            if chooser is not None and chooser not in self.players:
+                # One breach: who chose is not known, but the starter stands and is checked
+                # (the first trick's leader against it), as with any chooser.
+                run.flag(IllegalEntry("players", "unknown-player", round=rnd.number, name=chooser))
+                chooser = None
             if not run.lenient and rnd.leader is not None:
                 raise OutOfTurn("turn", "starter-twice", round=rnd.number)
             previous = self.rounds_of(run.state)[rnd.number - 2]

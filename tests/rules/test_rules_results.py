@@ -7,7 +7,9 @@ The records are random legal games of ``tests/simulate.py`` (results only, no pl
 player's results taken out.
 
 And in ebbes round 1 nobody chooses the starter: ``chosen_by`` means nothing and is ignored, so
-a wrong starter is reported whoever the record says chose them.
+a wrong starter is reported whoever the record says chose them. In later rounds the chooser is
+checked, and whoever chose, the starter leads: a chooser who is no player is a breach of its
+own and does not excuse a wrong first leader.
 """
 
 from __future__ import annotations
@@ -173,6 +175,62 @@ def test_round_one_chosen_by_is_ignored_and_a_wrong_starter_reported(chooser: st
 @pytest.mark.parametrize("chooser", ["Zed", "Ann"])
 def test_round_one_chosen_by_is_no_breach_beside_the_right_starter(chooser: str) -> None:
     assert located(check(ebbes_round_one(starter="Ben", chosen_by=chooser))) == []
+
+
+# --- ebbes from round 2: the chooser is checked, the starter stands -----------------------------
+
+
+#: ebbes round 1 by hand: Ann won the most nix (purple) cards, so she chooses round 2's starter.
+EBBES_ROUND_ONE = {
+    "number": 1,
+    "designations": ["red", "yellow", "green", "blue"],
+    "won": {
+        "Ann": {"red": 2, "yellow": 3, "green": 3, "blue": 1, "purple": 3},
+        "Ben": {"red": 2, "yellow": 2, "green": 2, "blue": 2, "purple": 1},
+        "Cho": {"red": 2, "yellow": 1, "green": 1, "blue": 3, "purple": 2},
+    },
+}
+
+
+def ebbes_round_two(chosen_by: str, leader: str) -> dict[str, Any]:
+    """Cho chosen to start round 2 by ``chosen_by``, and its first trick led by ``leader``."""
+    cards = ["red-1", "red-3", "red-4"]  # no 2: the number card fixes no role
+    return {
+        "format": "table-referee/1",
+        "game": "ebbes",
+        "players": list(THREE),
+        "first_starter": "Ann",
+        "rounds": [
+            EBBES_ROUND_ONE,
+            {
+                "number": 2,
+                "starter": "Cho",
+                "chosen_by": chosen_by,
+                "plays": [{"leader": leader, "cards": cards}],
+            },
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    ("chooser", "leader", "breaches"),
+    [
+        ("Ann", "Cho", []),
+        ("Ann", "Ben", [("turn", 2, "Ben")]),
+        # not in the nix majority: a starter breach on the chooser, and the starter stands
+        ("Ben", "Cho", [("starter", 2, "Ben")]),
+        ("Ben", "Ben", [("starter", 2, "Ben"), ("turn", 2, "Ben")]),
+        # no player: a players breach of its own, and the starter stands all the same
+        ("Zed", "Cho", [("players", 2, None)]),
+        ("Zed", "Ben", [("players", 2, None), ("turn", 2, "Ben")]),
+    ],
+)
+def test_a_later_rounds_chooser_is_checked_and_the_starter_leads_whoever_chose(
+    chooser: str, leader: str, breaches: list[tuple[str, int | None, str | None]]
+) -> None:
+    report = check(ebbes_round_two(chooser, leader))
+    assert located(report) == breaches
+    assert report["rounds"][1]["starter"] == "Cho"
 
 
 # --- how far the game is ------------------------------------------------------------------------
