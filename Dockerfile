@@ -17,7 +17,7 @@ COPY requirements.txt ./
 RUN pip install -r requirements.txt gunicorn==27.0.1
 
 # The app: everything .dockerignore does not leave out (tests, benchmarks, docs, local state),
-# so that a folder added later (translations) comes along.
+# so that a folder added later comes along (the translation catalogs are in referee/).
 COPY . .
 
 # The instance folder holds the SQLite database and the generated secret key when neither

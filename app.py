@@ -20,6 +20,7 @@ from flask_babel import Babel
 from sqlalchemy import make_url
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from referee import TRANSLATIONS
 from referee.store import db, migrate, prepare_database
 from referee.store.db import close_autocommit, database_uri
 from referee.web import csrf, instance_secret_key, listed, secret_keys
@@ -35,6 +36,7 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SAMESITE": "Lax",  # never sent with another site's form or fetch
     "SESSION_COOKIE_SECURE": False,  # true when served over HTTPS: never sent over plain HTTP
     "BABEL_DEFAULT_LOCALE": "en",
+    "BABEL_TRANSLATION_DIRECTORIES": TRANSLATIONS,  # the package's, as the referee command's
     "TABLE_LIMIT": 30,  # new tables (and uploads) per network address …
     "TABLE_LIMIT_SECONDS": 600,  # … in this many seconds
     "SECRET_KEY_FALLBACKS": [],  # earlier secret keys, still accepted (a comma-separated list)

@@ -6,8 +6,8 @@ breaks a rule, 2 = cannot be read. ``stats GROUP.json [--season NAME] [--json]``
 ``table-referee-group/1`` file and prints its statistics per game (docs/group-format.md); exit 0
 = every counted table keeps the rules, 1 = one breaks a rule, 2 = the file cannot be read or has
 no such season. The tables speak the language the usual locale variables name
-(``LANG=de_DE.UTF-8``) when ``translations/`` has its catalog; ``--json`` is the same in every
-language.
+(``LANG=de_DE.UTF-8``) when the package's ``translations/`` has its catalog; ``--json`` is the
+same in every language.
 
 The arguments are read here rather than with ``argparse``: two commands with two options do not
 need it, and importing it is a tenth of what the whole check of a long game costs. ``check``
@@ -21,7 +21,8 @@ import os
 import sys
 from typing import NoReturn
 
-from referee.records.check import TRANSLATIONS, catalog, check_text
+from referee import TRANSLATIONS
+from referee.records.check import catalog, check_text
 
 USAGE = """usage: python -m referee check RECORD.json [--json]
        python -m referee stats GROUP.json [--season NAME] [--json]"""

@@ -1,8 +1,8 @@
-"""The translation catalogs in ``translations/``: the commands that keep them in step with the
-code, and the check CI runs (docs/translating.md says how a translator uses them).
+"""The translation catalogs in ``referee/translations/``: the commands that keep them in step
+with the code, and the check CI runs (docs/translating.md says how a translator uses them).
 
     python -m referee.catalogs update       # extract every marked string, merge it into each .po
-    python -m referee.catalogs init LANG    # a new language: translations/LANG/LC_MESSAGES/
+    python -m referee.catalogs init LANG    # a new language: referee/translations/LANG/…/
     python -m referee.catalogs compile      # each .po to the .mo the app reads (both committed)
     python -m referee.catalogs check        # exit 1 if a catalog lacks, leaves open or is stale
 
@@ -23,8 +23,11 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from referee import TRANSLATIONS
+
 ROOT = Path(__file__).resolve().parents[1]
-FOLDER = ROOT / "translations"
+#: The catalogs the web app and the ``referee`` command read (package data).
+FOLDER = Path(TRANSLATIONS)
 KEYWORDS = [
     "-k",
     "lazy_gettext",
@@ -59,7 +62,7 @@ def extract(to: Path) -> Catalog:
 
 
 def po_files() -> list[Path]:
-    """Each language's catalog, ``translations/<code>/LC_MESSAGES/messages.po``."""
+    """Each language's catalog, ``referee/translations/<code>/LC_MESSAGES/messages.po``."""
     return sorted(FOLDER.glob("*/LC_MESSAGES/messages.po"))
 
 

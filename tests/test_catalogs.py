@@ -1,16 +1,21 @@
 """The translation catalogs keep up with the code (``referee.catalogs``): every string the code
-marks is in every catalog, translated, not fuzzy, and the committed .mo is the .po compiled; and
-a new language is nothing but a new catalog."""
+marks is in every catalog, translated, not fuzzy, and the committed .mo is the .po compiled; a
+new language is nothing but a new catalog; and the web app and the ``referee`` command read the
+same catalogs, the package's."""
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
+from flask_babel import get_babel
 
+import referee
 from app import create_app
-from referee.catalogs import check, extract, po_files
+from referee.__main__ import main
+from referee.catalogs import FOLDER, check, extract, po_files
 
 
 def test_there_is_a_german_catalog() -> None:
@@ -54,3 +59,22 @@ def test_a_new_language_is_a_new_catalog(tmp_path: Path) -> None:
     page = app.test_client().get("/", headers={"Accept-Language": "fr-CH, de;q=0.5"}).text
     assert '<html lang="fr">' in page
     assert 'hreflang="en" lang="en" translate="no">English</a>' in page
+
+
+def test_the_app_and_the_referee_command_read_the_package_s_catalogs(tmp_path: Path) -> None:
+    """One folder of catalogs, in the package, whose .mo files the wheel ships
+    (``tests/test_packaging.py``): the web app finds its languages there, the ``referee``
+    command reads it by default, and the catalogs' commands keep it."""
+    folder = Path(referee.__file__).parent / "translations"
+    assert Path(referee.TRANSLATIONS) == FOLDER == folder
+    assert po_files() == [folder / "de" / "LC_MESSAGES" / "messages.po"]
+    assert inspect.signature(main).parameters["translations"].default == referee.TRANSLATIONS
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}",
+        }
+    )
+    assert get_babel(app).translation_directories == [referee.TRANSLATIONS]
+    assert app.extensions["referee.languages"] == ["en", "de"]

@@ -5,9 +5,9 @@
 least one; 2: it cannot be read.
 
 The table for people is said in the language of the translations given (``catalog``: the one
-``translations/`` holds for the usual locale variables, LANGUAGE, LC_ALL, LC_MESSAGES, LANG;
-English when it holds none); the JSON document is language-free: its ``message`` is the English
-sentence, the catalog's source, whatever the locale.
+the package's ``translations/`` holds for the usual locale variables, LANGUAGE, LC_ALL,
+LC_MESSAGES, LANG; English when it holds none); the JSON document is language-free: its
+``message`` is the English sentence, the catalog's source, whatever the locale.
 
 The table for people shows every text from the record through ``shown``: its start only, and
 anything that does not print as an escape, so a name can never move a terminal's cursor or
@@ -21,19 +21,13 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from referee import TRANSLATIONS
 from referee.records.document import Record, RecordError, load_record
 from referee.records.parts import NO_TRUMP, record_part
 from referee.rules import Breach, State
 from referee.rules.marks import N_, Nn_, Plural
 from referee.rules.names import printable, quote
 from referee.rules.wording import ENGLISH, Translations, say, trump_name
-
-#: Where the compiled catalogs are: ``translations/<lang>/LC_MESSAGES/messages.mo`` (a path of
-#: ``os.path``: importing pathlib would cost a tenth of a check).
-TRANSLATIONS = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "translations"
-)
-
 
 #: The variables that name the locale, in the order ``gettext`` reads them.
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")

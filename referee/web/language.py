@@ -1,10 +1,10 @@
 """Which language a page speaks, and the switcher that changes it.
 
-The languages are the catalogs in ``translations/`` (each ``<code>/LC_MESSAGES/messages.mo``)
-and the default, English: a new catalog is a new language, nothing here lists them. A request's
-language is, in this order, the one ``?lang=`` names (for that page only), the one the phone
-chose with the switcher (the ``lang`` cookie, kept a year), the best match of the browser's
-``Accept-Language``, else the default.
+The languages are the catalogs in ``referee/translations/`` (each
+``<code>/LC_MESSAGES/messages.mo``) and the default, English: a new catalog is a new language,
+nothing here lists them. A request's language is, in this order, the one ``?lang=`` names (for
+that page only), the one the phone chose with the switcher (the ``lang`` cookie, kept a year),
+the best match of the browser's ``Accept-Language``, else the default.
 
 The switcher is a line of links on every page (``templates/base.html``), one per other language,
 to ``/language/<code>?next=<this page>``: it needs no script, and no form, so a page served alike

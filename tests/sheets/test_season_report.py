@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 from babel.support import Translations
 
+from referee import TRANSLATIONS
 from referee.groups.facts import stats_part
 from referee.groups.report import ranked, stats_text
 from referee.rules import GAMES
@@ -20,7 +20,7 @@ from referee.sheets.season import GameWords, season_report
 from tests.groups.test_stats_by_hand import FRIDAY
 from tests.sheets.reading import page_texts
 
-GERMAN = Translations.load(str(Path(__file__).resolve().parents[2] / "translations"), ["de"])
+GERMAN = Translations.load(TRANSLATIONS, ["de"])
 
 
 def document(season: str | None = None) -> dict:
