@@ -4,7 +4,8 @@ may not change (403), a stale page (CSRF, 400), too much (413), and our own fail
 Never a stack trace. A stale form is the common case at a card table (a phone left on the page
 all evening, the server restarted): the page a form came from can register a renderer with
 ``on_stale(endpoint)`` that shows the form again with the user's input kept and a fresh token;
-any other stale POST gets a short page with a way back.
+any other stale POST gets a short page with a way back. A page that refuses the phone (no link
+to it, no such group or table: its view aborts) is refused as the page itself would be.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
+    current_app,
     render_template,
     request,
     url_for,
@@ -22,6 +24,7 @@ from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import (
     Forbidden,
+    HTTPException,
     InternalServerError,
     NotFound,
     RequestEntityTooLarge,
@@ -93,7 +96,11 @@ def stale(error: CSRFError) -> ResponseReturnValue:
     message = stale_message()
     view = STALE_VIEWS.get(request.endpoint or "")
     if view is not None:
-        return view(message)
+        try:
+            return view(message)
+        except HTTPException as refused:
+            # Raised in an error handler, it would reach no handler of its own: a bare 500.
+            return current_app.handle_http_exception(refused)
     return render_template("errors/stale.html", message=message, back=back_url()), 400
 
 

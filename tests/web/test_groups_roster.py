@@ -223,3 +223,48 @@ def new_group_with_csrf(client) -> str:
     )
     assert response.status_code == 303
     return response.headers["Location"].rsplit("/", 1)[-1]
+
+
+@pytest.mark.csrf
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/g/{group}/roster",
+        "/g/{group}/seasons",
+        "/g/{group}/new",
+        "/g/{group}/t/{table}",
+        "/g/{group}/add-record",
+        "/t/{table}/group",
+        "/g/no-such-group/roster",
+        "/g/no-such-group/seasons",
+        "/g/no-such-group/new",
+        "/g/no-such-group/t/{table}",
+        "/t/no-such-table/group",
+    ],
+)
+def test_a_stale_form_from_a_phone_without_a_link_gets_the_refusal_page(
+    app: Flask, client, path: str
+) -> None:
+    """The stale form's page is the group's (or the table's): a phone holding no link to it
+    gets the page that says so, as without the stale token, not a server error."""
+    from tests.web.test_front import assert_security_headers
+
+    group_id = new_group_with_csrf(client)
+    page = client.get(f"/g/{group_id}/new").text
+    table = started_with_csrf(client, group_id, page)
+    stranger = app.test_client()
+    address = path.format(group=group_id, table=table)
+    response = stranger.post(address, data={"action": "add", "name": "Gil", "csrf_token": "x"})
+    assert response.status_code == (404 if "no-such" in path else 403), response.text[-800:]
+    assert "error-box" in response.text and "Traceback" not in response.text
+    assert_security_headers(response)
+    assert [p.name for p in stored(app, group_id).players] == ["Ann", "Ben"]
+
+
+def started_with_csrf(client, group_id: str, form: str) -> str:
+    from tests.web.helpers import hidden
+
+    data = {"game": "blackout", "here": ["p1", "p2"], "dealer": "next"}
+    response = start(client, group_id, **data, csrf_token=hidden(form, "csrf_token"))
+    assert response.status_code == 303, main_text(response)
+    return response.headers["Location"].rsplit("/", 1)[-1]
