@@ -63,11 +63,14 @@ def back_url() -> str:
     """Where "go back" leads: the page the request came from if it is ours, else home.
 
     Only a path of this app: one that a browser could read as another host's (``//evil``,
-    ``/\\evil``) leads home.
+    ``/\\evil``), or no address at all (``http://[``: ``urlsplit`` raises), leads home.
     """
     referrer = request.referrer
     if referrer:
-        parts = urlsplit(referrer)
+        try:
+            parts = urlsplit(referrer)
+        except ValueError:
+            return url_for("home.index")
         path = parts.path
         ours = path.startswith(request.script_root + "/") and path[1:2] not in ("/", "\\")
         if ours and parts.netloc == request.host and parts.scheme in ("http", "https"):

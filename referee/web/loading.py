@@ -34,6 +34,16 @@ Loaded = tuple[TableRecord, State]
 SEEN_HEADER = "X-Table-Seq"
 
 
+def position_in(text: str | None) -> int | None:
+    """A log position as a page's script sends it in a header (``SEEN_HEADER``, the ``N`` of an
+    ETag ``"seq-N"``): ASCII digits, at most 12; None for anything else, which the request is
+    then answered as if it had not sent (a digit of another script, a sign, a number longer
+    than Python reads: a header any client can forge)."""
+    if text is None or not (0 < len(text) <= 12 and text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
 class Tables(Protocol):
     """What pages ask of the tables (see the module)."""
 
@@ -136,7 +146,7 @@ def shown_position(table_id: str) -> int | None:
     """The log position to render a page every viewer sees alike at (``referee.web.pages``);
     None for an unknown table. A phone that follows the table says which position its poll
     answered (``SEEN_HEADER``): the page must show at least that one."""
-    return tables().shown_position(table_id, request.headers.get(SEEN_HEADER, type=int))
+    return tables().shown_position(table_id, position_in(request.headers.get(SEEN_HEADER)))
 
 
 def remember_after(record: TableRecord, entry: LogEntry, state: State) -> Loaded:

@@ -31,7 +31,7 @@ from werkzeug.http import parse_etags
 from werkzeug.wrappers import Response
 
 from referee.web import secret_keys
-from referee.web.loading import recent_seq
+from referee.web.loading import position_in, recent_seq
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import WSGIEnvironment
@@ -105,8 +105,9 @@ def asks_after(environ: WSGIEnvironment, seq: int) -> bool:
 def asked(environ: WSGIEnvironment) -> int | None:
     """The position a page's poll says its page shows (``If-None-Match: "seq-N"``), if any."""
     for etag in parse_etags(environ.get("HTTP_IF_NONE_MATCH")):
-        if etag.startswith("seq-") and etag[4:].isdigit():
-            return int(etag[4:])
+        seq = position_in(etag[4:]) if etag.startswith("seq-") else None
+        if seq is not None:
+            return seq
     return None
 
 

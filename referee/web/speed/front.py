@@ -35,7 +35,7 @@ from werkzeug.wrappers import Response
 from referee.web import secret_keys
 from referee.web.headers import security_headers
 from referee.web.language import VARY
-from referee.web.loading import SEEN_HEADER
+from referee.web.loading import SEEN_HEADER, position_in
 from referee.web.pages import SHARED_PAGE, SharedPage, conditional
 from referee.web.polls import (
     HELD_HEADER,
@@ -140,8 +140,10 @@ class Front:
         if position is None:
             return None
         seen = environ.get(SEEN_IN_ENVIRON)
-        if seen is not None and not (seen.isdigit() and int(seen) <= position):
-            return None
+        if seen is not None:
+            at = position_in(seen)
+            if at is None or at > position:
+                return None  # Flask's (which ignores a position that is none)
         if asks_after(environ, position):  # a page's poll (whatever its key): as Flask's view
             return unchanged_answer(position)
         body = self.pages.get(page.key(position))
