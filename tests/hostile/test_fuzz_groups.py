@@ -412,3 +412,38 @@ def test_adding_a_record_under_fire(hostile_app, hostile_client, text, seats, co
         assert len(after.tables) == 2 and counted(hostile_app)[1] == before[1] + 1
     else:
         assert len(after.tables) == 1 and counted(hostile_app) == before
+
+
+def club_file(member_id: str) -> bytes:
+    """The club's group file with Ann's roster id ``member_id``, seated by it."""
+    import json
+
+    roster = [{"id": member_id, "name": "Ann"}, {"id": "p2", "name": "Ben"}]
+    record = {"format": "table-referee/1", "game": "blackout", "players": ["Ann", "Ben", "Gus"]}
+    table = {
+        "played": "2026-11-27T19:30:00+01:00",
+        "seats": {"Ann": member_id, "Ben": "p2", "Gus": None},
+        "record": record,
+    }
+    doc = {"format": "table-referee-group/1", "name": "Club", "players": roster, "tables": [table]}
+    return json.dumps(doc).encode()
+
+
+@pytest.mark.parametrize(
+    "member_id",
+    ["p\x00", "p\x00" * 20, "\x1b[31m", "p\u202e1", "p\u2066", "p/1", "/", ".", ".."],
+    ids=repr,
+)
+def test_a_roster_id_no_address_or_database_takes_is_refused(
+    hostile_app, hostile_client, member_id
+):
+    """A NUL (PostgreSQL stores no text that holds one), a character that does not show, a
+    "/" or a dot segment (a profile's address could not name the player) is refused with the
+    reader's sentence, and nothing is made."""
+    before = counted(hostile_app)
+    body, kind = multipart({"time_zone": "UTC"}, {"group": club_file(member_id)})
+    response = hostile_client.post("/groups/import", data=body, content_type=kind)
+    text = answered(response)
+    assert response.status_code == 422
+    assert "player 1: id:" in text
+    assert counted(hostile_app) == before
