@@ -15,9 +15,10 @@ entry checks its link in the statement that writes it.
 
 What the rules of a group refuse raises ``GroupRefused`` with a code and its parameters (the
 web layer says it in the reader's language): names as ``referee.rules.names`` allows a
-player's (not empty, at most ``LONGEST_NAME`` characters, no control, format or bidi
-character), two players of the roster who are not retired never with the same name (up to case
-and Unicode normalisation), two seats of one table never on one roster id, at most
+player's (``name_fault``: not empty nor only what shows as nothing, at most ``LONGEST_NAME``
+characters, no control, format or bidi character), two players of the roster who are not
+retired never with the same name (``same_name_key``: up to case, Unicode normalisation and
+what shows as nothing), two seats of one table never on one roster id, at most
 ``LONGEST_ROSTER`` players and ``MOST_SEASONS`` seasons.
 """
 
@@ -36,7 +37,7 @@ from sqlalchemy import CursorResult, delete, exists, func, insert, select, updat
 
 from referee.groups import Season, season_of
 from referee.rules import Setup
-from referee.rules.names import LONGEST_NAME, hidden_character, same_name_key
+from referee.rules.names import LONGEST_NAME, name_fault, same_name_key
 from referee.store.db import db
 from referee.store.links import (
     LINKS_OF_A_GROUP,
@@ -196,11 +197,12 @@ def checked_name(text: str, kind: str = "player") -> str:
     ``GroupRefused``. The rules of a player's name at a table (``referee.rules.names``)."""
     longest = {"group": LONGEST_GROUP_NAME, "season": LONGEST_SEASON_NAME}.get(kind, LONGEST_NAME)
     name = text.strip()
-    if not name:
+    fault = name_fault(name, longest)
+    if fault == "empty-name":
         raise GroupRefused("name-empty", kind=kind, name=name)
-    if len(name) > longest:
+    if fault == "long-name":
         raise GroupRefused("name-long", kind=kind, name=name, longest=longest)
-    if hidden_character(name):
+    if fault is not None:
         raise GroupRefused("name-hidden", kind=kind, name=name)
     return name
 

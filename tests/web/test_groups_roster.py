@@ -72,6 +72,9 @@ def test_add_rename_retire_and_bring_back(app: Flask, client) -> None:
         ("\u202eevil", "holds a character that does not show"),
         ("Ann\x1b[31m", "holds a character that does not show"),
         ("<script>alert(1)</script>\x00", "holds a character that does not show"),
+        ("Ben\u034f", "There is a player called “Ben\u034f” on the roster already"),
+        ("\u3164", "A player needs a name."),
+        ("\u2800", "A player needs a name."),
     ],
 )
 def test_garbage_names_are_refused_with_a_sentence_and_kept(app, client, name, said) -> None:
@@ -268,3 +271,21 @@ def started_with_csrf(client, group_id: str, form: str) -> str:
     response = start(client, group_id, **data, csrf_token=hidden(form, "csrf_token"))
     assert response.status_code == 303, main_text(response)
     return response.headers["Location"].rsplit("/", 1)[-1]
+
+
+@pytest.mark.parametrize("blank", ["\u3164", "\u2800", "\u034f\u3164 "])
+def test_a_group_or_season_name_that_shows_nothing_is_refused(app: Flask, client, blank) -> None:
+    group_id = new_group(client, players=("Ann", "Ben"))
+    page = client.get(f"/g/{group_id}/roster").text
+    data = {"version": version_of(page), "action": "group", "name": blank, "time_zone": "UTC"}
+    response = client.post(f"/g/{group_id}/roster", data=data)
+    assert response.status_code == 422 and "The group needs a name." in error_text(response)
+    data = {"version": version_of(page), "name": blank, "starts_on": "2027-01-01"}
+    response = client.post(f"/g/{group_id}/seasons", data=data)
+    assert response.status_code == 422 and "The season needs a name." in error_text(response)
+    response = client.post(
+        "/groups/new", data={"name": blank, "players": "Ann", "time_zone": "UTC"}
+    )
+    assert response.status_code == 422 and "The group needs a name." in response.text
+    group = stored(app, group_id)
+    assert (group.name, group.seasons) == ("Friday club", ())
