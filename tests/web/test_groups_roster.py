@@ -289,3 +289,39 @@ def test_a_group_or_season_name_that_shows_nothing_is_refused(app: Flask, client
     assert response.status_code == 422 and "The group needs a name." in response.text
     group = stored(app, group_id)
     assert (group.name, group.seasons) == ("Friday club", ())
+
+
+@pytest.mark.parametrize("seat", ["Zed", "Ann", "gus"])
+def test_a_refused_merge_into_a_new_player_changes_nothing(app: Flask, client, seat) -> None:
+    """A seat that is no guest's of the table (no such seat, a roster player's, another case
+    of a guest's name): refused, and no player is added for it."""
+    group_id = new_group(client, players=("Ann", "Ben", "Cho"))
+    table = started(client, group_id, here=["p1", "p2"], guests="Gus")
+    before = stored(app, group_id)
+    page = client.get(f"/g/{group_id}/t/{table}")
+    data = {"version": version_of(page.text), "action": "merge", "seat": seat, "into": "new"}
+    response = client.post(f"/g/{group_id}/t/{table}", data=data)
+    assert response.status_code == 422, response.text[-800:]
+    after = stored(app, group_id)
+    assert (after.players, after.tables, after.version) == (
+        before.players,
+        before.tables,
+        before.version,
+    )
+
+
+def test_a_merge_into_a_new_player_from_a_stale_page_changes_nothing(app: Flask, client) -> None:
+    group_id = new_group(client, players=("Ann", "Ben", "Cho"))
+    table = started(client, group_id, here=["p1", "p2"], guests="Gus")
+    page = client.get(f"/g/{group_id}/t/{table}")
+    ok(roster_post(client, group_id, action="rename", player="p3", name="Chloe"))
+    before = stored(app, group_id)
+    data = {"version": version_of(page.text), "action": "merge", "seat": "Gus", "into": "new"}
+    response = client.post(f"/g/{group_id}/t/{table}", data=data)
+    assert response.status_code == 409
+    assert "changed on another phone" in error_text(response)
+    assert stored(app, group_id) == before
+    data["version"] = version_of(client.get(f"/g/{group_id}/t/{table}").text)
+    ok(client.post(f"/g/{group_id}/t/{table}", data=data))
+    after = stored(app, group_id)
+    assert after.player("p4").name == "Gus" and after.kept(table).seats["Gus"] == "p4"

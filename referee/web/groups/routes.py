@@ -61,6 +61,7 @@ from referee.store.groups import (
     rename_player,
     retire_player,
     revoke_group_links,
+    seat_new_player,
     set_counts,
     set_seat,
 )
@@ -525,13 +526,7 @@ def merge(group_id: str, table_id: str, version: int | None) -> tuple[str | None
     seat = request.form.get("seat", "")
     player = request.form.get("into", "")
     if player == "new":
-        added: list[str] = []
-
-        def do(by: str) -> None:
-            added.append(add_player(group_id, seat, by))
-            set_seat(group_id, table_id, seat, added[0], None, by)
-
-        error = change(group_id, do)
+        error = change(group_id, lambda by: seat_new_player(group_id, table_id, seat, version, by))
         return error, gettext("%(name)s is on the roster now, with this table.", name=seat)
     error = change(group_id, lambda by: set_seat(group_id, table_id, seat, player, version, by))
     return error, gettext("The guest's seat is the roster player's now.")
