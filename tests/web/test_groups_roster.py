@@ -325,3 +325,22 @@ def test_a_merge_into_a_new_player_from_a_stale_page_changes_nothing(app: Flask,
     ok(client.post(f"/g/{group_id}/t/{table}", data=data))
     after = stored(app, group_id)
     assert after.player("p4").name == "Gus" and after.kept(table).seats["Gus"] == "p4"
+
+
+@pytest.mark.parametrize("version", ["\xb2", "\u0663", "1\xb9", "9" * 5000, "-1", " 1"])
+def test_a_version_that_is_no_number_is_a_page_the_group_moved_on_from(
+    app: Flask, client, version
+) -> None:
+    group_id = new_group(client, players=("Ann", "Ben", "Cho"))
+    table = started(client, group_id, here=["p1", "p2"], guests="Gus")
+    before = stored(app, group_id)
+    for path, data in (
+        ("/roster", {"action": "rename", "player": "p1", "name": "Anna"}),
+        ("/seasons", {"name": "Autumn", "starts_on": "2027-09-01"}),
+        (f"/t/{table}", {"action": "merge", "seat": "Gus", "into": "new"}),
+        (f"/t/{table}", {"action": "not-counts"}),
+    ):
+        response = client.post(f"/g/{group_id}{path}", data=data | {"version": version})
+        assert response.status_code == 409, (path, response.status_code)
+        assert "changed on another phone" in error_text(response)
+    assert stored(app, group_id) == before

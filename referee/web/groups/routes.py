@@ -120,10 +120,18 @@ def read(group_id: str) -> Callable[[], GroupRecord | None]:
     return lambda: get_group(group_id)
 
 
+#: What ``posted_version`` gives for a version that is none: no group is ever at it (versions
+#: start at 1), so the change is refused as from a page the group has moved on from.
+NO_VERSION = 0
+
+
 def posted_version() -> int | None:
-    """The group's version the posted form was shown at (None: it does not say)."""
-    text = request.form.get("version", "")
-    return int(text) if text.isdigit() and len(text) < 12 else None
+    """The group's version the posted form was shown at (None: it does not say; ``NO_VERSION``
+    for one that is no version: a sign, a digit of another script, too many digits)."""
+    text = request.form.get("version")
+    if text is None:
+        return None
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 12 else NO_VERSION
 
 
 def change(group_id: str, do: Callable[[str], object]) -> str | None:
@@ -323,7 +331,8 @@ def seasons(group_id: str) -> ResponseReturnValue:
     version = posted_version()
     error = change(group_id, lambda by: add_season(group_id, name, day, version, by))
     if error is not None:
-        return render_page(load_group(group_id), 422, season_error=error, **typed)
+        status = 409 if error == changed_text() else 422
+        return render_page(load_group(group_id), status, season_error=error, **typed)
     shown = format_date(day, "medium")
     flash(gettext("Season “%(name)s” starts on %(day)s.", name=name.strip(), day=shown), "info")
     return redirect(url_for("groups.page", group_id=group_id) + "#seasons", 303)
