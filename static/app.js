@@ -439,9 +439,11 @@ function showOffline() {
 window.addEventListener("offline", showOffline);
 if (document.body.dataset.offline || !navigator.onLine) showOffline();
 
-// A screen an entry brought back is this page's newest version: keep it for the service worker.
+// A screen an entry brought back is this page's newest version: keep it for the service worker
+// (as the worker does, never one said not to be stored: a page that shows a link).
 function keepScreen(answer, html) {
-  if (answer.status !== 200 || !window.caches) return;
+  const control = answer.headers.get("Cache-Control") || "";
+  if (answer.status !== 200 || !window.caches || control.includes("no-store")) return;
   const made = answer.headers.get("Date");
   const headers = {
     "Content-Type": "text/html; charset=utf-8",

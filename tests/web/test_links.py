@@ -647,3 +647,34 @@ def test_a_session_from_before_sessions_said_what_a_link_opens_still_opens_it(ap
     ok(keeper.post(f"/t/{table}/entry", data=entry(page.text, action="declare", player="2",
                                                    choice="open-1")))  # fmt: skip
     assert log_length(app, table) == 2
+
+
+def test_every_page_that_shows_a_link_is_kept_by_no_cache(app, client, table):
+    """A page that shows a link's token (the share pages, and each as a form just made a link)
+    says ``no-store``: neither the browser's cache nor the phone's offline copies
+    (``static/sw.js`` keeps no such page) hold a link that may be revoked since."""
+    from tests.web.group_helpers import new_group
+
+    group_id = new_group(client)
+    for answer in (
+        client.get(f"/t/{table}/share"),
+        client.post(f"/t/{table}/share", data={"action": "keeper"}),
+        client.post(f"/t/{table}/share", data={"action": "player:Ben"}),
+        client.get(f"/g/{group_id}/share"),
+        client.post(f"/g/{group_id}/share", data={"action": "keeper"}),
+        client.get("/j"),
+    ):
+        if answer.request.method == "POST":
+            assert "/j#" in answer.text  # the link just made
+        assert answer.status_code == 200, answer.request.path
+        assert "no-store" in answer.headers.get("Cache-Control", ""), answer.request.path
+
+
+def test_the_service_worker_keeps_no_page_said_not_to_be_stored(client):
+    """What ``static/sw.js`` and ``static/app.js`` keep for offline: never a ``no-store``
+    answer (a share page's links)."""
+    worker = client.get("/sw.js").text
+    assert re.search(r'control\.includes\("no-store"\)\)\s*\{\s*return;', worker)
+    with client.get("/static/app.js") as script:
+        keep = script.text.split("function keepScreen", 1)[1].split("\n}\n", 1)[0]
+    assert 'includes("no-store")' in keep

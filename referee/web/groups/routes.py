@@ -82,7 +82,7 @@ from referee.web.i18n import gettext, ngettext
 from referee.web.language import language
 from referee.web.memo import memo
 from referee.web.sharing.access import creator, held_token
-from referee.web.sharing.routes import link_url, shown_link
+from referee.web.sharing.routes import link_page, link_url, shown_link
 
 bp = Blueprint("groups", __name__, cli_group=None)
 
@@ -552,18 +552,19 @@ def stale_kept(message: str) -> ResponseReturnValue:
 # --- sharing -----------------------------------------------------------------------------------
 
 
-def render_share(group: GroupRecord, keeper: str | None = None) -> str:
+def render_share(group: GroupRecord, keeper: str | None = None) -> ResponseReturnValue:
     """The group's share page; ``keeper``: a keeper link just made, shown this once."""
     viewer = shown_group_token(group.id)
     if viewer is not None and group_access(viewer, group.id) is None:
         viewer = None  # revoked since
-    return render_template(
+    page = render_template(
         "groups/share.html",
         group=group,
         viewer=None if viewer is None else shown_link(viewer, gettext("Group link")),
         keeper=None if keeper is None else shown_link(keeper, gettext("Group keeper link")),
         form=GroupForm(formdata=None),
     )
+    return link_page(page)
 
 
 @bp.get("/g/<group_id>/share")

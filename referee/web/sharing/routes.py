@@ -80,24 +80,34 @@ def shown_link(token: str, title: str) -> dict[str, object]:
     return {"url": url, "qr": qr_svg(url, title)}
 
 
+def link_page(page: str, status: int = 200) -> Response:
+    """A page that shows a link's token (or takes one): kept by no cache, the browser's nor the
+    phone's offline copies (``static/sw.js``), since the link may be revoked a moment later."""
+    response = Response(page, status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def render_share(
     table_id: str, keeper: str | None = None, player_link: tuple[str, str] | None = None
-) -> str:
+) -> Response:
     """The share page; ``keeper`` and ``player_link`` are links just made, shown this once."""
     record, state = load(table_id)
     viewer = shown_token(table_id, "viewer")
     if viewer is not None and access(viewer, table_id) is None:
         viewer = None  # revoked since
-    return render_template(
-        "sharing/page.html",
-        record=record,
-        state=state,
-        viewer=None if viewer is None else shown_link(viewer, gettext("Spectator link")),
-        keeper=None if keeper is None else shown_link(keeper, gettext("Scorekeeper link")),
-        player_link=None
-        if player_link is None
-        else {"player": player_link[0], **shown_link(player_link[1], player_link[0])},
-        secret_bids=screens(state.setup.game).player_links,
+    return link_page(
+        render_template(
+            "sharing/page.html",
+            record=record,
+            state=state,
+            viewer=None if viewer is None else shown_link(viewer, gettext("Spectator link")),
+            keeper=None if keeper is None else shown_link(keeper, gettext("Scorekeeper link")),
+            player_link=None
+            if player_link is None
+            else {"player": player_link[0], **shown_link(player_link[1], player_link[0])},
+            secret_bids=screens(state.setup.game).player_links,
+        )
     )
 
 
@@ -185,10 +195,7 @@ def token_in(text: str) -> str:
 
 def join_page(link: str = "", error: str | None = None, status: int = 200) -> Response:
     """The ``/j`` page: its form (``link`` filled in), and why a link did not open."""
-    page = render_template("sharing/join.html", link=link, error=error)
-    response = Response(page, status)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return link_page(render_template("sharing/join.html", link=link, error=error), status)
 
 
 def open_link(token: str) -> WerkzeugResponse | None:
