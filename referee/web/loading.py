@@ -17,7 +17,7 @@ from typing import Protocol
 from flask import Flask, abort, current_app, request
 
 from referee.rules import State, replay
-from referee.store.links import Access, access
+from referee.store.links import Access, access, revoked_count
 from referee.store.tables import (
     LogEntry,
     TableRecord,
@@ -72,6 +72,10 @@ class Tables(Protocol):
     def forget_links(self, table_id: str) -> None:
         """Forget what is known of the table's links (after revoking some)."""
 
+    def revocations(self, table_id: str) -> int:
+        """How many of the table's links have been revoked (``revoked_count``): a revocation in
+        another process is seen within a sweep, as the links themselves."""
+
 
 class Replayed:
     """Every question asks the database; every table is replayed whole."""
@@ -101,6 +105,9 @@ class Replayed:
 
     def forget_links(self, table_id: str) -> None:
         pass
+
+    def revocations(self, table_id: str) -> int:
+        return revoked_count(table_id)
 
 
 def init_app(app: Flask, tables: Tables | None = None) -> None:
@@ -135,6 +142,11 @@ def load_since(table_id: str, seq: int) -> Loaded:
     if found is None:
         abort(404)
     return found
+
+
+def revocations(table_id: str) -> int:
+    """How many of the table's links have been revoked (``Tables.revocations``)."""
+    return tables().revocations(table_id)
 
 
 def recent_seq(table_id: str) -> int | None:
