@@ -17,7 +17,8 @@ A shared link is ``/j#<token>`` (``link_url``): the token is the address's fragm
 browser never sends, so it appears in no request line of any server's, proxy's or dev server's
 log. The page at ``/j`` hands it over in a POST (``static/app.js`` submits its form with the
 fragment at once, so scanning a QR code opens the table in one step); without JavaScript the
-link is pasted into that form. Links of the old form, ``/j/<token>``, still open their table.
+link is pasted into that form. Links of the old form, ``/j/<token>``, still open their table or
+group.
 """
 
 from __future__ import annotations
@@ -250,8 +251,9 @@ def stale_join(message: str) -> ResponseReturnValue:
 
 @bp.get("/j/<token>")
 def join(token: str) -> ResponseReturnValue:
-    """Open a link of the old form, ``/j/<token>`` (its token reaches request logs)."""
-    opened = open_link(token)
+    """Open a link of the old form, ``/j/<token>`` (its token reaches request logs): a table's or
+    a group's, as ``/j#<token>`` does."""
+    opened = open_link(token) or open_group_link(token)
     if opened is None:
         abort(404, description=unknown_link())
     return opened
