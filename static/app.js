@@ -108,8 +108,10 @@ if (document.body.dataset.poll) {
     note.textContent = say("stopped");
     document.querySelector("main").prepend(note);
   };
-  // The key of the page's poll: the k of its older /seq address, which it still carries.
-  const key = new URL(document.body.dataset.poll, location.href).searchParams.get("k") ?? "";
+  // The key of the page's poll: the k of its older /seq address, which it still carries. Read
+  // at each question: a revoked link makes it anew, and the page swapped in carries the new one.
+  const pollKey = () =>
+    new URL(document.body.dataset.poll, location.href).searchParams.get("k") ?? "";
   // The newest position this page heard of without showing it (its input kept: "tell").
   let heard = -1;
   let checking = false;
@@ -126,7 +128,7 @@ if (document.body.dataset.poll) {
       const answer = await fetch(location.pathname + location.search, {
         cache: "no-store",
         credentials: "same-origin",
-        headers: { "If-None-Match": `"seq-${shown}"`, "X-Table-Poll": key },
+        headers: { "If-None-Match": `"seq-${shown}"`, "X-Table-Poll": pollKey() },
       });
       const held = answer.headers.get("X-Poll-Held") === "1";
       if (answer.status === 304) {
@@ -439,9 +441,11 @@ function showOffline() {
 window.addEventListener("offline", showOffline);
 if (document.body.dataset.offline || !navigator.onLine) showOffline();
 
-// A screen an entry brought back is this page's newest version: keep it for the service worker.
+// A screen an entry brought back is this page's newest version: keep it for the service worker
+// (as the worker does, never one said not to be stored: a page that shows a link).
 function keepScreen(answer, html) {
-  if (answer.status !== 200 || !window.caches) return;
+  const control = answer.headers.get("Cache-Control") || "";
+  if (answer.status !== 200 || !window.caches || control.includes("no-store")) return;
   const made = answer.headers.get("Date");
   const headers = {
     "Content-Type": "text/html; charset=utf-8",

@@ -278,6 +278,29 @@ def test_what_no_game_can_hold_is_unreadable(doc, field, message):
     assert again.value.field == field
 
 
+@pytest.mark.parametrize(
+    "colour", ["red\u202e", "re\u200bd", "\x1b[31mred", "red\x00", "\u3164", " \u2800 "], ids=repr
+)
+def test_a_colour_name_that_does_not_show_as_it_is_is_unreadable(colour):
+    """A colour's name is read as a player's name is (``referee.rules.names``): one that holds
+    a character that does not show, or shows as nothing, is refused as the app's form refuses
+    it."""
+    doc = {**blackout([]), "game": "alles-oder-nichts", "options": {"colours": ["a", colour]}}
+    with pytest.raises(RecordError) as caught:
+        parse_record(doc)
+    assert caught.value.field == "options.colours[1]"
+    assert "holds a character that does not show" in str(caught.value)
+
+
+@pytest.mark.parametrize("colour", ["A", "a\u034f", " a", "\uff41"], ids=repr)
+def test_two_colours_that_show_alike_are_unreadable(colour):
+    doc = {**blackout([]), "game": "alles-oder-nichts", "options": {"colours": ["a", colour]}}
+    with pytest.raises(RecordError) as caught:
+        parse_record(doc)
+    assert caught.value.field == "options.colours[1]"
+    assert "names what an earlier one names, as it shows" in str(caught.value)
+
+
 def text_of(game: str, rest: str) -> str:
     """A record's text: Ann and Ben at ``game``, then ``rest`` (its further fields)."""
     return f'{{"format": "table-referee/1", "players": ["Ann", "Ben"], "game": "{game}"{rest}}}'

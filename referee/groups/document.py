@@ -45,7 +45,14 @@ from referee.records import (
 )
 from referee.records.history import read_offset_time
 from referee.records.parts import name_map, subfield
-from referee.rules.names import LONGEST_NAME, name_fault, printable, quote, same_name_key
+from referee.rules.names import (
+    LONGEST_NAME,
+    hidden_character,
+    name_fault,
+    printable,
+    quote,
+    same_name_key,
+)
 
 __all__ = [
     "FORMAT",
@@ -327,6 +334,13 @@ def _members(value: object) -> tuple[Member, ...]:
             f"must be a text of 1 to {LONGEST_ID} characters",
         )
         assert isinstance(member_id, str)
+        _need(not hidden_character(member_id), f"{field}.id", _NAME_FAULTS["unprintable-name"])
+        _need(
+            "/" not in member_id and member_id not in (".", ".."),
+            f"{field}.id",
+            'is part of the address of the player\'s page, so it holds no "/" and is not '
+            '"." or ".."',
+        )
         _need(
             member_id not in ids,
             f"{field}.id",

@@ -42,6 +42,7 @@ from referee.records.parts import RecordError, is_int, need, record_part, str_li
 from referee.rules import GAMES, IllegalEntry, OptionError, Setup, State, replay
 from referee.rules import events as ev
 from referee.rules.engine import check_players
+from referee.rules.names import hidden_character, same_name_key, shown
 
 if TYPE_CHECKING:
     from referee.records.log import LogEntry
@@ -433,14 +434,35 @@ def _check_values(data: object, text: bool, numbers: bool) -> None:
 
 
 def _check_options(options: dict[str, Any]) -> None:
-    """Every text in the options is short (a sequence's name, a colour)."""
+    """Every text in the options is short (a sequence's name, a colour) and shows as it is, as
+    a player's name must (``referee.rules.names``): a colour's name is read on every card."""
     too_long = f"is longer than {OPTION_TEXT} characters"
     for key, value in options.items():
         field = subfield("options", key)
         need(len(key) <= OPTION_TEXT, field, too_long)
-        need(not isinstance(value, str) or len(value) <= OPTION_TEXT, field, too_long)
-        for i, item in enumerate(value if isinstance(value, list) else []):
-            need(not isinstance(item, str) or len(item) <= OPTION_TEXT, f"{field}[{i}]", too_long)
+        items = enumerate(value) if isinstance(value, list) else [(None, value)]
+        keys: set[str] = set()
+        for i, item in items:
+            if isinstance(item, str):
+                where = field if i is None else f"{field}[{i}]"
+                need(len(item) <= OPTION_TEXT, where, too_long)
+                need(not _hidden(item), where, HIDDEN_TEXT)
+                key = same_name_key(item)
+                need(key not in keys, where, "names what an earlier one names, as it shows")
+                keys.add(key)
+
+
+#: What a text that does not show as it is is refused with (a name, a colour).
+HIDDEN_TEXT = (
+    "holds a character that does not show (a control, format or private-use character, or a "
+    "line break), or shows nothing"
+)
+
+
+def _hidden(text: str) -> bool:
+    """Whether ``text`` holds a character that does not show, or is only what shows as nothing
+    (blank text is not: it is no name, which the game says)."""
+    return hidden_character(text) or bool(text.strip() and not shown(text))
 
 
 def parse_record(data: object, *, checked: bool = False) -> Record:

@@ -15,9 +15,10 @@ entry checks its link in the statement that writes it.
 
 What the rules of a group refuse raises ``GroupRefused`` with a code and its parameters (the
 web layer says it in the reader's language): names as ``referee.rules.names`` allows a
-player's (not empty, at most ``LONGEST_NAME`` characters, no control, format or bidi
-character), two players of the roster who are not retired never with the same name (up to case
-and Unicode normalisation), two seats of one table never on one roster id, at most
+player's (``name_fault``: not empty nor only what shows as nothing, at most ``LONGEST_NAME``
+characters, no control, format or bidi character), two players of the roster who are not
+retired never with the same name (``same_name_key``: up to case, Unicode normalisation and
+what shows as nothing), two seats of one table never on one roster id, at most
 ``LONGEST_ROSTER`` players and ``MOST_SEASONS`` seasons.
 """
 
@@ -36,7 +37,7 @@ from sqlalchemy import CursorResult, delete, exists, func, insert, select, updat
 
 from referee.groups import Season, season_of
 from referee.rules import Setup
-from referee.rules.names import LONGEST_NAME, hidden_character, same_name_key
+from referee.rules.names import LONGEST_NAME, name_fault, same_name_key
 from referee.store.db import db
 from referee.store.links import (
     LINKS_OF_A_GROUP,
@@ -196,11 +197,12 @@ def checked_name(text: str, kind: str = "player") -> str:
     ``GroupRefused``. The rules of a player's name at a table (``referee.rules.names``)."""
     longest = {"group": LONGEST_GROUP_NAME, "season": LONGEST_SEASON_NAME}.get(kind, LONGEST_NAME)
     name = text.strip()
-    if not name:
+    fault = name_fault(name, longest)
+    if fault == "empty-name":
         raise GroupRefused("name-empty", kind=kind, name=name)
-    if len(name) > longest:
+    if fault == "long-name":
         raise GroupRefused("name-long", kind=kind, name=name, longest=longest)
-    if hidden_character(name):
+    if fault is not None:
         raise GroupRefused("name-hidden", kind=kind, name=name)
     return name
 
@@ -584,6 +586,13 @@ def add_player(group_id: str, name: str, by: str | None = None) -> str:
     """Add a player to the roster; return their new id."""
     name = checked_name(name)
     group = _change(group_id, by=by)
+    player_id = _insert_player(group, name)
+    db.session.commit()
+    return player_id
+
+
+def _insert_player(group: GroupRecord, name: str) -> str:
+    """Add a player of the checked ``name`` to the roster, in the caller's change; their id."""
     with rolled_back_if_refused():
         check_free(name, group.players)
         if len(group.players) >= LONGEST_ROSTER:
@@ -592,9 +601,8 @@ def add_player(group_id: str, name: str, by: str | None = None) -> str:
     while f"p{number}" in group.by_id:
         number += 1
     player_id = f"p{number}"
-    row = {"group_id": group_id, "player_id": player_id, "number": number, "name": name}
+    row = {"group_id": group.id, "player_id": player_id, "number": number, "name": name}
     db.session.execute(insert(PLAYERS), row | {"retired": False, "created_at": utcnow()})
-    db.session.commit()
     return player_id
 
 
@@ -726,19 +734,51 @@ def set_seat(
     """Merge a guest of a table into a roster player: the seat ``seat`` (a guest's) becomes the
     player's id. Refused when the seat is no guest's, or another seat of the table has the id."""
     group = _change(group_id, expected, by)
-    kept = _kept(group, table_id)
+    kept = _guest_seat(group, table_id, seat)
     _player(group, player_id)
+    _seat(group, kept, seat, player_id, group.by_id)
+    db.session.commit()
+
+
+def seat_new_player(
+    group_id: str, table_id: str, seat: str, expected: int | None = None, by: str | None = None
+) -> str:
+    """Merge a guest of a table into a new roster player of the guest's name, in one change:
+    both or nothing (refused as ``set_seat`` and ``add_player`` refuse). The new player's id."""
+    name = checked_name(seat)
+    group = _change(group_id, expected, by)
+    kept = _guest_seat(group, table_id, seat)
+    player_id = _insert_player(group, name)
+    roster = {**group.by_id, player_id: RosterPlayer(player_id, name)}
+    _seat(group, kept, seat, player_id, roster)
+    db.session.commit()
+    return player_id
+
+
+def _guest_seat(group: GroupRecord, table_id: str, seat: str) -> KeptTable:
+    """The kept table whose seat ``seat`` is a guest's; else ``GroupRefused``, rolled back."""
+    kept = _kept(group, table_id)
     if seat not in kept.seats or kept.seats[seat] is not None:
         db.session.rollback()
         raise GroupRefused("not-a-guest", name=seat)
+    return kept
+
+
+def _seat(
+    group: GroupRecord,
+    kept: KeptTable,
+    seat: str,
+    player_id: str,
+    roster: Mapping[str, RosterPlayer],
+) -> None:
+    """Give the kept table's seat ``seat`` the roster id ``player_id``, in the caller's change."""
     with rolled_back_if_refused():
-        seats = check_seats(kept.players, {**kept.seats, seat: player_id}, group.by_id)
+        seats = check_seats(kept.players, {**kept.seats, seat: player_id}, roster)
     db.session.execute(
         update(KEPT)
-        .where(KEPT.c.group_id == group_id, KEPT.c.table_id == table_id)
+        .where(KEPT.c.group_id == group.id, KEPT.c.table_id == kept.table_id)
         .values(seats=seats)
     )
-    db.session.commit()
 
 
 def add_season(

@@ -232,6 +232,18 @@ def access(token: str, table_id: str | None = None) -> Access | None:
     return Access(row.table_id, row.kind, row.player)
 
 
+#: How many of a table's links are revoked (see ``revoked_count``).
+_REVOKED_COUNT = select(func.count()).where(
+    LINKS.c.table_id == bindparam("table_id"), LINKS.c.revoked_at.is_not(None)
+)
+
+
+def revoked_count(table_id: str) -> int:
+    """How many of the table's links have been revoked: it only grows, by each revocation, so
+    it names the table's links as they stand (a page's poll key is made with it)."""
+    return int(db.session.scalar(_REVOKED_COUNT, {"table_id": table_id}) or 0)
+
+
 def revoked_since(since: datetime) -> list[str]:
     """The tables with a link revoked at or after ``since``: one indexed read, on a connection
     of its own like ``referee.store.tables.changed_since`` (processes that keep looked-up links

@@ -4,7 +4,8 @@ may not change (403), a stale page (CSRF, 400), too much (413), and our own fail
 Never a stack trace. A stale form is the common case at a card table (a phone left on the page
 all evening, the server restarted): the page a form came from can register a renderer with
 ``on_stale(endpoint)`` that shows the form again with the user's input kept and a fresh token;
-any other stale POST gets a short page with a way back.
+any other stale POST gets a short page with a way back. A page that refuses the phone (no link
+to it, no such group or table: its view aborts) is refused as the page itself would be.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
+    current_app,
     render_template,
     request,
     url_for,
@@ -22,6 +24,7 @@ from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import (
     Forbidden,
+    HTTPException,
     InternalServerError,
     NotFound,
     RequestEntityTooLarge,
@@ -60,11 +63,14 @@ def back_url() -> str:
     """Where "go back" leads: the page the request came from if it is ours, else home.
 
     Only a path of this app: one that a browser could read as another host's (``//evil``,
-    ``/\\evil``) leads home.
+    ``/\\evil``), or no address at all (``http://[``: ``urlsplit`` raises), leads home.
     """
     referrer = request.referrer
     if referrer:
-        parts = urlsplit(referrer)
+        try:
+            parts = urlsplit(referrer)
+        except ValueError:
+            return url_for("home.index")
         path = parts.path
         ours = path.startswith(request.script_root + "/") and path[1:2] not in ("/", "\\")
         if ours and parts.netloc == request.host and parts.scheme in ("http", "https"):
@@ -93,7 +99,11 @@ def stale(error: CSRFError) -> ResponseReturnValue:
     message = stale_message()
     view = STALE_VIEWS.get(request.endpoint or "")
     if view is not None:
-        return view(message)
+        try:
+            return view(message)
+        except HTTPException as refused:
+            # Raised in an error handler, it would reach no handler of its own: a bare 500.
+            return current_app.handle_http_exception(refused)
     return render_template("errors/stale.html", message=message, back=back_url()), 400
 
 

@@ -130,8 +130,12 @@ def sent_by_another_site() -> bool:
 
 
 def local_path(address: str | None) -> str:
-    """``address`` as a path of this site to go back to; the front page for anything else."""
-    parts = urlsplit(address or "")
+    """``address`` as a path of this site to go back to; the front page for anything else (no
+    address at all included: ``http://[``, on which ``urlsplit`` raises)."""
+    try:
+        parts = urlsplit(address or "")
+    except ValueError:
+        return "/"
     if parts.netloc and parts.netloc != request.host:
         return "/"
     if not parts.path.startswith("/"):

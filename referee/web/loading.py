@@ -17,7 +17,7 @@ from typing import Protocol
 from flask import Flask, abort, current_app, request
 
 from referee.rules import State, replay
-from referee.store.links import Access, access
+from referee.store.links import Access, access, revoked_count
 from referee.store.tables import (
     LogEntry,
     TableRecord,
@@ -32,6 +32,16 @@ Loaded = tuple[TableRecord, State]
 #: The header a watching phone's page fetch carries (``static/app.js``): the log position its
 #: poll answered, which the page it fetches must show.
 SEEN_HEADER = "X-Table-Seq"
+
+
+def position_in(text: str | None) -> int | None:
+    """A log position as a page's script sends it in a header (``SEEN_HEADER``, the ``N`` of an
+    ETag ``"seq-N"``): ASCII digits, at most 12; None for anything else, which the request is
+    then answered as if it had not sent (a digit of another script, a sign, a number longer
+    than Python reads: a header any client can forge)."""
+    if text is None or not (0 < len(text) <= 12 and text.isascii() and text.isdigit()):
+        return None
+    return int(text)
 
 
 class Tables(Protocol):
@@ -62,6 +72,10 @@ class Tables(Protocol):
     def forget_links(self, table_id: str) -> None:
         """Forget what is known of the table's links (after revoking some)."""
 
+    def revocations(self, table_id: str) -> int:
+        """How many of the table's links have been revoked (``revoked_count``): a revocation in
+        another process is seen within a sweep, as the links themselves."""
+
 
 class Replayed:
     """Every question asks the database; every table is replayed whole."""
@@ -91,6 +105,9 @@ class Replayed:
 
     def forget_links(self, table_id: str) -> None:
         pass
+
+    def revocations(self, table_id: str) -> int:
+        return revoked_count(table_id)
 
 
 def init_app(app: Flask, tables: Tables | None = None) -> None:
@@ -127,6 +144,11 @@ def load_since(table_id: str, seq: int) -> Loaded:
     return found
 
 
+def revocations(table_id: str) -> int:
+    """How many of the table's links have been revoked (``Tables.revocations``)."""
+    return tables().revocations(table_id)
+
+
 def recent_seq(table_id: str) -> int | None:
     """The table's log position, for "has anything changed?"; None for an unknown table."""
     return tables().position(table_id)
@@ -136,7 +158,7 @@ def shown_position(table_id: str) -> int | None:
     """The log position to render a page every viewer sees alike at (``referee.web.pages``);
     None for an unknown table. A phone that follows the table says which position its poll
     answered (``SEEN_HEADER``): the page must show at least that one."""
-    return tables().shown_position(table_id, request.headers.get(SEEN_HEADER, type=int))
+    return tables().shown_position(table_id, position_in(request.headers.get(SEEN_HEADER)))
 
 
 def remember_after(record: TableRecord, entry: LogEntry, state: State) -> Loaded:

@@ -18,7 +18,7 @@ from werkzeug.http import is_resource_modified
 from werkzeug.wrappers import Response
 
 from referee.web.language import language
-from referee.web.loading import shown_position
+from referee.web.loading import revocations, shown_position
 from referee.web.memo import memo
 from referee.web.sharing.access import held_token, keeps_score
 
@@ -61,9 +61,12 @@ def shared_page(
     """The page ``name`` of the table as ``render`` makes it, at the position to show
     (``shown_position``) and in the request's language; ``variant``: whatever else the page
     depends on (the kind of link, a mode), in its key and ETag. ``render(position)`` renders the
-    table as it is at that log position or later (``load_since``)."""
+    table as it is at that log position or later (``load_since``). A page carries the table's
+    poll key, which each revocation of a link makes anew (``referee.web.polls``): how many are
+    revoked is part of the variant too."""
     position = shown_position(table_id) or 0
     token = held_token(table_id)
+    variant = (*variant, revocations(table_id))
     page = SharedPage(name, table_id, variant, language(), token or "")
     if token is not None:
         request.environ[SHARED_PAGE] = page

@@ -9,10 +9,13 @@ title, the attributes of ``<body>``, among them the new position). One request p
 speed layer answers the 304 in front of Flask and holds the question until the table moves
 (``referee.web.speed.front``, ``.held``); without it, Flask answers at once.
 
-The key is derived from the secret key and the table id, so "unchanged" needs neither the
-session cookie nor a link lookup: a 304 tells nothing about the table. Only a page the server
-rendered for a holder of a link carries it. The page that answers a change is Flask's, checked
-as every page request is.
+The key is derived from the secret key, the table id and how many of the table's links are
+revoked, so "unchanged" needs neither the session cookie nor a link lookup: a 304 tells nothing
+about the table. Only a page the server rendered for a holder of a link carries it, and a
+revocation makes it anew: the revoked phone's key answers nothing more (within a sweep, when
+another process revoked), while the pages of the links still open get the new key with the
+next page they are sent (until then their polls are answered by Flask, which checks their link).
+The page that answers a change is Flask's, checked as every page request is.
 
 The older question, ``/t/<id>/seq?k=<key>`` (the log position as text, or a 304), is still
 answered for a page rendered before this one, and for scripts.
@@ -31,32 +34,41 @@ from werkzeug.http import parse_etags
 from werkzeug.wrappers import Response
 
 from referee.web import secret_keys
-from referee.web.loading import recent_seq
+from referee.web.loading import position_in, recent_seq, revocations
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import WSGIEnvironment
 
 
-def poll_key(table_id: str, secret_key: str | None = None) -> str:
+def poll_key(table_id: str, secret_key: str | None = None, revoked: int | None = None) -> str:
     """The key a table's pages ask "has anything changed?" with (``/t/<id>/seq?k=…``).
 
-    Derived from the secret key and the table id, so the question needs neither the session
+    Derived from the secret key, the table id and ``revoked``, how many of the table's links are
+    revoked (default: as the app knows it now), so the question needs neither the session
     cookie nor a link lookup: the answer, a log position, tells nothing about the table. Only a
-    page the server rendered for a holder of a link carries it. ``secret_key``: the app's
-    (default: the current app's).
+    page the server rendered for a holder of a link carries it, and it answers only until the
+    next revocation. ``secret_key``: the app's (default: the current app's).
     """
     key = (secret_key or current_app.config["SECRET_KEY"]).encode()
-    digest = hmac.new(key, f"poll:{table_id}".encode(), hashlib.sha256).digest()
+    if revoked is None:
+        revoked = revocations(table_id)
+    said = f"poll:{table_id}" if revoked == 0 else f"poll:{table_id}:{revoked}"
+    digest = hmac.new(key, said.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
 
 
-def valid_poll_key(table_id: str, key: str, keys: Sequence[str] | None = None) -> bool:
+def valid_poll_key(
+    table_id: str, key: str, keys: Sequence[str] | None = None, revoked: int | None = None
+) -> bool:
     """Whether ``key`` is the table's ``poll_key`` under one of the secret ``keys`` (default:
     the current app's ``secret_keys``: a page rendered before a rotation of the secret key goes
-    on following its table while the old key is one of the ``SECRET_KEY_FALLBACKS``)."""
+    on following its table while the old key is one of the ``SECRET_KEY_FALLBACKS``), with
+    ``revoked`` of its links revoked (default: as the app knows it now)."""
     given = key.encode("utf-8", "replace")
+    if revoked is None:
+        revoked = revocations(table_id)
     return any(
-        hmac.compare_digest(given, poll_key(table_id, secret).encode())
+        hmac.compare_digest(given, poll_key(table_id, secret, revoked).encode())
         for secret in keys or secret_keys(current_app.config)
     )
 
@@ -105,8 +117,9 @@ def asks_after(environ: WSGIEnvironment, seq: int) -> bool:
 def asked(environ: WSGIEnvironment) -> int | None:
     """The position a page's poll says its page shows (``If-None-Match: "seq-N"``), if any."""
     for etag in parse_etags(environ.get("HTTP_IF_NONE_MATCH")):
-        if etag.startswith("seq-") and etag[4:].isdigit():
-            return int(etag[4:])
+        seq = position_in(etag[4:]) if etag.startswith("seq-") else None
+        if seq is not None:
+            return seq
     return None
 
 

@@ -13,6 +13,7 @@ from referee.rules import Breach, Score, State
 from referee.rules import events as ev
 from referee.rules.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
 from referee.rules.marks import N_
+from referee.rules.names import quote
 from referee.rules.wording import ROLE_NAMES, card_name, colour_name, number_text, trump_name
 from referee.web.i18n import gettext, ngettext, translations
 from referee.web.sealed import shown_notes
@@ -32,6 +33,16 @@ def points_text(points: int) -> str:
     """A score in points, singular or plural as the number asks (−1 point, 3 points)."""
     return ngettext(
         "%(signed)s point", "%(signed)s points", abs(points), signed=number_text(points)
+    )
+
+
+def hidden_name_text(name: str) -> str:
+    """A name (a roster player's, a group's, a season's, a colour's) refused for a character that
+    does not show, or for showing nothing at all (``referee.rules.names.name_fault``)."""
+    return gettext(
+        "“%(name)s” holds a character that does not show (a control, format or "
+        "direction character). Type the name again with letters, digits and spaces.",
+        name=quote(name),
     )
 
 

@@ -327,3 +327,34 @@ def test_a_groups_pages_seen_once_open_offline_marked_as_kept(live_server, phone
     shoot(page, "group-profile-offline")
     reconnect(page)  # back online: the page is fetched again by itself (a reload here raced it)
     expect(page.locator("body[data-offline]")).to_have_count(0)
+
+
+def kept_paths(page: Any, wanted: str) -> list[str]:
+    """The paths of the pages the phone keeps for offline, once ``wanted`` is among them (the
+    service worker keeps a page after answering it)."""
+    script = """async () => (await (await caches.open("pages")).keys())
+        .map((request) => new URL(request.url).pathname)"""
+    for _ in range(100):
+        kept: list[str] = page.evaluate(script)
+        if wanted in kept:
+            return kept
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{wanted} was not kept")
+
+
+def test_a_share_page_is_never_kept_for_offline(live_server, phone):
+    """A share page shows links that may be revoked a moment later (``no-store``): the phone
+    keeps the pages around it for offline, never it."""
+    table = played_table(live_server, "blackout", "bid", 1, max_cards=2)
+    page = keeper_phone(phone, live_server, table)
+    with live_server.app.app_context():
+        group_id = create_group("Friday club", "Europe/Berlin", ["Ann", "Ben", "Cho"])
+        token = make_group_link(group_id, "keeper")
+    page.goto(live_server.url(f"/j#{token}"))
+    expect(page).to_have_url(live_server.url(f"/g/{group_id}"))
+    for path in (f"/t/{table}/share", f"/g/{group_id}/share", f"/t/{table}/sheet"):
+        page.goto(live_server.url(path))
+        expect(page.locator("h1").first).to_be_visible()
+    kept = kept_paths(page, f"/t/{table}/sheet")
+    assert f"/t/{table}" in kept and f"/g/{group_id}" in kept
+    assert f"/t/{table}/share" not in kept and f"/g/{group_id}/share" not in kept

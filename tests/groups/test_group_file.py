@@ -237,6 +237,32 @@ REFUSALS: list[tuple[str, dict[str, Any] | bytes, str, str]] = [
         "players[0].id",
         "player 1: id: must be a text of 1 to 40 characters",
     ),
+    *(
+        (
+            f"an id with {what}",
+            changed("players.0.id", member_id),
+            "players[0].id",
+            "player 1: id: holds a character that does not show (a control, format or "
+            "private-use character, such as a right-to-left override, or a line break)",
+        )
+        for what, member_id in (
+            ("a NUL", "p\x00"),
+            ("an escape", "\x1b[31mp1"),
+            ("a right-to-left override", "p\u202e1"),
+            ("a zero-width space", "p\u200b1"),
+            ("a line break", "p\n1"),
+        )
+    ),
+    *(
+        (
+            f"an id {what}",
+            changed("players.0.id", member_id),
+            "players[0].id",
+            'player 1: id: is part of the address of the player\'s page, so it holds no "/" '
+            'and is not "." or ".."',
+        )
+        for what, member_id in (("with a slash", "p/1"), ("that is a dot", "."), ("of dots", ".."))
+    ),
     (
         "a name with a right-to-left override",
         changed("players.1.name", "Ben\u202egnp.exe"),
@@ -409,6 +435,8 @@ SHAPES = [
     changed("players", ...),
     changed("players.0.id", ""),
     changed("players.0.id", "x" * 41),
+    changed("players.0.id", "p/1"),
+    changed("players.0.id", ".."),
     changed("players.0.name", "x" * 41),
     changed("players.0.name", "   "),
     changed("players.0.retired", "no"),
@@ -433,6 +461,7 @@ BEYOND_THE_SCHEMA = [
     changed("players.1.id", "p1"),  # two players of one id
     changed("players.1.name", "ann"),  # two names the same, ignoring case
     changed("players.1.name", "Be\u200bn"),  # a character that does not show
+    changed("players.0.id", "p\u202e1"),  # an id with a character that does not show
     changed("seasons", [{"name": "a", "from": "2026-01-01"}, {"name": "b", "from": "2025-01-01"}]),
     changed("seasons.0.from", "2026-02-30"),  # no such day
     changed("tables.0.played", "2026-11-27T19:30:00"),  # no offset

@@ -13,6 +13,7 @@ may be refused (403) like any other.
 After every request:
 
 - never a 5xx (TESTING is on, so an exception in a view fails the test with its traceback);
+- every answer with the security headers (``referee.web.headers``), each once;
 - an answer a person can read: a redirect, or a page with an error box, flash or field error;
 - no payload comes back unescaped;
 - the stored table is whole and keeps the rules: sequence numbers without gaps, the strict
@@ -42,7 +43,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
-from hypothesis import HealthCheck, Phase, event, given, settings
+from hypothesis import HealthCheck, Phase, event, example, given, settings
 from hypothesis import strategies as st
 from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import encode_multipart
@@ -57,6 +58,7 @@ from referee.store.tables import (
     get_table,
     in_force,
 )
+from referee.web.headers import HEADERS
 from referee.web.round.entries import BUILDERS
 from referee.web.screens import screens
 from tests.durability import summary
@@ -165,8 +167,9 @@ def answered(response: Any, sent: Any = None, what: str = "") -> str:
     if what:
         event(f"{what}: {response.status_code}")
     status = response.status_code
-    body = response.get_data(as_text=True)
+    body = response.get_data().decode("utf-8", "replace")  # an icon or a PDF is answered too
     assert status < 500, body[-2000:]
+    secured(response)
     if status in (301, 302, 303, 308):
         assert response.headers["Location"]
         return body
@@ -179,6 +182,12 @@ def answered(response: Any, sent: Any = None, what: str = "") -> str:
         if any(payload in value for value in values(sent)):
             assert payload not in body, f"{payload!r} came back unescaped"
     return body
+
+
+def secured(response: Any) -> None:
+    """The security headers, each once (a view's own value of one is kept: none sets one)."""
+    for name, value in HEADERS.items():
+        assert response.headers.getlist(name) == [value], (name, response.status_code)
 
 
 def values(sent: Any) -> list[str]:
@@ -775,3 +784,107 @@ def test_a_number_with_more_digits_than_python_reads(hostile_app, hostile_client
         pytest.fail("ValueError: the server would answer 500")
     answered(response, form)
     assert response.status_code == 422
+
+
+# --- malformed headers ---------------------------------------------------------------------------
+
+#: The headers the app reads itself (a page's poll, the position a page must show, the way back,
+#: the language and its switch's origin checks, the session cookie) and the ones the server and
+#: its libraries read for it (the host, the body's type, a file's conditions and range, what a
+#: proxy forwards: ignored unless ``PROXY_FIX`` is set).
+HEADERS_READ = [
+    *("If-None-Match", "X-Table-Seq", "X-Table-Poll", "Referer", "Accept-Language", "Cookie"),
+    *("Origin", "Sec-Fetch-Site", "Host", "Content-Type", "If-Modified-Since", "Range"),
+    *("Accept-Encoding", "X-Forwarded-For", "X-Forwarded-Proto", "X-Forwarded-Host"),
+]
+#: Values no browser sends: a byte that is not ASCII (``\xb2``, "²" to gunicorn, a digit to
+#: ``str.isdigit``), more digits than Python reads, an address that is none, odd ETags.
+MALFORMED_HEADERS = [
+    *('"seq-\xb2"', '"seq-' + "9" * 5000 + '"', '"seq-1", "seq-\xb2"', 'W/"seq-1"', "*"),
+    *("\xb2", "\u00e9", "9" * 5000, "-1", "+1", " ", "", "1.5", "0x10"),
+    *("http://[", "//[x", "http://\xb2[/t/x", "javascript:alert(1)", "null"),
+    *("session=\xb2; lang=\xb2", "lang=de; lang=xx", "bytes=\xb2-", "bytes=9999999999-1"),
+    *("multipart/form-data; boundary=\xb2", "application/x-www-form-urlencoded; charset=\xb2"),
+    *("de;q=\xb2, en;q=nan", "same-origin\xb2", "Mon, 32 Foo 9999 99:99:99 GMT"),
+]
+#: What a header's value may hold on its way to the app: a byte each (gunicorn hands them on as
+#: Latin-1), no control character (gunicorn refuses those itself).
+header_chars = st.characters(min_codepoint=0x20, max_codepoint=0xFF, exclude_characters="\x7f")
+header_value = st.one_of(
+    st.sampled_from(MALFORMED_HEADERS),
+    st.text(header_chars, max_size=60),
+    st.builds(lambda v: f'"seq-{v}"', st.text(header_chars, max_size=12)),
+)
+
+
+@pytest.fixture(scope="module")
+def followed(hostile_app: Flask) -> tuple[FlaskClient, dict[str, str], str]:
+    """A phone keeping a table and a group, the addresses it asks for by name (the table's
+    pages and poll, the group's pages, the app's own), and the table's poll key."""
+    import html
+
+    from referee.store.groups import create_group, make_group_link
+    from tests.links import open_shared
+
+    client = hostile_app.test_client()
+    table = at_the_first_bid(hostile_app, client)
+    page = client.get(f"/t/{table}").text
+    poll = html.unescape(re.search(r'data-poll="([^"]+)"', page).group(1))
+    with hostile_app.app_context():
+        group_id = create_group("Club", "UTC", ("Ann", "Ben"))
+        token = make_group_link(group_id, "keeper")
+    assert open_shared(client, f"/j#{token}").status_code == 303
+    paths = {
+        **{f"table{page}": f"/t/{table}{page}" for page in PAGES},
+        **{"poll": poll, "held poll": f"{poll}&hold=1", "keep": f"/t/{table}/group"},
+        **{f"group{page}": f"/g/{group_id}{page}" for page in GROUP_PAGES},
+        **{name: name for name in ("/", "/new", "/j", "/groups/new", "/sw.js", "/favicon.ico")},
+        "switch": "/language/de?next=/",
+    }
+    return client, paths, poll.split("k=")[1]
+
+
+PAGES = ("", "/sheet", "/history", "/tv", "/standings", "/share")
+GROUP_PAGES = ("", "/standings", "/roster", "/share", "/new")
+ADDRESSES = [
+    *(f"table{page}" for page in PAGES),
+    *("poll", "held poll", "keep", *(f"group{page}" for page in GROUP_PAGES)),
+    *("/", "/new", "/j", "/groups/new", "/sw.js", "/favicon.ico", "switch"),
+]
+
+
+@fuzz(300)
+@given(
+    address=st.sampled_from(ADDRESSES),
+    headers=st.dictionaries(st.sampled_from(HEADERS_READ), header_value, min_size=1, max_size=4),
+    post=st.booleans(),
+    real_key=st.booleans(),
+)
+@example(
+    address="table",
+    headers={"If-None-Match": '"seq-\xb2"', "X-Table-Poll": ""},
+    post=False,
+    real_key=True,
+)
+@example(address="table/sheet", headers={"X-Table-Seq": "\xb2"}, post=False, real_key=False)
+@example(address="table", headers={"X-Table-Seq": "9" * 5000}, post=False, real_key=False)
+@example(address="/new", headers={"Referer": "http://["}, post=True, real_key=False)
+@example(address="switch", headers={"Sec-Fetch-Site": "\xb2"}, post=False, real_key=False)
+def test_malformed_headers_get_the_apps_own_answer(
+    hostile_app, followed, address, headers, post, real_key
+):
+    """Every header the app reads, malformed: the app's own page or an answer as if the header
+    were not sent, with the security headers; never a 5xx. Each request is made twice: the
+    second may be answered in front of Flask (the speed layer)."""
+    client, paths, key = followed
+    if "X-Table-Poll" in headers and real_key:
+        headers = {**headers, "X-Table-Poll": key + headers["X-Table-Poll"][:1]}
+    if "Cookie" in headers:  # the phone's own cookies would stand in for the header's
+        client = hostile_app.test_client()
+    for _ in range(2):
+        if post:
+            form = {"game": "blackout", "player_1": "Ann", "player_2": "Ben"}
+            response = client.post("/new", data=form, headers=headers)
+        else:
+            response = client.get(paths[address], headers=headers)
+        answered(response, what=f"headers {'POST' if post else address}")

@@ -35,7 +35,14 @@ from referee.store.groups import (
 )
 from referee.store.tables import create_table, get_table
 from tests.hostile.conftest import on_postgresql
-from tests.hostile.test_fuzz import answered, fuzz, hostile_text, hostile_value, without_nul
+from tests.hostile.test_fuzz import (
+    answered,
+    fuzz,
+    hostile_text,
+    hostile_value,
+    without_nul,
+)
+from tests.hostile.test_fuzz import count as count_request
 from tests.links import join, open_shared
 
 pytestmark = pytest.mark.hostile
@@ -412,3 +419,138 @@ def test_adding_a_record_under_fire(hostile_app, hostile_client, text, seats, co
         assert len(after.tables) == 2 and counted(hostile_app)[1] == before[1] + 1
     else:
         assert len(after.tables) == 1 and counted(hostile_app) == before
+
+
+def club_file(member_id: str) -> bytes:
+    """The club's group file with Ann's roster id ``member_id``, seated by it."""
+    import json
+
+    roster = [{"id": member_id, "name": "Ann"}, {"id": "p2", "name": "Ben"}]
+    record = {"format": "table-referee/1", "game": "blackout", "players": ["Ann", "Ben", "Gus"]}
+    table = {
+        "played": "2026-11-27T19:30:00+01:00",
+        "seats": {"Ann": member_id, "Ben": "p2", "Gus": None},
+        "record": record,
+    }
+    doc = {"format": "table-referee-group/1", "name": "Club", "players": roster, "tables": [table]}
+    return json.dumps(doc).encode()
+
+
+@pytest.mark.parametrize(
+    "member_id",
+    ["p\x00", "p\x00" * 20, "\x1b[31m", "p\u202e1", "p\u2066", "p/1", "/", ".", ".."],
+    ids=repr,
+)
+def test_a_roster_id_no_address_or_database_takes_is_refused(
+    hostile_app, hostile_client, member_id
+):
+    """A NUL (PostgreSQL stores no text that holds one), a character that does not show, a
+    "/" or a dot segment (a profile's address could not name the player) is refused with the
+    reader's sentence, and nothing is made."""
+    before = counted(hostile_app)
+    body, kind = multipart({"time_zone": "UTC"}, {"group": club_file(member_id)})
+    response = hostile_client.post("/groups/import", data=body, content_type=kind)
+    text = answered(response)
+    assert response.status_code == 422
+    assert "player 1: id:" in text
+    assert counted(hostile_app) == before
+
+
+@st.composite
+def keep_forms(draw: st.DrawFn) -> dict[str, Any]:
+    form: dict[str, Any] = {
+        "action": draw(st.sampled_from(["new", "attach"]) | hostile_text),
+        "name": draw(hostile_value | st.sampled_from(["Club", "Ann's group", "\u3164"])),
+        "time_zone": draw(hostile_value | st.sampled_from(["UTC", "Asia/Tokyo"])),
+        "group": draw(st.sampled_from(["GROUP", "OTHER", ""]) | hostile_value),
+    }
+    for name in draw(st.lists(st.sampled_from(sorted(form)), max_size=2)):
+        form.pop(name, None)
+    return form
+
+
+@fuzz(100)
+@given(form=keep_forms())
+def test_keeping_a_table_in_a_group_under_fire(hostile_app, hostile_client, form):
+    """``/t/<id>/group``: a new group made with the table, or a group this phone keeps; a
+    group of another phone's is never reached."""
+    from referee.store.groups import group_of_table
+
+    group = Group(hostile_app, hostile_client)
+    with hostile_app.app_context():
+        table = create_table(Setup("blackout", ("Ann", "Ben", "Zed")))
+        other = create_group("Other", "UTC", ("Ann", "Ben"))
+    join(hostile_app, hostile_client, table)
+    names = {"GROUP": group.id, "OTHER": other}
+    if isinstance(form.get("group"), str):
+        form["group"] = names.get(form["group"], form["group"])
+    form = clean(hostile_app, form)
+    response = hostile_client.post(f"/t/{table}/group", data=form)
+    answered(response, form, "keep in a group")
+    with hostile_app.app_context():
+        kept_by = group_of_table(table)
+    assert kept_by != other
+    assert (kept_by is not None) == (response.status_code == 303)
+    group.check()
+
+
+#: Every page of the groups a phone asks for (``{g}``: the group, ``{t}``: its table).
+GROUP_PAGES = [
+    *("/g/{g}", "/g/{g}/tv", "/g/{g}/evenings", "/g/{g}/roster", "/g/{g}/share", "/g/{g}/new"),
+    *("/g/{g}/group.json", "/g/{g}/add-record", "/g/{g}/t/{t}", "/g/{g}/standings"),
+    *("/g/{g}/stats.json", "/g/{g}/p/p1", "/t/{t}/group", "/groups/new", "/groups/import"),
+]
+
+
+@fuzz(100)
+@given(
+    path=st.sampled_from(GROUP_PAGES),
+    query=st.dictionaries(
+        st.sampled_from(["game", "season", "lang", "next", "k", "at", "x"]) | hostile_text,
+        hostile_text,
+        max_size=3,
+    ),
+    kind=st.sampled_from(["keeper", "viewer", "none"]),
+)
+def test_every_group_page_under_fire(hostile_app, path, query, kind):
+    """Every page of the groups, asked with hostile queries, by a keeper, a viewer and a phone
+    without a link."""
+    client = hostile_app.test_client()
+    group = Group(hostile_app, client, "viewer" if kind == "none" else kind)
+    if kind == "none":
+        client = hostile_app.test_client()
+    if on_postgresql(hostile_app):
+        query = {without_nul(k): without_nul(v) for k, v in query.items()}
+    response = client.get(path.format(g=group.id, t=group.table), query_string=query)
+    if response.status_code == 200 and response.mimetype in ("application/json", "application/pdf"):
+        count_request()
+    else:
+        answered(response, query, f"group page {path}")
+    assert group.check() == group.read()
+
+
+@pytest.mark.csrf
+@pytest.mark.parametrize(
+    "path",
+    [
+        *("/g/{group}/roster", "/g/{group}/seasons", "/g/{group}/new", "/g/{group}/t/{table}"),
+        *("/g/{group}/share", "/g/{group}/add-record", "/t/{table}/group", "/groups/new"),
+        *("/g/nope/roster", "/g/nope/seasons", "/g/nope/new", "/g/nope/t/{table}"),
+        *("/g/nope/share", "/g/nope/add-record", "/t/nope/group", "/groups/import"),
+    ],
+)
+@pytest.mark.parametrize("who", ["keeper", "viewer", "stranger"])
+def test_group_posts_without_a_valid_token_change_nothing(app, path, who):
+    """With CSRF on (as in production), a post to any group address without its token: the
+    page's own refusal or its stale page, never a 5xx, and nothing changed."""
+    client = app.test_client()
+    group = Group(app, client, "viewer" if who == "stranger" else who)
+    if who == "stranger":
+        client = app.test_client()
+    before = group.read()
+    form = {"action": "add", "name": "Gil", "version": str(before.version), "csrf_token": "x"}
+    address = path.format(group=group.id, table=group.table)
+    response = client.post(address, data=form)
+    answered(response, form)
+    assert response.status_code in (400, 403, 404, 422), (address, response.status_code)
+    assert group.check() == before

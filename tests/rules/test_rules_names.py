@@ -38,7 +38,21 @@ def test_a_name_with_a_character_that_does_not_show_is_refused(name: str) -> Non
     assert repr(name) in breach.message  # shown escaped: the reader sees what is there
 
 
-@pytest.mark.parametrize("name", [" ", "\u00a0\u3000", "\t"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        " ",
+        "\u00a0\u3000",
+        "\t",
+        "\u3164",  # a Hangul filler: a letter to Unicode, nothing to the eye
+        "\uffa0",  # its half-width form
+        "\u115f\u1160",  # the leading and vowel fillers
+        "\u2800",  # a blank braille pattern
+        "\u034f",  # a combining grapheme joiner alone
+        "\ufe0f",  # a variation selector alone
+        " \u3164\u2800 ",
+    ],
+)
 def test_a_name_of_spaces_only_is_no_name(name: str) -> None:
     breach = refusal("Ann", name)
     assert (breach.rule, breach.code, breach.message) == (
@@ -58,6 +72,14 @@ def test_a_name_of_spaces_only_is_no_name(name: str) -> None:
         ("Straße", "STRASSE"),  # case folding beyond lower()
         ("ﬁona", "Fiona"),  # a ligature
         ("Ann Lee", "Ann\u3000Lee"),  # an ideographic space is a space
+        ("Ann", "Ann\u034f"),  # a combining grapheme joiner shows as nothing
+        ("Ann", "A\u034fnn"),
+        ("Ann", "Ann\u3164"),  # a Hangul filler
+        ("Ann", "\u115fAnn"),
+        ("Ann", "Ann\u2800"),  # a blank braille pattern, a space to the eye
+        ("Ann Lee", "Ann\u2800Lee"),
+        ("Ann", "Ann\ufe00"),  # a variation selector that selects nothing here
+        ("Ann", "Ann\U000e0100"),
     ],
 )
 def test_names_that_differ_only_by_case_or_normalisation_are_the_same(
@@ -69,7 +91,15 @@ def test_names_that_differ_only_by_case_or_normalisation_are_the_same(
 
 @pytest.mark.parametrize(
     "names",
-    [("Zoë", "Zoe"), ("李", "季"), ("🂡", "🃏"), ("Ann", "Anne"), ("Ann Lee", "Ann\u3000Li")],
+    [
+        ("Zoë", "Zoe"),
+        ("李", "季"),
+        ("🂡", "🃏"),
+        ("Ann", "Anne"),
+        ("Ann Lee", "Ann\u3000Li"),
+        ("\u2764\ufe0f", "\U0001f499"),  # an emoji with its variation selector is a name
+        ("Ann", "An\u0144"),  # a combining accent that shows: another name
+    ],
 )
 def test_names_that_differ_are_accepted(names: tuple[str, ...]) -> None:
     assert check_players(Setup("blackout", names), GAMES["blackout"]) == []

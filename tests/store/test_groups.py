@@ -35,6 +35,7 @@ from referee.store.groups import (
     rename_player,
     retire_player,
     revoke_group_links,
+    seat_new_player,
     set_counts,
     set_seat,
 )
@@ -211,6 +212,25 @@ def test_a_guest_merged_into_a_player_keeps_the_table(store_app: Flask) -> None:
     attach_table(group_id, other, {"Ann": "p1", "Ben": "p2", "Gus": None, "Hal": None})
     refused("same-id-twice", set_seat, group_id, other, "Hal", "p1")  # Ann sits there already
     refused("unknown-player", set_seat, group_id, other, "Hal", "p99")
+
+
+def test_a_guest_merged_into_a_new_player_is_both_or_nothing(store_app: Flask) -> None:
+    group_id = friday()
+    table = blackout(("Ann", "Ben", "Gus", "Hal"))
+    attach_table(group_id, table, {"Ann": "p1", "Ben": "p2", "Gus": None, "Hal": None})
+    before = get_group(group_id)
+    refused("not-a-guest", seat_new_player, group_id, table, "Zed")  # no such seat
+    refused("not-a-guest", seat_new_player, group_id, table, "Ann")  # a roster player's
+    refused("not-kept", seat_new_player, group_id, blackout(), "Gus")
+    with pytest.raises(GroupChanged):
+        seat_new_player(group_id, table, "Gus", expected=before.version - 1)
+    assert get_group(group_id) == before  # no player added, no seat, no new version
+    assert seat_new_player(group_id, table, "Gus", expected=before.version) == "p7"
+    group = get_group(group_id)
+    assert group.player("p7").name == "Gus" and group.kept(table).seats["Gus"] == "p7"
+    add_player(group_id, "Hal")
+    refused("name-taken", seat_new_player, group_id, table, "Hal")
+    assert get_group(group_id).kept(table).seats["Hal"] is None
 
 
 def test_counts_and_seasons(store_app: Flask) -> None:

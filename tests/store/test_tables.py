@@ -12,7 +12,7 @@ from sqlalchemy import event, func, select
 from referee.rules import Breach, OptionError, Setup, Step
 from referee.rules import events as ev
 from referee.store import db
-from referee.store.links import Access, access, make_link, revoke, revoked_since
+from referee.store.links import Access, access, make_link, revoke, revoked_count, revoked_since
 from referee.store.models import Entry, Link, Table, utcnow
 from referee.store.tables import (
     LogEntry,
@@ -157,6 +157,7 @@ def test_a_write_with_a_link_lands_only_while_the_link_opens_the_table(store_app
     before = utcnow()
     assert revoke(table_id, "keeper") == 1
     assert revoked_since(before) == [table_id] and revoked_since(utcnow()) == []
+    assert (revoked_count(table_id), revoked_count(other)) == (1, 0)  # what a poll key is made of
     with pytest.raises(NoAccess):  # revoked
         append_entry(table_id, 1, "event", ROUND_ONE[1].to_dict(), link=keeper)
     with pytest.raises(NoAccess):  # revoked and stale: the link is what stops it

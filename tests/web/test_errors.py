@@ -65,3 +65,28 @@ def test_a_form_of_ordinary_size_is_read(client):
     response = client.post("/new", data={"move": "up-2", "player_1": "Ann", "player_2": "Ben"})
     assert response.status_code == 200
     assert response.text.index('value="Ben"') < response.text.index('value="Ann"')  # swapped
+
+
+@pytest.mark.parametrize("referrer", ["http://[", "//[x", "http://\xb2]/t/abc", "http://[::1"])
+def test_a_referrer_that_is_no_address_leads_back_home(app, referrer):
+    """A page that offers a way back reads the ``Referer``; one that names no address (an
+    unclosed IPv6 bracket: ``urlsplit`` raises) leads home, on every page that reads it."""
+    from tests.web.test_front import assert_security_headers
+
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # as in production: the handlers answer
+    breaks(app, "raises")
+    client = app.test_client()
+    headers = {"Referer": referrer}
+    huge = "player_1=" + "x" * (1024 * 1024)
+    for response, status in (
+        (client.post("/new", data={"game": "blackout"}, headers=headers), 422),
+        (client.get("/breaks", headers=headers), 500),
+        (client.post("/new", data=huge, headers=headers, content_type=FORM), 413),
+        (client.post("/new", data=b"player_1=\xff", headers=headers, content_type=FORM), 400),
+    ):
+        assert response.status_code == status, response.text[-800:]
+        assert "Traceback" not in response.text and "/static/style." in response.text
+        assert_security_headers(response)
+
+
+FORM = "application/x-www-form-urlencoded"

@@ -15,12 +15,13 @@ from sqlalchemy import update
 
 from referee.rules import Setup
 from referee.store import db
-from referee.store.groups import attach_table
+from referee.store.groups import attach_table, revoke_group_links
 from referee.store.models import GroupTable
 from referee.store.tables import append_entry, create_table
 from tests.links import join, open_shared
 from tests.web.group_helpers import (
     SIX,
+    group_link,
     join_group,
     main_text,
     new_group,
@@ -75,6 +76,23 @@ def test_a_group_opens_only_with_one_of_its_links(app: Flask, client) -> None:
     join_group(app, viewer, group_id, "viewer")
     assert viewer.get(f"/g/{group_id}").status_code == 200
     assert viewer.get(f"/g/{group_id}/roster").status_code == 200
+
+
+def test_a_group_link_of_the_old_form_opens_the_group_as_a_tables_does(app, client) -> None:
+    """``/j/<token>``, the form links had before ``/j#<token>``, opens a group too."""
+    group_id = new_group(client)
+    phone = app.test_client()
+    token = group_link(app, group_id, "viewer")
+    response = phone.get(f"/j/{token}")
+    assert response.status_code == 303 and response.headers["Location"] == f"/g/{group_id}"
+    assert response.headers["Cache-Control"] == "no-store"
+    assert phone.get(f"/g/{group_id}").status_code == 200
+    client.get(f"/j/{group_link(app, group_id, 'viewer')}")  # a keeper stays a keeper
+    assert client.get(f"/g/{group_id}/share").status_code == 200
+    with app.app_context():
+        revoke_group_links(group_id, "viewer")
+    refused = app.test_client().get(f"/j/{token}")
+    assert refused.status_code == 404 and "opens no table and no group" in refused.text
 
 
 def test_a_viewer_link_reads_and_never_changes_nor_sees_a_keeper_link(app, client) -> None:

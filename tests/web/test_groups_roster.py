@@ -72,6 +72,9 @@ def test_add_rename_retire_and_bring_back(app: Flask, client) -> None:
         ("\u202eevil", "holds a character that does not show"),
         ("Ann\x1b[31m", "holds a character that does not show"),
         ("<script>alert(1)</script>\x00", "holds a character that does not show"),
+        ("Ben\u034f", "There is a player called “Ben\u034f” on the roster already"),
+        ("\u3164", "A player needs a name."),
+        ("\u2800", "A player needs a name."),
     ],
 )
 def test_garbage_names_are_refused_with_a_sentence_and_kept(app, client, name, said) -> None:
@@ -223,3 +226,121 @@ def new_group_with_csrf(client) -> str:
     )
     assert response.status_code == 303
     return response.headers["Location"].rsplit("/", 1)[-1]
+
+
+@pytest.mark.csrf
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/g/{group}/roster",
+        "/g/{group}/seasons",
+        "/g/{group}/new",
+        "/g/{group}/t/{table}",
+        "/g/{group}/add-record",
+        "/t/{table}/group",
+        "/g/no-such-group/roster",
+        "/g/no-such-group/seasons",
+        "/g/no-such-group/new",
+        "/g/no-such-group/t/{table}",
+        "/t/no-such-table/group",
+    ],
+)
+def test_a_stale_form_from_a_phone_without_a_link_gets_the_refusal_page(
+    app: Flask, client, path: str
+) -> None:
+    """The stale form's page is the group's (or the table's): a phone holding no link to it
+    gets the page that says so, as without the stale token, not a server error."""
+    from tests.web.test_front import assert_security_headers
+
+    group_id = new_group_with_csrf(client)
+    page = client.get(f"/g/{group_id}/new").text
+    table = started_with_csrf(client, group_id, page)
+    stranger = app.test_client()
+    address = path.format(group=group_id, table=table)
+    response = stranger.post(address, data={"action": "add", "name": "Gil", "csrf_token": "x"})
+    assert response.status_code == (404 if "no-such" in path else 403), response.text[-800:]
+    assert "error-box" in response.text and "Traceback" not in response.text
+    assert_security_headers(response)
+    assert [p.name for p in stored(app, group_id).players] == ["Ann", "Ben"]
+
+
+def started_with_csrf(client, group_id: str, form: str) -> str:
+    from tests.web.helpers import hidden
+
+    data = {"game": "blackout", "here": ["p1", "p2"], "dealer": "next"}
+    response = start(client, group_id, **data, csrf_token=hidden(form, "csrf_token"))
+    assert response.status_code == 303, main_text(response)
+    return response.headers["Location"].rsplit("/", 1)[-1]
+
+
+@pytest.mark.parametrize("blank", ["\u3164", "\u2800", "\u034f\u3164 "])
+def test_a_group_or_season_name_that_shows_nothing_is_refused(app: Flask, client, blank) -> None:
+    group_id = new_group(client, players=("Ann", "Ben"))
+    page = client.get(f"/g/{group_id}/roster").text
+    data = {"version": version_of(page), "action": "group", "name": blank, "time_zone": "UTC"}
+    response = client.post(f"/g/{group_id}/roster", data=data)
+    assert response.status_code == 422 and "The group needs a name." in error_text(response)
+    data = {"version": version_of(page), "name": blank, "starts_on": "2027-01-01"}
+    response = client.post(f"/g/{group_id}/seasons", data=data)
+    assert response.status_code == 422 and "The season needs a name." in error_text(response)
+    response = client.post(
+        "/groups/new", data={"name": blank, "players": "Ann", "time_zone": "UTC"}
+    )
+    assert response.status_code == 422 and "The group needs a name." in response.text
+    group = stored(app, group_id)
+    assert (group.name, group.seasons) == ("Friday club", ())
+
+
+@pytest.mark.parametrize("seat", ["Zed", "Ann", "gus"])
+def test_a_refused_merge_into_a_new_player_changes_nothing(app: Flask, client, seat) -> None:
+    """A seat that is no guest's of the table (no such seat, a roster player's, another case
+    of a guest's name): refused, and no player is added for it."""
+    group_id = new_group(client, players=("Ann", "Ben", "Cho"))
+    table = started(client, group_id, here=["p1", "p2"], guests="Gus")
+    before = stored(app, group_id)
+    page = client.get(f"/g/{group_id}/t/{table}")
+    data = {"version": version_of(page.text), "action": "merge", "seat": seat, "into": "new"}
+    response = client.post(f"/g/{group_id}/t/{table}", data=data)
+    assert response.status_code == 422, response.text[-800:]
+    after = stored(app, group_id)
+    assert (after.players, after.tables, after.version) == (
+        before.players,
+        before.tables,
+        before.version,
+    )
+
+
+def test_a_merge_into_a_new_player_from_a_stale_page_changes_nothing(app: Flask, client) -> None:
+    group_id = new_group(client, players=("Ann", "Ben", "Cho"))
+    table = started(client, group_id, here=["p1", "p2"], guests="Gus")
+    page = client.get(f"/g/{group_id}/t/{table}")
+    ok(roster_post(client, group_id, action="rename", player="p3", name="Chloe"))
+    before = stored(app, group_id)
+    data = {"version": version_of(page.text), "action": "merge", "seat": "Gus", "into": "new"}
+    response = client.post(f"/g/{group_id}/t/{table}", data=data)
+    assert response.status_code == 409
+    assert "changed on another phone" in error_text(response)
+    assert stored(app, group_id) == before
+    data["version"] = version_of(client.get(f"/g/{group_id}/t/{table}").text)
+    ok(client.post(f"/g/{group_id}/t/{table}", data=data))
+    after = stored(app, group_id)
+    assert after.player("p4").name == "Gus" and after.kept(table).seats["Gus"] == "p4"
+
+
+@pytest.mark.parametrize("version", ["\xb2", "\u0663", "1\xb9", "9" * 5000, "-1", " 1"])
+def test_a_version_that_is_no_number_is_a_page_the_group_moved_on_from(
+    app: Flask, client, version
+) -> None:
+    group_id = new_group(client, players=("Ann", "Ben", "Cho"))
+    table = started(client, group_id, here=["p1", "p2"], guests="Gus")
+    before = stored(app, group_id)
+    for path, data in (
+        ("/roster", {"action": "rename", "player": "p1", "name": "Anna"}),
+        ("/seasons", {"name": "Autumn", "starts_on": "2027-09-01"}),
+        (f"/t/{table}", {"action": "merge", "seat": "Gus", "into": "new"}),
+        (f"/t/{table}", {"action": "not-counts"}),
+    ):
+        response = client.post(f"/g/{group_id}{path}", data=data | {"version": version})
+        assert response.status_code == 409, (path, response.status_code)
+        assert "changed on another phone" in error_text(response)
+    assert stored(app, group_id) == before

@@ -6,6 +6,7 @@ group by a keeper, who says who is who first."""
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -279,3 +280,31 @@ def test_only_a_keeper_adds_a_record(app, client) -> None:
     assert counts(app) == before
     unreadable = post_record(client, group, {"record": (io.BytesIO(b"[]"), "r.json")})
     assert unreadable.status_code == 422 and "This record cannot be read" in error_text(unreadable)
+
+
+@pytest.mark.parametrize("member_id", ["ann smith", "Zoë", "p?1", "p%2F1", "p#1", "p\\1", "..."])
+def test_every_roster_id_a_file_may_hold_makes_profile_links_that_open(app, client, member_id):
+    doc = {
+        "format": "table-referee-group/1",
+        "name": "Club",
+        "players": [{"id": member_id, "name": "Ann"}, {"id": "p2", "name": "Ben"}],
+        "tables": [
+            {
+                "played": "2026-11-27T19:30:00+01:00",
+                "seats": {"Ann": member_id, "Ben": "p2"},
+                "record": {
+                    "format": "table-referee/1",
+                    "game": "blackout",
+                    "players": ["Ann", "Ben"],
+                },
+            }
+        ],
+    }
+    group_id = imported(client, json.dumps(doc).encode())
+    standings = client.get(f"/g/{group_id}/standings?season=all").text
+    links = set(re.findall(r'href="(/g/[^"]+/p/[^"?]+)', standings))
+    assert len(links) == 2, links
+    for link in links:
+        profile = client.get(html.unescape(link))
+        assert profile.status_code == 200, link
+    assert stored(app, group_id).player(member_id).name == "Ann"

@@ -341,6 +341,41 @@ def test_a_pages_own_poll_needs_no_cookie_and_opens_nothing_else(app, client, ta
     assert cookieless.get(f"/t/nope/seq?k={key}").status_code == 404
 
 
+def poll_of(page: str) -> str:
+    """The poll address a page carries (its ``data-poll``: the table's key in ``k``)."""
+    return html.unescape(re.search(r'data-poll="([^"]+)"', page).group(1))
+
+
+def test_a_revoked_links_poll_key_stops_answering(app, client, table, sweep_due):
+    """The poll key a page carries answers without a cookie only until a link of the table is
+    revoked, here or in another process (within a sweep): the revoked phone learns nothing
+    more, while the pages of the links still open follow the table with a key made anew."""
+    from referee.store.links import revoke
+
+    follower = phone(app, table, "viewer")
+    old = poll_of(follower.get(f"/t/{table}").text)
+    cookieless = app.test_client()
+    assert cookieless.get(old).text == "1"
+    ok(client.post(f"/t/{table}/share", data={"action": "revoke-viewers"}))
+    for asked in (cookieless, follower):
+        assert asked.get(old).status_code == 403
+    page_poll = {"If-None-Match": '"seq-1"', "X-Table-Poll": old.split("k=")[1]}
+    assert follower.get(f"/t/{table}", headers=page_poll).status_code == 403
+    assert client.get(f"/t/{table}", headers=page_poll).status_code == 304  # still follows
+    new = poll_of(client.get(f"/t/{table}").text)
+    assert new != old and cookieless.get(new).text == "1"
+    newcomer = phone(app, table, "viewer")
+    assert poll_of(newcomer.get(f"/t/{table}").text) == new
+    ok(post(client, table, "declare", player=2, choice="open-1"))
+    assert cookieless.get(new).text == "2"
+    with app.app_context():  # another process revokes the spectator links: within a sweep
+        revoke(table, "viewer")
+    sweep_due()
+    assert cookieless.get(new).status_code == 403
+    assert newcomer.get(f"/t/{table}").status_code == 403
+    assert cookieless.get(poll_of(client.get(f"/t/{table}").text)).text == "2"
+
+
 def test_a_link_revoked_in_another_process_writes_nothing_and_reads_until_a_sweep_at_most(
     app, client, table, sweep_due
 ):
@@ -647,3 +682,34 @@ def test_a_session_from_before_sessions_said_what_a_link_opens_still_opens_it(ap
     ok(keeper.post(f"/t/{table}/entry", data=entry(page.text, action="declare", player="2",
                                                    choice="open-1")))  # fmt: skip
     assert log_length(app, table) == 2
+
+
+def test_every_page_that_shows_a_link_is_kept_by_no_cache(app, client, table):
+    """A page that shows a link's token (the share pages, and each as a form just made a link)
+    says ``no-store``: neither the browser's cache nor the phone's offline copies
+    (``static/sw.js`` keeps no such page) hold a link that may be revoked since."""
+    from tests.web.group_helpers import new_group
+
+    group_id = new_group(client)
+    for answer in (
+        client.get(f"/t/{table}/share"),
+        client.post(f"/t/{table}/share", data={"action": "keeper"}),
+        client.post(f"/t/{table}/share", data={"action": "player:Ben"}),
+        client.get(f"/g/{group_id}/share"),
+        client.post(f"/g/{group_id}/share", data={"action": "keeper"}),
+        client.get("/j"),
+    ):
+        if answer.request.method == "POST":
+            assert "/j#" in answer.text  # the link just made
+        assert answer.status_code == 200, answer.request.path
+        assert "no-store" in answer.headers.get("Cache-Control", ""), answer.request.path
+
+
+def test_the_service_worker_keeps_no_page_said_not_to_be_stored(client):
+    """What ``static/sw.js`` and ``static/app.js`` keep for offline: never a ``no-store``
+    answer (a share page's links)."""
+    worker = client.get("/sw.js").text
+    assert re.search(r'control\.includes\("no-store"\)\)\s*\{\s*return;', worker)
+    with client.get("/static/app.js") as script:
+        keep = script.text.split("function keepScreen", 1)[1].split("\n}\n", 1)[0]
+    assert 'includes("no-store")' in keep

@@ -172,13 +172,33 @@ INVALID = [
     ),
     pytest.param(
         form("alles-oder-nichts", ["Ann", "Ben", "Cho"], alles_colours="red, red, blue, green"),
-        "Option 'colours' names a colour twice.",
+        "“red” is the name of another colour: each colour needs a name of its own.",
         id="colour-twice",
     ),
     pytest.param(
         form("alles-oder-nichts", ["Ann", "Ben", "Cho"], alles_colours="dark-red, a, b, c"),
         "Option 'colours' must be a list of colour names (no hyphens).",
         id="colour-hyphen",
+    ),
+    *(
+        pytest.param(
+            form("alles-oder-nichts", ["Ann", "Ben", "Cho"], alles_colours=f"{colour}, b, c, d"),
+            f"“{colour}” holds a character that does not show (a control, format or direction "
+            "character). Type the name again with letters, digits and spaces.",
+            id=f"colour-{what}",
+        )
+        for what, colour in (
+            ("right-to-left-override", "re\u202egnp.exe"),
+            ("zero-width-space", "re\u200bd"),
+            ("escape", "\x1b[31mred"),
+            ("hangul-filler", "\u3164"),
+            ("braille-blank", "\u2800"),
+        )
+    ),
+    pytest.param(
+        form("alles-oder-nichts", ["Ann", "Ben", "Cho"], alles_colours="red, red\u034f, b, c"),
+        "“red\u034f” is the name of another colour: each colour needs a name of its own.",
+        id="colour-twice-to-the-eye",
     ),
     pytest.param(
         form("alles-oder-nichts", ["Ann", "Ben", "Cho"], alles_values="twelve"),
@@ -444,3 +464,14 @@ def test_an_oversized_form_gets_a_friendly_413(client: FlaskClient) -> None:
     assert response.status_code == 413
     assert "too much to send" in response.text
     assert "Traceback" not in response.text
+
+
+def test_a_colour_refused_is_said_in_the_phones_language(app: Flask, client: FlaskClient) -> None:
+    data = form("alles-oder-nichts", ["Ann", "Ben", "Cho"], alles_colours="rot, rot\u034f, b, c")
+    response = client.post("/new", data=data, headers={"Accept-Language": "de"})
+    assert response.status_code == 422
+    assert escape("ist schon der Name einer anderen Farbe: Jede Farbe braucht") in response.text
+    data["alles_colours"] = "ro\u200bt, b, c, d"
+    response = client.post("/new", data=data, headers={"Accept-Language": "de"})
+    assert escape("enthält ein Zeichen, das man nicht sieht") in response.text
+    assert table_count(app) == 0

@@ -183,3 +183,46 @@ def test_watching_phones_polls_cost_flask_one_page_per_change(app, calls, client
     assert [a.status_code for a in answers] == [200] * 4
     assert len({a.data for a in answers}) == 1 and 'data-seq="2"' in answers[0].text
     assert calls == [address]
+
+
+#: Values of the poll's headers that no page's script sends: a digit that is not ASCII (as
+#: gunicorn hands on the byte 0xb2), more digits than Python reads, a sign, nothing.
+MALFORMED = {
+    "superscript-two": "\xb2",
+    "arabic-three": "\u0663",
+    "5000-digits": "9" * 5000,
+    "negative": "-1",
+    "plus": "+1",
+    "empty": "",
+    "space": " 1",
+    "fraction": "1.5",
+}
+
+
+@pytest.mark.parametrize("page", ["", "/sheet"])
+@pytest.mark.parametrize("value", MALFORMED.values(), ids=MALFORMED.keys())
+def test_a_malformed_position_in_a_poll_or_a_page_request_is_ignored(app, table, page, value):
+    """``If-None-Match: "seq-…"`` and ``X-Table-Seq`` that are no log position answer as if
+    they were not sent: the page itself (asked again, as the speed layer answers a repeat),
+    with the security headers."""
+    from tests.web.test_front import assert_security_headers
+
+    viewer = phone(app, table, "viewer")
+    address = f"/t/{table}{page}"
+    plain = viewer.get(address)
+    key = key_of(plain.text)
+    for headers in (
+        {"If-None-Match": f'"seq-{value}"', POLL_HEADER: key},
+        {"If-None-Match": f'"seq-{value}", "seq-1"', POLL_HEADER: key},
+        {"X-Table-Seq": value},
+        {"X-Table-Seq": value, "If-None-Match": f'"seq-{value}"', POLL_HEADER: key},
+        {POLL_HEADER: key + value, "If-None-Match": '"seq-1"'},
+    ):
+        for _ in range(3):
+            answer = viewer.get(address, headers=headers)
+            assert_security_headers(answer)
+            if answer.status_code == 304:  # the page's own position asked too: unchanged
+                assert "seq-1" in headers.get("If-None-Match", "")
+            else:
+                assert answer.status_code == 200, (headers, answer.status_code)
+                assert blanked(answer.text) == blanked(plain.text)

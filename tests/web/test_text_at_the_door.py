@@ -32,6 +32,41 @@ def test_a_form_that_is_not_utf8_is_refused_with_a_sentence(
     assert_every_page_answers(client)
 
 
+@pytest.mark.parametrize(
+    "escaped",
+    [b"%ff%fe", b"B%ED%A0%80n", b"%C3", b"Ann%C3&player_3=%A9", b"%c0%80", b"%F4%90%80%80"],
+    ids=["ff-fe", "surrogate", "cut-short", "cut-across-fields", "overlong-nul", "past-unicode"],
+)
+@pytest.mark.parametrize("path", ["/new", "/scorecards", "/groups/new"])
+def test_a_form_whose_escapes_are_not_utf8_is_refused_with_a_sentence(
+    app: Flask, client: FlaskClient, path: str, escaped: bytes
+) -> None:
+    """Percent-escapes of bytes that are no UTF-8 text: Werkzeug reads them as the escape's own
+    characters (``%FF%FE``), which a page would have stored as a name."""
+    body = urlencode(form()).encode() + b"&player_2=" + escaped + b"&name=" + escaped
+    response = post_bytes(client, path, body + b"&players=Ann%0A" + escaped)
+    assert response.status_code == 400, response.text[-800:]
+    assert NOT_UNICODE in response.text
+    assert table_count(app) == 0
+    assert "%FF" not in client.get("/").text
+
+
+def test_a_multipart_form_that_is_not_utf8_is_refused_with_a_sentence(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Werkzeug reads such a part as replacement characters (U+FFFD)."""
+    body = b"".join(
+        b'--b\r\nContent-Disposition: form-data; name="%s"\r\n\r\n%s\r\n' % (name, value)
+        for name, value in ((b"game", b"blackout"), (b"player_1", b"Ann"), (b"player_2", b"\xff"))
+    )
+    response = client.post(
+        "/new", data=body + b"--b--\r\n", content_type="multipart/form-data; boundary=b"
+    )
+    assert response.status_code == 400
+    assert NOT_UNICODE in response.text
+    assert table_count(app) == 0
+
+
 @pytest.mark.parametrize("path", ["/new", "/scorecards", "/"])
 def test_an_address_that_is_not_utf8_is_refused_with_a_sentence(
     client: FlaskClient, path: str
@@ -39,6 +74,9 @@ def test_an_address_that_is_not_utf8_is_refused_with_a_sentence(
     """Gunicorn refuses such bytes itself; a server that passes them on (Flask's own) made
     ``request.args`` raise: a 500."""
     response = client.get(path, environ_overrides={"QUERY_STRING": "game=\xed\xa0\x80"})
+    assert response.status_code == 400
+    assert NOT_UNICODE in response.text
+    response = client.get(path, environ_overrides={"QUERY_STRING": "game=%ff%fe"})
     assert response.status_code == 400
     assert NOT_UNICODE in response.text
     assert_every_page_answers(client)

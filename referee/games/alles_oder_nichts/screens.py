@@ -17,11 +17,12 @@ from referee.rules import RoundState, State
 from referee.rules import events as ev
 from referee.rules.alles import HIGHEST_BID, AllesRound
 from referee.rules.cards import ALLES_COLOURS, coloured_deck
-from referee.rules.names import quote
+from referee.rules.names import name_fault, quote, same_name_key
 from referee.web.forms import add_error, whole_number
 from referee.web.i18n import gettext
 from referee.web.round import entries
 from referee.web.screens import BidLine, Bids, Builder, Cell, ScreensGame, Value
+from referee.web.words import hidden_name_text
 
 
 class Options(Form):
@@ -68,15 +69,28 @@ class AllesScreens(ScreensGame):
     def read_options(self, form: Form) -> dict[str, Any] | None:
         colours = [c.strip() for c in re.split(r"[,;]", form["colours"].data or "")]
         values = whole_number(form["values"], gettext("Values per colour must be a whole number."))
-        for colour in colours:
-            if len(colour) > OPTION_TEXT:
+        keys: set[str] = set()
+        for colour in filter(None, colours):
+            fault = name_fault(colour, OPTION_TEXT)
+            if fault == "long-name":
                 message = gettext(
                     "A colour's name is at most %(n)d characters, not “%(name)s”.",
                     n=OPTION_TEXT,
                     name=quote(colour),
                 )
-                add_error(form["colours"], message)
-                break
+            elif fault is not None:  # a character that does not show, or nothing that shows
+                message = hidden_name_text(colour)
+            elif same_name_key(colour) in keys:
+                message = gettext(
+                    "“%(name)s” is the name of another colour: each colour needs a name of "
+                    "its own.",
+                    name=quote(colour),
+                )
+            else:
+                keys.add(same_name_key(colour))
+                continue
+            add_error(form["colours"], message)
+            break
         if form["values"].errors or form["colours"].errors:
             return None
         options: dict[str, Any] = {"colours": [c for c in colours if c]}

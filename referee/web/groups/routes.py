@@ -61,6 +61,7 @@ from referee.store.groups import (
     rename_player,
     retire_player,
     revoke_group_links,
+    seat_new_player,
     set_counts,
     set_seat,
 )
@@ -81,7 +82,7 @@ from referee.web.i18n import gettext, ngettext
 from referee.web.language import language
 from referee.web.memo import memo
 from referee.web.sharing.access import creator, held_token
-from referee.web.sharing.routes import link_url, shown_link
+from referee.web.sharing.routes import link_page, link_url, shown_link
 
 bp = Blueprint("groups", __name__, cli_group=None)
 
@@ -119,10 +120,18 @@ def read(group_id: str) -> Callable[[], GroupRecord | None]:
     return lambda: get_group(group_id)
 
 
+#: What ``posted_version`` gives for a version that is none: no group is ever at it (versions
+#: start at 1), so the change is refused as from a page the group has moved on from.
+NO_VERSION = 0
+
+
 def posted_version() -> int | None:
-    """The group's version the posted form was shown at (None: it does not say)."""
-    text = request.form.get("version", "")
-    return int(text) if text.isdigit() and len(text) < 12 else None
+    """The group's version the posted form was shown at (None: it does not say; ``NO_VERSION``
+    for one that is no version: a sign, a digit of another script, too many digits)."""
+    text = request.form.get("version")
+    if text is None:
+        return None
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 12 else NO_VERSION
 
 
 def change(group_id: str, do: Callable[[str], object]) -> str | None:
@@ -322,7 +331,8 @@ def seasons(group_id: str) -> ResponseReturnValue:
     version = posted_version()
     error = change(group_id, lambda by: add_season(group_id, name, day, version, by))
     if error is not None:
-        return render_page(load_group(group_id), 422, season_error=error, **typed)
+        status = 409 if error == changed_text() else 422
+        return render_page(load_group(group_id), status, season_error=error, **typed)
     shown = format_date(day, "medium")
     flash(gettext("Season “%(name)s” starts on %(day)s.", name=name.strip(), day=shown), "info")
     return redirect(url_for("groups.page", group_id=group_id) + "#seasons", 303)
@@ -525,13 +535,7 @@ def merge(group_id: str, table_id: str, version: int | None) -> tuple[str | None
     seat = request.form.get("seat", "")
     player = request.form.get("into", "")
     if player == "new":
-        added: list[str] = []
-
-        def do(by: str) -> None:
-            added.append(add_player(group_id, seat, by))
-            set_seat(group_id, table_id, seat, added[0], None, by)
-
-        error = change(group_id, do)
+        error = change(group_id, lambda by: seat_new_player(group_id, table_id, seat, version, by))
         return error, gettext("%(name)s is on the roster now, with this table.", name=seat)
     error = change(group_id, lambda by: set_seat(group_id, table_id, seat, player, version, by))
     return error, gettext("The guest's seat is the roster player's now.")
@@ -548,18 +552,19 @@ def stale_kept(message: str) -> ResponseReturnValue:
 # --- sharing -----------------------------------------------------------------------------------
 
 
-def render_share(group: GroupRecord, keeper: str | None = None) -> str:
+def render_share(group: GroupRecord, keeper: str | None = None) -> ResponseReturnValue:
     """The group's share page; ``keeper``: a keeper link just made, shown this once."""
     viewer = shown_group_token(group.id)
     if viewer is not None and group_access(viewer, group.id) is None:
         viewer = None  # revoked since
-    return render_template(
+    page = render_template(
         "groups/share.html",
         group=group,
         viewer=None if viewer is None else shown_link(viewer, gettext("Group link")),
         keeper=None if keeper is None else shown_link(keeper, gettext("Group keeper link")),
         form=GroupForm(formdata=None),
     )
+    return link_page(page)
 
 
 @bp.get("/g/<group_id>/share")

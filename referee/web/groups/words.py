@@ -6,6 +6,7 @@ from __future__ import annotations
 from referee.rules.names import quote
 from referee.store.groups import GroupRefused
 from referee.web.i18n import gettext
+from referee.web.words import hidden_name_text
 
 
 def refusal_text(refusal: GroupRefused) -> str:
@@ -25,11 +26,7 @@ def refusal_text(refusal: GroupRefused) -> str:
             "“%(name)s” is too long: at most %(n)d characters.", name=name, n=params["longest"]
         )
     if code == "name-hidden":
-        return gettext(
-            "“%(name)s” holds a character that does not show (a control, format or "
-            "direction character). Type the name again with letters, digits and spaces.",
-            name=name,
-        )
+        return hidden_name_text(str(params.get("name", "")))
     if code == "name-taken":
         if kind == "season":
             return gettext("There is a season called “%(name)s” already.", name=name)

@@ -17,7 +17,8 @@ A shared link is ``/j#<token>`` (``link_url``): the token is the address's fragm
 browser never sends, so it appears in no request line of any server's, proxy's or dev server's
 log. The page at ``/j`` hands it over in a POST (``static/app.js`` submits its form with the
 fragment at once, so scanning a QR code opens the table in one step); without JavaScript the
-link is pasted into that form. Links of the old form, ``/j/<token>``, still open their table.
+link is pasted into that form. Links of the old form, ``/j/<token>``, still open their table or
+group.
 """
 
 from __future__ import annotations
@@ -80,24 +81,34 @@ def shown_link(token: str, title: str) -> dict[str, object]:
     return {"url": url, "qr": qr_svg(url, title)}
 
 
+def link_page(page: str, status: int = 200) -> Response:
+    """A page that shows a link's token (or takes one): kept by no cache, the browser's nor the
+    phone's offline copies (``static/sw.js``), since the link may be revoked a moment later."""
+    response = Response(page, status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def render_share(
     table_id: str, keeper: str | None = None, player_link: tuple[str, str] | None = None
-) -> str:
+) -> Response:
     """The share page; ``keeper`` and ``player_link`` are links just made, shown this once."""
     record, state = load(table_id)
     viewer = shown_token(table_id, "viewer")
     if viewer is not None and access(viewer, table_id) is None:
         viewer = None  # revoked since
-    return render_template(
-        "sharing/page.html",
-        record=record,
-        state=state,
-        viewer=None if viewer is None else shown_link(viewer, gettext("Spectator link")),
-        keeper=None if keeper is None else shown_link(keeper, gettext("Scorekeeper link")),
-        player_link=None
-        if player_link is None
-        else {"player": player_link[0], **shown_link(player_link[1], player_link[0])},
-        secret_bids=screens(state.setup.game).player_links,
+    return link_page(
+        render_template(
+            "sharing/page.html",
+            record=record,
+            state=state,
+            viewer=None if viewer is None else shown_link(viewer, gettext("Spectator link")),
+            keeper=None if keeper is None else shown_link(keeper, gettext("Scorekeeper link")),
+            player_link=None
+            if player_link is None
+            else {"player": player_link[0], **shown_link(player_link[1], player_link[0])},
+            secret_bids=screens(state.setup.game).player_links,
+        )
     )
 
 
@@ -185,10 +196,7 @@ def token_in(text: str) -> str:
 
 def join_page(link: str = "", error: str | None = None, status: int = 200) -> Response:
     """The ``/j`` page: its form (``link`` filled in), and why a link did not open."""
-    page = render_template("sharing/join.html", link=link, error=error)
-    response = Response(page, status)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return link_page(render_template("sharing/join.html", link=link, error=error), status)
 
 
 def open_link(token: str) -> WerkzeugResponse | None:
@@ -243,8 +251,9 @@ def stale_join(message: str) -> ResponseReturnValue:
 
 @bp.get("/j/<token>")
 def join(token: str) -> ResponseReturnValue:
-    """Open a link of the old form, ``/j/<token>`` (its token reaches request logs)."""
-    opened = open_link(token)
+    """Open a link of the old form, ``/j/<token>`` (its token reaches request logs): a table's or
+    a group's, as ``/j#<token>`` does."""
+    opened = open_link(token) or open_group_link(token)
     if opened is None:
         abort(404, description=unknown_link())
     return opened

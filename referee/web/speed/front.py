@@ -35,7 +35,7 @@ from werkzeug.wrappers import Response
 from referee.web import secret_keys
 from referee.web.headers import security_headers
 from referee.web.language import VARY
-from referee.web.loading import SEEN_HEADER
+from referee.web.loading import SEEN_HEADER, position_in
 from referee.web.pages import SHARED_PAGE, SharedPage, conditional
 from referee.web.polls import (
     HELD_HEADER,
@@ -140,8 +140,10 @@ class Front:
         if position is None:
             return None
         seen = environ.get(SEEN_IN_ENVIRON)
-        if seen is not None and not (seen.isdigit() and int(seen) <= position):
-            return None
+        if seen is not None:
+            at = position_in(seen)
+            if at is None or at > position:
+                return None  # Flask's (which ignores a position that is none)
         if asks_after(environ, position):  # a page's poll (whatever its key): as Flask's view
             return unchanged_answer(position)
         body = self.pages.get(page.key(position))
@@ -185,7 +187,7 @@ class Front:
         if not query.startswith("k="):
             return None
         key = query[2:].partition("&")[0]
-        if not valid_poll_key(table_id, key, secret_keys(self.app.config)):
+        if not self.valid_key(table_id, key, self.holds(environ)):
             return None
         return self.position(table_id, environ, self.holds(environ))
 
@@ -197,9 +199,9 @@ class Front:
         path: str = environ.get("PATH_INFO", "")
         table_id = path[3:].partition("/")[0]
         key = environ.get(POLL_IN_ENVIRON, "")
-        if not valid_poll_key(table_id, key, secret_keys(self.app.config)):
-            return None  # a page request like any other: Flask decides
         held = can_hold()
+        if not self.valid_key(table_id, key, held):
+            return None  # a page request like any other: Flask decides
         seq = self.position(table_id, environ, held)
         shown = asked(environ)
         if held and seq is not None and shown is not None and seq < shown:
@@ -218,6 +220,19 @@ class Front:
             return unchanged_answer(seq, held) if self.opened(environ) is not None else None
         environ[SEEN_IN_ENVIRON] = str(seq)
         return None
+
+    def valid_key(self, table_id: str, key: str, held: bool) -> bool:
+        """Whether ``key`` is the table's poll key as this process knows the table's links now
+        (False: Flask decides). How many are revoked is known from memory while no sweep is
+        due; where polls are held, it is read once for a table this process has not seen (a
+        sweep is then made first), so that the first poll a worker gets is held too."""
+        revoked = self.tables.known_revocations(table_id)
+        if revoked is None and held:
+            with self.app.app_context():
+                revoked = self.tables.revocations(table_id)
+        if revoked is None:
+            return False
+        return valid_poll_key(table_id, key, secret_keys(self.app.config), revoked)
 
     def position(self, table_id: str, environ: dict[str, Any], held: bool) -> int | None:
         """The table's position for a poll (``If-None-Match: "seq-N"``), from memory: held

@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 
 from referee.rules import State, extend, replay
 from referee.rules.events import event_from_dict
-from referee.store.links import Access, access, revoked_since
+from referee.store.links import Access, access, revoked_count, revoked_since
 from referee.store.models import utcnow
 from referee.store.tables import (
     LogEntry,
@@ -51,8 +51,11 @@ class KeptTables:
         #: process revokes one. Reads trust them; a write checks its link in the statement that
         #: writes (``referee.store.tables.add_entry``).
         self.links: LRU[dict[str, Access | None]] = LRU(links)
+        #: How many links of each table are revoked (the poll key is made with it), forgotten
+        #: with the table's links.
+        self.revoked: LRU[int] = LRU(links)
         #: Every table's log position, for "has anything changed?".
-        self.positions = Positions(positions, self.links, sweep_every)
+        self.positions = Positions(positions, self.links, sweep_every, self.revoked)
 
     def table(self, table_id: str) -> Loaded | None:
         """Kept and caught up: a kept table costs one read of its log position (and the newer
@@ -147,6 +150,19 @@ class KeptTables:
 
     def forget_links(self, table_id: str) -> None:
         self.links.discard(table_id)
+        self.revoked.discard(table_id)
+
+    def revocations(self, table_id: str) -> int:
+        """Kept by this process (a revocation in another process is seen within a sweep)."""
+        self.positions.sweep()
+        return self.revoked.get_or_make(table_id, lambda: revoked_count(table_id))
+
+    def known_revocations(self, table_id: str) -> int | None:
+        """``revocations`` if this process knows it and no sweep is due; else None. Never asks
+        the database (``referee.web.speed.front`` checks poll keys with it)."""
+        if time.monotonic() - self.positions.swept >= self.positions.every:
+            return None
+        return self.revoked.get(table_id)
 
 
 #: How far back each sweep looks before the last one, for clocks of writers that differ a little
@@ -164,9 +180,18 @@ class Positions:
     writes itself is known at once.
     """
 
-    def __init__(self, size: int, links: LRU[dict[str, Access | None]], every: float) -> None:
+    def __init__(
+        self,
+        size: int,
+        links: LRU[dict[str, Access | None]],
+        every: float,
+        revoked: LRU[int] | None = None,
+    ) -> None:
+        """``links``, ``revoked``: what is known of each table's links, forgotten for a table
+        that a sweep finds a link of revoked."""
         self.known: LRU[int] = LRU(size)
         self.links = links
+        self.revoked = revoked
         #: How often this process asks the database which tables changed (seconds): a change
         #: made by another process shows in a poll at most this much later.
         self.every = every
@@ -211,6 +236,8 @@ class Positions:
                 self.heard(table_id, seq)
             for table_id in revoked_since(self.since):
                 self.links.discard(table_id)
+                if self.revoked is not None:
+                    self.revoked.discard(table_id)
             self.since = start - SWEEP_OVERLAP
             self.swept = now
         finally:
