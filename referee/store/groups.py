@@ -48,6 +48,7 @@ from referee.store.links import (
 )
 from referee.store.models import (
     GROUP_LINK_KINDS,
+    Entry,
     Group,
     GroupLink,
     GroupPlayer,
@@ -76,6 +77,7 @@ PLAYERS = GroupPlayer.__table__
 SEASONS = GroupSeason.__table__
 KEPT = GroupTable.__table__
 TABLES = Table.__table__
+ENTRIES = Entry.__table__
 
 #: A group's links, made, looked up and revoked as a table's are.
 GROUP_LINKS = Capabilities(GroupLink.__table__, "group_id", [], LINKS_OF_A_GROUP)
@@ -363,13 +365,18 @@ def rolled_back_if_refused() -> Iterator[None]:
 
 
 def _new_table(
-    group_id: str, table: NewTable, roster: Mapping[str, RosterPlayer], zone: str
+    group_id: str,
+    table: NewTable,
+    roster: Mapping[str, RosterPlayer],
+    zone: str,
+    creator: str | None = None,
 ) -> str:
     """Make the table and keep it in the group, in the caller's transaction; its id.
-    ``played`` None: its first entry's time (or now), told in the group's time zone ``zone``."""
+    ``played`` None: its first entry's time (or now), told in the group's time zone ``zone``.
+    ``creator``: who made it, counted for the limit on new tables (``create_table``)."""
     with rolled_back_if_refused():
         seats = check_seats(table.setup.players, table.seats, roster)
-    table_id = create_table(table.setup, commit=False)
+    table_id = create_table(table.setup, creator, commit=False)
     fill_log(table_id, table.entries, commit=False)
     played = table.played
     if played is None:
@@ -382,17 +389,18 @@ def _new_table(
     return table_id
 
 
-def import_group(
+def start_import(
     name: str,
     time_zone: str,
     players: Sequence[RosterPlayer],
     seasons: Sequence[Season],
-    tables: Sequence[NewTable],
     creator: str | None = None,
-) -> str:
-    """A new group made whole from a group file's parts (``referee.groups.read_group``): its
-    roster with the file's ids, its seasons, and each table made from its record and kept with
-    its seats, ``counts`` and ``played``; its id. One transaction: all of it or nothing.
+) -> tuple[str, dict[str, RosterPlayer]]:
+    """The head of a group loaded from its file (``referee.groups.read_group``), committed: its
+    name, time zone, roster with the file's ids and seasons; its id and roster by id. Its tables
+    follow in pieces (``keep_imported``), each piece a short transaction, so that loading a
+    large file never holds the database from the tables being played; no link opens the group
+    until its loader has kept them all (``remove_group`` undoes a load that stopped).
     ``GroupRefused`` for what a group of this app may not hold (more players or seasons than it
     keeps, a name it refuses, a time zone it does not know); ``TooManyGroups`` as for
     ``create_group``."""
@@ -440,23 +448,56 @@ def import_group(
                     for season in seasons
                 ],
             )
-        by_id = {player.id: player for player in roster}
-        for table in tables:
-            _new_table(group_id, table, by_id, time_zone)
     except BaseException:
         db.session.rollback()
         raise
     db.session.commit()
-    return group_id
+    return group_id, {player.id: player for player in roster}
 
 
-def add_record(group_id: str, table: NewTable, by: str | None = None) -> str:
+def keep_imported(
+    group_id: str,
+    tables: Sequence[NewTable],
+    roster: Mapping[str, RosterPlayer],
+    time_zone: str,
+) -> None:
+    """Make ``tables`` and keep them in the group being loaded (``start_import``), in one
+    transaction: one piece of its file."""
+    try:
+        for table in tables:
+            _new_table(group_id, table, roster, time_zone)
+    except BaseException:
+        db.session.rollback()
+        raise
+    db.session.commit()
+
+
+def remove_group(group_id: str) -> None:
+    """Delete a group whose load stopped before it was done (``start_import``), with the tables
+    it kept: no link ever opened it, so nobody saw it."""
+    query = select(KEPT.c.table_id).where(KEPT.c.group_id == group_id)
+    made = list(db.session.scalars(query))
+    db.session.execute(delete(KEPT).where(KEPT.c.group_id == group_id))
+    for start in range(0, len(made), 500):
+        piece = made[start : start + 500]
+        db.session.execute(delete(ENTRIES).where(ENTRIES.c.table_id.in_(piece)))
+        db.session.execute(delete(TABLES).where(TABLES.c.id.in_(piece)))
+    for rows in (PLAYERS, SEASONS, GroupLink.__table__):
+        db.session.execute(delete(rows).where(rows.c.group_id == group_id))
+    db.session.execute(delete(GROUPS).where(GROUPS.c.id == group_id))
+    db.session.commit()
+
+
+def add_record(
+    group_id: str, table: NewTable, by: str | None = None, creator: str | None = None
+) -> str:
     """Make a table from a record (``table``: its setup, log and seats) and keep it in the group,
     in one transaction; its id. Played when its first entry was made (now, for a record without
-    times), told in the group's time zone."""
+    times), told in the group's time zone. ``creator`` made it: ``TooManyTables`` as for
+    ``create_table``, since a table added to a group is a new table like any other."""
     group = _change(group_id, by=by)
     try:
-        table_id = _new_table(group_id, table, group.by_id, group.time_zone)
+        table_id = _new_table(group_id, table, group.by_id, group.time_zone, creator)
     except BaseException:
         db.session.rollback()
         raise

@@ -214,3 +214,39 @@ class GroupLink(db.Model):  # type: ignore[name-defined,misc]
     token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     revoked_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+
+
+#: Where a group file being loaded is: waiting for the loader, being read and saved, saved (the
+#: uploading browser has not opened it yet), opened by that browser, or refused.
+IMPORT_STATES = ("waiting", "running", "done", "opened", "failed")
+
+
+class GroupImport(db.Model):  # type: ignore[name-defined,misc]
+    """A group file being loaded as a new group, off the request that uploaded it
+    (``referee.web.groups.import_job``): the upload is kept in ``data`` until the loader has
+    read it; ``checked`` and ``saved`` count its tables as the loader goes (``updated_at`` is
+    its heartbeat), so the uploading browser can show how far it is; ``group_id`` is the new
+    group, made whole before it is ``done``; ``messages`` why it was refused, in ``language``.
+    ``id`` is a random token only the uploading browser's session holds. Counted with the tables
+    its ``creator`` made, whether it finishes or not, for the limit on new tables."""
+
+    __tablename__ = "group_imports"
+    __table_args__ = (
+        sa.CheckConstraint(f"state IN {IMPORT_STATES!r}", name="state"),
+        sa.Index("ix_group_imports_creator_created_at", "creator", "created_at"),
+        sa.Index("ix_group_imports_state", "state"),
+    )
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    creator: Mapped[str | None] = mapped_column(sa.String(64))
+    state: Mapped[str] = mapped_column(sa.String(8), default="waiting")
+    time_zone: Mapped[str] = mapped_column(sa.String(64))
+    language: Mapped[str] = mapped_column(sa.String(8))
+    data: Mapped[bytes | None] = mapped_column(sa.LargeBinary)
+    tables: Mapped[int] = mapped_column(default=0)
+    checked: Mapped[int] = mapped_column(default=0)
+    saved: Mapped[int] = mapped_column(default=0)
+    group_id: Mapped[str | None] = mapped_column(sa.String(64))
+    messages: Mapped[list[str] | None] = mapped_column(sa.JSON)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)

@@ -49,7 +49,7 @@ from referee.store.links import (
     one_at_a_time,
     token_hash,
 )
-from referee.store.models import Entry, Table, utcnow
+from referee.store.models import Entry, GroupImport, Table, utcnow
 from referee.store.moves import told
 
 #: Random bytes in a table id: 128 bits, 22 URL-safe characters. Knowing the link is the key.
@@ -63,6 +63,7 @@ PAYLOAD_KEYS = {"undo": {"target"}, "amend": {"target", "event"}}
 #: and going through the ORM cost more than SQLite running it (``bench/run.py``'s writes).
 TABLES = Table.__table__
 ENTRIES = Entry.__table__
+IMPORTS = GroupImport.__table__
 #: What ``get_table`` reads of a table's row.
 _TABLE_FIELDS = ("game", "players", "options", "first_player", "created_at", "updated_at")
 #: A table and its whole log in one read (``get_table``): the table's row first (seq 0, no
@@ -130,10 +131,21 @@ _APPEND = _append(_ADVANCE)
 _APPEND_BY_LINK = _append(_ADVANCE_BY_LINK)
 #: ``_ADVANCE`` telling its move on PostgreSQL, in the caller's transaction (``fill_log``).
 _ADVANCE_TOLD = _ADVANCE.returning(told(TABLES))
-#: A new table; the same only while its creator has made fewer than ``limit`` since ``since``.
-_CREATED_SINCE = select(func.count()).where(
-    TABLES.c.creator == bindparam("creator"),
-    TABLES.c.created_at >= bindparam("since", type_=TABLES.c.created_at.type),
+#: What a creator made since ``since``: its tables, and its group files uploaded to be loaded
+#: (each one, whether it was loaded or not: a group file's tables are the group's).
+_CREATED_SINCE = select(
+    select(func.count())
+    .where(
+        TABLES.c.creator == bindparam("creator"),
+        TABLES.c.created_at >= bindparam("since", type_=TABLES.c.created_at.type),
+    )
+    .scalar_subquery()
+    + select(func.count())
+    .where(
+        IMPORTS.c.creator == bindparam("creator"),
+        IMPORTS.c.created_at >= bindparam("since", type_=IMPORTS.c.created_at.type),
+    )
+    .scalar_subquery()
 )
 _INSERT_TABLE = insert(TABLES)
 _TABLE_COLUMNS = [

@@ -351,7 +351,7 @@ def friday_club(page: Any, server: LiveServer) -> str:
     club = Path(__file__).resolve().parents[1] / "groups" / "friday-club.json"
     page.get_by_label("Group file (.json)").set_input_files(str(club))
     page.get_by_role("button", name="Load the group").click()
-    expect(page.locator(".flash")).to_be_visible()
+    expect(page.locator(".flash")).to_be_visible(timeout=60_000)  # loaded by its own process
     return page.url
 
 
@@ -371,7 +371,7 @@ def group_import_refused(page: Any, server: LiveServer) -> None:
     bad = {"name": "group.json", "mimeType": "application/json", "buffer": b"[]"}
     page.get_by_label("Group file (.json)").set_input_files(bad)
     page.get_by_role("button", name="Load the group").click()
-    expect(page.get_by_role("alert")).to_be_visible()
+    expect(page.get_by_role("alert")).to_be_visible(timeout=60_000)
 
 
 SCREENS: dict[str, Screen] = {

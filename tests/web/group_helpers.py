@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -77,15 +80,56 @@ def version_of(page: str) -> str:
 
 
 def import_group_file(client: FlaskClient, data: bytes, time_zone: str = "Europe/Berlin"):
-    """Post a group file to ``/groups/import`` (the response: a 303 to the new group, or the
-    page with why it was refused)."""
+    """Post a group file to ``/groups/import`` and follow the page that says how far its
+    loading is until it is over (the response: a 303 to the new group, or the page with why it
+    was refused)."""
     import io
 
-    return client.post(
+    response = client.post(
         "/groups/import",
         data={"group": (io.BytesIO(data), "group.json"), "time_zone": time_zone},
         content_type="multipart/form-data",
     )
+    return loaded(client, response)
+
+
+def loaded(client: FlaskClient, response, seconds: float = 30.0):
+    """Follow an upload's answer while it sends to the page of its loading, asking that page
+    as a browser does, until the loading is over: its last answer."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while response.status_code in (200, 303) and "/groups/import/" in (
+        response.headers.get("Location", "")
+        if response.status_code == 303
+        else response.request.path
+    ):
+        if response.status_code == 303:
+            response = client.get(response.headers["Location"])
+            continue
+        assert time.monotonic() < deadline, "the group file was still loading"
+        time.sleep(0.05)
+        response = client.get(response.request.path)
+    return response
+
+
+@contextmanager
+def loading_here(start: bool = True) -> Iterator[None]:
+    """Meanwhile a group file uploaded is loaded in the request that uploads it, by the loader's
+    own ``work``, not by a process of its own (which takes seconds to start: for tests that
+    upload many); with ``start`` false, no loader is started and the job waits."""
+    from flask import current_app
+
+    from referee.web.groups import transfer
+    from referee.web.groups.import_job import lock_path, work
+
+    def here() -> None:
+        if start:
+            work(current_app._get_current_object(), lock_path(current_app))  # type: ignore[attr-defined]
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(transfer, "start_loader", here)
+        yield
 
 
 def imported(client: FlaskClient, data: bytes) -> str:

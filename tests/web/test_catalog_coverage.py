@@ -35,7 +35,9 @@ from referee.rules import GAMES, Setup, start
 from referee.store import db
 from referee.store.tables import append_entry, create_table
 from tests.durability.legal import next_entry
+from tests.groups.test_stats_by_hand import FRIDAY
 from tests.links import join, new_link
+from tests.web.group_helpers import loading_here
 
 #: The test catalog's language: one the app has no catalog of (Esperanto, two plural forms).
 MARKED = "eo"
@@ -377,7 +379,11 @@ def test_the_group_pages_come_through_the_catalog(app: Flask) -> None:
     reading.page(f"/g/{group}/add-record", method="POST", data=upload)  # the confirm step
     reading.page("/groups/import")
     bad = {"group": (io.BytesIO(b'{"format": "table-referee-group/1"}'), "g.json")}
-    reading.page("/groups/import", method="POST", data=bad, status=422)
+    with loading_here():
+        reading.page("/groups/import", method="POST", data=bad, status=422)
+    with loading_here(start=False):
+        club = {"group": (io.BytesIO(FRIDAY.read_bytes()), "g.json")}
+        reading.page("/groups/import", method="POST", data=club)  # it waits for its loader
     reading.page(
         f"/g/{group}/seasons", method="POST", data={"name": "Ann", "starts_on": "x"}, status=422
     )

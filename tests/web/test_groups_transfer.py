@@ -26,11 +26,14 @@ from tests.web.group_helpers import (
     import_group_file,
     imported,
     join_group,
+    loaded,
+    loading_here,
     main_text,
     new_group,
     stored,
 )
 from tests.web.test_groups_numbers import numbers_of, rows
+from tests.web.test_newtable import form as new_table_form
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
 
@@ -162,22 +165,104 @@ def test_a_file_that_cannot_be_loaded_is_refused_whole(app, client, change, sent
     assert "/g/" not in client.get("/").text.split("Your groups")[1]
 
 
-def test_a_failure_while_writing_the_tables_leaves_nothing(app, client, monkeypatch) -> None:
-    from referee.store import groups
+def uploaded(client, monkeypatch, data: bytes) -> str:
+    """The job of a group file uploaded with no loader started for it: its id."""
+    from referee.web.groups import transfer
 
-    real, made = groups.fill_log, []
+    monkeypatch.setattr(transfer, "start_loader", lambda: None)
+    response = client.post(
+        "/groups/import",
+        data={"group": (io.BytesIO(data), "group.json"), "time_zone": "Europe/Berlin"},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 303
+    return response.headers["Location"].rsplit("/", 1)[-1]
 
-    def failing(table_id, entries, commit=True):
-        made.append(table_id)
-        if len(made) == 5:
-            raise ValueError("not a valid event entry after entry 3")
-        return real(table_id, entries, commit)
 
-    monkeypatch.setattr(groups, "fill_log", failing)
+def run_loader(app: Flask) -> None:
+    """A loader's work done in this process, as the loader process does it."""
+    from referee.web.groups.import_job import lock_path, work
+
+    work(app, lock_path(app))
+
+
+@pytest.mark.parametrize(
+    ("failure", "sentence"),
+    [
+        (ValueError("not a valid event entry after entry 3"), "cannot be loaded"),
+        (RuntimeError("the disk is full"), "An error of the app: the group could not be loaded."),
+    ],
+)
+def test_a_failure_while_saving_the_tables_leaves_nothing(
+    app, client, monkeypatch, failure, sentence
+) -> None:
+    from referee.web.groups import import_job
+
+    real, pieces = import_job.keep_imported, []
+
+    def failing(group_id, tables, roster, time_zone):
+        pieces.append(len(tables))
+        if len(pieces) == 3:
+            raise failure
+        return real(group_id, tables, roster, time_zone)
+
+    monkeypatch.setattr(import_job, "PIECE_TABLES", 2)
+    monkeypatch.setattr(import_job, "keep_imported", failing)
     before = counts(app)
-    response = import_group_file(client, FRIDAY.read_bytes())
-    assert response.status_code == 422 and "cannot be loaded" in error_text(response)
-    assert counts(app) == before and len(made) == 5  # four tables were written, then undone
+    job_id = uploaded(client, monkeypatch, FRIDAY.read_bytes())
+    waiting = client.get(f"/groups/import/{job_id}")
+    assert "waits its turn" in main_text(waiting)
+    assert waiting.headers["Cache-Control"] == "no-store"
+    run_loader(app)
+    response = client.get(f"/groups/import/{job_id}")
+    assert response.status_code == 422 and sentence in error_text(response)
+    assert counts(app) == before and pieces == [2, 2, 2]  # two pieces were saved, then removed
+
+
+def test_a_loader_that_stops_midway_is_found_silent_and_what_it_saved_removed(
+    app, client, monkeypatch
+) -> None:
+    from referee.store.models import GroupImport
+    from referee.web.groups import import_job
+
+    real, pieces = import_job.keep_imported, []
+
+    def killed(group_id, tables, roster, time_zone):
+        pieces.append(len(tables))
+        if len(pieces) == 3:
+            raise KeyboardInterrupt  # as a signal ends it: nothing of the loader's own runs
+        return real(group_id, tables, roster, time_zone)
+
+    monkeypatch.setattr(import_job, "PIECE_TABLES", 2)
+    monkeypatch.setattr(import_job, "keep_imported", killed)
+    before = counts(app)
+    job_id = uploaded(client, monkeypatch, FRIDAY.read_bytes())
+    with pytest.raises(KeyboardInterrupt):
+        run_loader(app)
+    assert counts(app)[1] == before[1] + 4
+    page = client.get(f"/groups/import/{job_id}")
+    assert "Saving table 4 of" in main_text(page)  # not silent yet: the page waits
+    with app.app_context():
+        long_ago = datetime(2020, 1, 1)
+        db.session.execute(
+            GroupImport.__table__.update().where(GroupImport.id == job_id), {"updated_at": long_ago}
+        )
+        db.session.commit()
+    monkeypatch.undo()  # the page starts a real loader for a silent job
+    response = loaded(client, client.get(f"/groups/import/{job_id}"))
+    assert response.status_code == 422
+    assert "stopped before it was done" in error_text(response)
+    assert counts(app) == before
+    again = imported(client, FRIDAY.read_bytes())  # the same file loads when tried again
+    assert stored(app, again) is not None
+
+
+def test_a_loading_is_shown_only_to_the_browser_that_uploaded_it(app, client, monkeypatch):
+    job_id = uploaded(client, monkeypatch, FRIDAY.read_bytes())
+    assert client.get(f"/groups/import/{job_id}").status_code == 200
+    other = app.test_client()
+    for address in (job_id, "x" * 500, "%00", "n\u200fo"):
+        assert other.get(f"/groups/import/{address}").status_code == 404
 
 
 def test_the_body_limit(app, client, monkeypatch) -> None:
@@ -257,6 +342,28 @@ def test_a_keeper_adds_a_record_saying_who_is_who(app, client) -> None:
     assert kept[0].played == datetime.fromisoformat(first)  # its history's first entry
     doc = client.get(f"/g/{group}/stats.json?season=all").get_json()
     assert doc["games"]["blackout"]["players"]["p2"]["wins"] == 1  # Chloe won that table
+
+
+def test_every_way_a_table_is_made_counts_toward_the_addresss_limit(app, client) -> None:
+    """A record added to a group is a new table; a group file uploaded counts once, whether it
+    loads or not (its tables are the group's: how many a file holds is bound by its size)."""
+    source = imported(client, FRIDAY.read_bytes())
+    record = record_of(client, source, 2)
+    app.config["TABLE_LIMIT"] = 3  # the import above is one
+    group = new_group(client, players=("Ann", "Chloe", "Dee"))
+    seats = {"seat-0": "p2", "seat-1": "p1", "seat-2": "p3"}
+    added = {"action": "confirm", "record_text": record.decode(), **seats}
+    assert post_record(client, group, added).status_code == 303  # two
+    with loading_here():
+        refused = import_group_file(client, b"[]")  # three, though it loads nothing
+    assert refused.status_code == 422
+    before = counts(app)
+    again = post_record(client, group, added)
+    assert again.status_code == 429 and "Too many" in error_text(again)
+    assert client.post("/new", data=new_table_form()).status_code == 429
+    with loading_here():
+        assert import_group_file(client, FRIDAY.read_bytes()).status_code == 429
+    assert counts(app) == before
 
 
 def text_of(value: str) -> str:

@@ -7,20 +7,32 @@ guest on a confirm step).
 The file is written from the tables the group keeps (``facts.kept_tables``), in the order they
 were played, each record as the table's download writes it, its whole log as ``history``: a
 group loaded from it on another server has the same roster (ids too), seasons, tables, seats,
-counts and evenings, and so the same numbers. A file is read by ``referee.groups.read_group``
-and each record taken as the app takes an uploaded one (``as_entered``); what cannot be read
-or loaded is refused with the reader's sentence and nothing is made: the group and all its
-tables are written in one transaction. Refused uploads count toward the address's limit as a
-refused record does (``referee.web.records``), and every upload has a body limit.
+counts and evenings, and so the same numbers. A file is loaded off the request that uploads it,
+by a process of its own (``import_job.py``), while the uploading browser is shown how far it is;
+what cannot be read or loaded is refused with the reader's sentence and nothing is made. Every
+group file uploaded counts toward the address's limit on new tables whether it loads or not (a
+refused record counts as in ``referee.web.records``), a record added to a group is a new table
+of the address's, and every upload has a body limit.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import (
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
@@ -28,7 +40,7 @@ from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import StringField
 
-from referee.groups import GroupError, Member, read_group, write_group
+from referee.groups import Member, write_group
 from referee.records import Record, RecordError, export_record, load_record
 from referee.records.history import EntryRefused, as_entered
 from referee.rules import GAMES
@@ -37,25 +49,28 @@ from referee.store.groups import (
     GroupRecord,
     GroupRefused,
     NewTable,
-    RosterPlayer,
-    TooManyGroups,
     UnknownGroup,
     add_record,
-    import_group,
+    checked_time_zone,
+    may_create_group,
 )
+from referee.store.imports import get_import, new_import, open_import
 from referee.store.links import NoAccess
 from referee.store.models import utcnow
 from referee.store.refusals import note_refusal
+from referee.store.tables import TooManyTables
 from referee.web import csrf
 from referee.web.downloads import attachment, safe_file_name
 from referee.web.errors import on_stale
 from referee.web.groups.access import held_group_token, require_group
 from referee.web.groups.facts import kept_tables
+from referee.web.groups.import_job import restart_loader, start_loader
 from referee.web.groups.keep import seats_in
 from referee.web.groups.routes import bp, load_group, open_new_group, too_many_groups
 from referee.web.groups.words import not_kept_text, refusal_text
 from referee.web.home import UPLOAD_LIMIT
 from referee.web.i18n import gettext, ngettext
+from referee.web.language import chosen
 from referee.web.records import may_upload, not_entered, too_many_uploads, window_start
 from referee.web.sharing.access import creator
 
@@ -145,7 +160,8 @@ def too_large(limit: int) -> str:
 @bp.post("/groups/import")
 @csrf.exempt  # checked below, once the size limit is set (CSRFProtect would read the body first)
 def import_file() -> ResponseReturnValue:
-    """A new group from a group file: this browser keeps it."""
+    """A new group from a group file, loaded off this request (``import_job.py``): the file is
+    kept as a job and this browser is sent to the page that says how far it is."""
     request.max_content_length = GROUP_UPLOAD_LIMIT
     if not may_upload():  # before anything is read
         return refuse_import(None, [too_many_uploads()], 429)
@@ -157,61 +173,61 @@ def import_file() -> ResponseReturnValue:
         return refuse_import(None, [too_large(GROUP_UPLOAD_LIMIT)], 413)
     if not valid:
         return refuse_import(form, [str(e) for e in form.group.errors])
+    try:
+        time_zone = checked_time_zone(form.time_zone.data or DEFAULT_TIME_ZONE)
+    except GroupRefused as refusal:
+        return refuse_import(form, [refusal_text(refusal)])
+    if not may_create_group(creator()):
+        return render_import(form, [too_many_groups()], 429)
     data = form.group.data.read(GROUP_UPLOAD_LIMIT + 1)
     if not data.strip():
         return refuse_import(form, [gettext("The file is empty: it holds no group.")])
-    try:
-        group = read_group(data)
-    except GroupError as error:
-        return refuse_import(form, [cannot_read(str(error))])
-    now = utcnow()
-    tables = []
-    for number, table in enumerate(group.tables, start=1):
-        try:
-            entries = as_entered(table.record.setup, table.record.events, table.record.log, now)
-        except EntryRefused as refused:
-            return refuse_import(form, [in_table(number, not_entered(refused))])
-        except RecordError as error:
-            reason = gettext("This record cannot be loaded: %(reason)s", reason=str(error))
-            return refuse_import(form, [in_table(number, reason)])
-        tables.append(
-            NewTable(table.record.setup, entries, table.seats, table.counts, table.played)
-        )
-    players = [RosterPlayer(m.id, m.name, m.retired) for m in group.players]
-    try:
-        group_id = import_group(
-            group.name,
-            form.time_zone.data or DEFAULT_TIME_ZONE,
-            players,
-            group.seasons,
-            tables,
-            creator(),
-        )
-    except GroupRefused as refusal:
-        return refuse_import(form, [refusal_text(refusal)])
-    except TooManyGroups:
-        return render_import(form, [too_many_groups()], 429)
-    except ValueError as error:  # a log the store will not take (``fill_log``)
-        reason = gettext("This record cannot be loaded: %(reason)s", reason=str(error))
-        return refuse_import(form, [reason])
-    open_new_group(group_id)
-    flash(
-        ngettext(
-            "The group is loaded with its %(num)d table.",
-            "The group is loaded with its %(num)d tables.",
-            len(tables),
-        ),
-        "info",
-    )
-    return redirect(url_for("groups.page", group_id=group_id), 303)
+    job_id = new_import(data, time_zone, chosen(), creator())
+    jobs = [job for job in session.get("imports", []) if isinstance(job, str)]
+    session["imports"] = [*jobs, job_id][-KEPT_IMPORTS:]
+    start_loader()
+    return redirect(url_for("groups.import_status", job_id=job_id), 303)
 
 
-def cannot_read(reason: str) -> str:
-    return gettext("This group file cannot be read: %(reason)s", reason=reason)
+#: How many of its uploads a browser can come back to.
+KEPT_IMPORTS = 4
+#: How often the page of a group being loaded asks again, in seconds.
+ASK_EVERY = 2
 
 
-def in_table(number: int, reason: str) -> str:
-    return gettext("Table %(number)d of the file: %(reason)s", number=number, reason=reason)
+@bp.get("/groups/import/<job_id>")
+def import_status(job_id: str) -> ResponseReturnValue:
+    """How far the loading of this browser's group file is; once it is done, this browser takes
+    the new group (its keeper link) and goes to it; if it was refused, why."""
+    if job_id not in session.get("imports", []):
+        abort(404)
+    job = get_import(job_id)
+    if job is None:
+        abort(404)
+    if job.state == "failed":
+        return render_import(None, list(job.messages), 422)
+    if job.state in ("done", "opened") and job.group_id is not None:
+        if open_import(job_id):
+            open_new_group(job.group_id)
+            flash(
+                ngettext(
+                    "The group is loaded with its %(num)d table.",
+                    "The group is loaded with its %(num)d tables.",
+                    job.tables,
+                ),
+                "info",
+            )
+        return redirect(url_for("groups.page", group_id=job.group_id), 303)
+    if job.silent or (job.state == "waiting" and utcnow() - job.updated_at > LOADER_LATE):
+        restart_loader()  # its loader is gone (a restart): the next takes the job, or says so
+    page = render_template("groups/import_status.html", job=job, every=ASK_EVERY)
+    response = make_response(page)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+#: A job still waiting this long after its upload (or its last word) gets a loader started.
+LOADER_LATE = timedelta(seconds=10)
 
 
 @on_stale("groups.import_file")
@@ -328,7 +344,11 @@ def add_record_post(group_id: str) -> ResponseReturnValue:
     if token is None:
         abort(403)
     try:
-        table_id = add_record(group_id, NewTable(record.setup, entries, seats), by=token)
+        table_id = add_record(
+            group_id, NewTable(record.setup, entries, seats), by=token, creator=creator()
+        )
+    except TooManyTables:
+        return render_add(group, 429, [too_many_uploads()], record, text, chosen)
     except GroupRefused as refusal:
         return render_add(group, 422, [refusal_text(refusal)], record, text, chosen)
     except NoAccess:
