@@ -27,8 +27,9 @@ Reading stops at the limits below, so a made-up file costs little to refuse.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from pathlib import Path
@@ -69,6 +70,7 @@ __all__ = [
     "Season",
     "Table",
     "group_document",
+    "group_text",
     "read_group",
     "read_group_head",
     "read_table",
@@ -472,8 +474,29 @@ def write_group(
             {"id": m.id, "name": m.name} | ({"retired": True} if m.retired else {}) for m in players
         ],
         "seasons": [{"name": s.name, "from": s.start.isoformat()} for s in seasons],
-        "tables": [
-            {"played": played.isoformat(), "counts": counts, "seats": dict(seats), "record": record}
-            for played, counts, seats, record in tables
-        ],
+        "tables": [_table_document(*table) for table in tables],
     }
+
+
+def _table_document(
+    played: datetime, counts: bool, seats: Mapping[str, str | None], record: Mapping[str, Any]
+) -> dict[str, Any]:
+    return {"played": played.isoformat(), "counts": counts, "seats": dict(seats), "record": record}
+
+
+def group_text(
+    name: str,
+    players: Iterable[Member],
+    seasons: Iterable[Season],
+    tables: Iterable[tuple[datetime, bool, Mapping[str, str | None], Mapping[str, Any]]],
+) -> Iterator[str]:
+    """``write_group``'s document as JSON text, written a piece at a time: the group's head, then
+    each table on a line of its own as ``tables`` gives it (a group of a thousand card-by-card
+    games is a file of many megabytes, which is never held whole)."""
+    head = json.dumps(write_group(name, players, seasons, ()), ensure_ascii=False)
+    assert head.endswith('"tables": []}')
+    yield head[: -len("]}")] + "\n"
+    for number, table in enumerate(tables):
+        comma = ",\n" if number else ""
+        yield comma + json.dumps(_table_document(*table), ensure_ascii=False, separators=(",", ":"))
+    yield "\n]}\n"

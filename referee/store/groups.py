@@ -34,6 +34,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from flask import current_app
 from sqlalchemy import CursorResult, delete, exists, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from referee.groups import Season, season_of
 from referee.rules import Setup
@@ -50,6 +51,7 @@ from referee.store.models import (
     GROUP_LINK_KINDS,
     Entry,
     Group,
+    GroupExport,
     GroupLink,
     GroupPlayer,
     GroupSeason,
@@ -76,6 +78,7 @@ GROUPS = Group.__table__
 PLAYERS = GroupPlayer.__table__
 SEASONS = GroupSeason.__table__
 KEPT = GroupTable.__table__
+EXPORTS = GroupExport.__table__
 TABLES = Table.__table__
 ENTRIES = Entry.__table__
 
@@ -484,8 +487,32 @@ def remove_group(group_id: str) -> None:
         db.session.execute(delete(TABLES).where(TABLES.c.id.in_(piece)))
     for rows in (PLAYERS, SEASONS, GroupLink.__table__):
         db.session.execute(delete(rows).where(rows.c.group_id == group_id))
+    db.session.execute(delete(EXPORTS).where(EXPORTS.c.group_id == group_id))
     db.session.execute(delete(GROUPS).where(GROUPS.c.id == group_id))
     db.session.commit()
+
+
+def kept_export(group_id: str, made_for: str) -> bytes | None:
+    """The group's file (gzip-compressed) its last download wrote, if it was written from
+    ``made_for`` (the group as it is now, ``referee.web.groups.transfer``); else None."""
+    query = select(EXPORTS.c.body).where(
+        EXPORTS.c.group_id == group_id, EXPORTS.c.made_for == made_for
+    )
+    body = db.session.scalar(query)
+    db.session.commit()
+    return body
+
+
+def keep_export(group_id: str, made_for: str, body: bytes) -> None:
+    """Keep ``body``, the group's file written from ``made_for``, in place of the one kept. Two
+    downloads that write it at once both keep it: the later one stays."""
+    db.session.execute(delete(EXPORTS).where(EXPORTS.c.group_id == group_id))
+    row = {"group_id": group_id, "made_for": made_for, "body": body, "created_at": utcnow()}
+    db.session.execute(insert(EXPORTS), row)
+    try:
+        db.session.commit()
+    except IntegrityError:  # the other download's row came between: it is as good
+        db.session.rollback()
 
 
 def add_record(

@@ -250,3 +250,17 @@ class GroupImport(db.Model):  # type: ignore[name-defined,misc]
     messages: Mapped[list[str] | None] = mapped_column(sa.JSON)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class GroupExport(db.Model):  # type: ignore[name-defined,misc]
+    """A group's file as its last download wrote it, gzip-compressed, and what it was written
+    from (``made_for``: the group's version and a digest of its tables' log positions): a
+    download while the group is as it was sends it again instead of writing it anew
+    (``referee.web.groups.transfer``). One per group, replaced when the group changed."""
+
+    __tablename__ = "group_exports"
+
+    group_id: Mapped[str] = mapped_column(sa.ForeignKey(Group.id), primary_key=True)
+    made_for: Mapped[str] = mapped_column(sa.String(80))
+    body: Mapped[bytes] = mapped_column(sa.LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)

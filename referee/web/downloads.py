@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from flask import Response, send_file
 from flask_babel import lazy_gettext
@@ -25,18 +25,22 @@ def safe_file_name(*parts: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "-", "-".join(parts))
 
 
-def attachment(body: bytes | str, mimetype: str, name: str) -> Response:
-    """``body`` as a download called ``name`` (Flask's ``send_file`` writes the
-    ``Content-Disposition``, with the RFC 5987 form of a name that is not ASCII)."""
-    data = body.encode() if isinstance(body, str) else body
-    response = send_file(
-        io.BytesIO(data),
-        mimetype=mimetype,
-        as_attachment=True,
-        download_name=name,
-        conditional=False,
-        etag=False,
-    )
+def attachment(body: bytes | str | Iterable[bytes], mimetype: str, name: str) -> Response:
+    """``body`` as a download called ``name``; a body given in pieces is sent as they come.
+    (The ``Content-Disposition`` has the RFC 5987 form of a name that is not ASCII.)"""
+    if isinstance(body, (bytes, str)):
+        data = body.encode() if isinstance(body, str) else body
+        response = send_file(
+            io.BytesIO(data),
+            mimetype=mimetype,
+            as_attachment=True,
+            download_name=name,
+            conditional=False,
+            etag=False,
+        )
+    else:
+        response = Response(body, mimetype=mimetype)
+        response.headers.set("Content-Disposition", "attachment", filename=name)
     response.headers["Cache-Control"] = "no-store"
     return response
 

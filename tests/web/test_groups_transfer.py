@@ -6,10 +6,13 @@ group by a keeper, who says who is who first."""
 
 from __future__ import annotations
 
+import gzip
 import html
 import io
 import json
+import random
 import re
+import time
 from datetime import datetime
 from pathlib import Path
 
@@ -101,6 +104,58 @@ def test_a_group_exported_and_imported_on_a_fresh_app_shows_the_same(
     ]
     with other.app_context():
         db.engine.dispose()
+
+
+def test_a_groups_file_is_written_once_while_the_group_is_unchanged(app, client) -> None:
+    """The first download writes the file and keeps it; the next ones send what was kept
+    (gzip-compressed to a client that takes it); a change of the group or a new entry at one of
+    its tables writes it anew."""
+    from referee.rules import Setup, start
+    from referee.store.groups import attach_table
+    from referee.store.models import GroupExport
+    from referee.store.tables import append_entry, create_table
+    from tests.durability.legal import next_entry
+
+    group = imported(client, FRIDAY.read_bytes())
+
+    def kept() -> list[str]:
+        with app.app_context():
+            return list(db.session.scalars(select(GroupExport.made_for)))
+
+    first = client.get(f"/g/{group}/group.json")
+    assert first.is_streamed and "Content-Encoding" not in first.headers
+    document = json.loads(first.data)
+    assert len(kept()) == 1
+    zipped = client.get(f"/g/{group}/group.json", headers={"Accept-Encoding": "gzip, br"})
+    assert zipped.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped.vary
+    assert zipped.headers["Content-Disposition"] == first.headers["Content-Disposition"]
+    assert json.loads(gzip.decompress(zipped.data)) == document
+    plain = client.get(f"/g/{group}/group.json", headers={"Accept-Encoding": "gzip;q=0"})
+    assert "Content-Encoding" not in plain.headers and json.loads(plain.data) == document
+    assert client.post(f"/g/{group}/roster", data={"action": "add", "name": "Gil"}).status_code
+    renamed = json.loads(client.get(f"/g/{group}/group.json").data)
+    assert [p["name"] for p in renamed["players"]][-1] == "Gil"
+    setup = Setup("blackout", ("Ann", "Ben", "Cho"))
+    with app.app_context():  # a table of the group's that goes on
+        table_id = create_table(setup)
+        attach_table(group, table_id, {"Ann": "p1", "Ben": "p2", "Cho": None})
+    played = len(json.loads(client.get(f"/g/{group}/group.json").data)["tables"])
+    assert not json.loads(client.get(f"/g/{group}/group.json").data)["tables"][-1]["record"].get(
+        "history"
+    )
+    with app.app_context():
+        event, _ = next_entry(start(setup), random.Random(1))
+        append_entry(table_id, 0, "event", event.to_dict())
+    deadline = time.monotonic() + 10  # a page is at most a sweep behind the tables' entries
+    while True:
+        again = client.get(f"/g/{group}/group.json", headers={"Accept-Encoding": "gzip"})
+        if "Content-Encoding" not in again.headers:  # written anew
+            break
+        assert time.monotonic() < deadline, "the entry never made the file written anew"
+        time.sleep(0.1)
+    tables = json.loads(again.data)["tables"]
+    assert len(tables) == played and tables[-1]["record"]["history"]
+    assert len(kept()) == 1 and kept()[0] != ""
 
 
 def friday() -> dict:

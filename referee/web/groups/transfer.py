@@ -17,9 +17,13 @@ of the address's, and every upload has a body limit.
 
 from __future__ import annotations
 
-import json
+import gzip
+import hashlib
+import io
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import (
@@ -31,6 +35,7 @@ from flask import (
     render_template,
     request,
     session,
+    stream_with_context,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -40,7 +45,7 @@ from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import StringField
 
-from referee.groups import Member, write_group
+from referee.groups import Member, group_text
 from referee.records import Record, RecordError, export_record, load_record
 from referee.records.history import EntryRefused, as_entered
 from referee.rules import GAMES
@@ -52,6 +57,8 @@ from referee.store.groups import (
     UnknownGroup,
     add_record,
     checked_time_zone,
+    keep_export,
+    kept_export,
     may_create_group,
 )
 from referee.store.imports import get_import, new_import, open_import
@@ -63,7 +70,7 @@ from referee.web import csrf
 from referee.web.downloads import attachment, safe_file_name
 from referee.web.errors import on_stale
 from referee.web.groups.access import held_group_token, require_group
-from referee.web.groups.facts import kept_tables
+from referee.web.groups.facts import kept_tables, positions
 from referee.web.groups.import_job import restart_loader, start_loader
 from referee.web.groups.keep import seats_in
 from referee.web.groups.routes import bp, load_group, open_new_group, too_many_groups
@@ -85,25 +92,70 @@ GUEST = ""
 # --- out -----------------------------------------------------------------------------------
 
 
-def group_file(group: GroupRecord) -> dict[str, Any]:
-    """The group as a ``table-referee-group/1`` document: its roster, seasons and every table
-    it keeps, in the order played (the numbers ``numbers.py`` names tables by)."""
-    tables = []
+def group_file(group: GroupRecord) -> Iterator[str]:
+    """The group as a ``table-referee-group/1`` document, written a table at a time: its roster,
+    seasons and every table it keeps, in the order played (the numbers ``numbers.py`` names
+    tables by)."""
+    members = [Member(p.id, p.name, p.retired) for p in group.players]
+    return group_text(group.name, members, group.seasons, exported_tables(group))
+
+
+def exported_tables(
+    group: GroupRecord,
+) -> Iterator[tuple[datetime, bool, dict[str, str | None], dict[str, Any]]]:
     for kept, (record, state) in kept_tables(group):
         seats = {name: kept.seats.get(name) for name in kept.players}
-        tables.append((kept.played, kept.counts, seats, export_record(state, record.entries)))
-    members = [Member(p.id, p.name, p.retired) for p in group.players]
-    return write_group(group.name, members, group.seasons, tables)
+        yield kept.played, kept.counts, seats, export_record(state, record.entries)
+        time.sleep(0)  # under gevent, the worker's other requests go on between two tables
 
 
 @bp.get("/g/<group_id>/group.json")
 def export(group_id: str) -> ResponseReturnValue:
-    """The group's file, for a keeper or a viewer."""
+    """The group's file, for a keeper or a viewer: sent as written by the last download while
+    the group is as it was then (kept gzip-compressed in the database, ``keep_export``), else
+    written anew and sent as it is written, a table at a time, then kept."""
     require_group(group_id)
     group = load_group(group_id)
-    body = json.dumps(group_file(group), ensure_ascii=False, indent=2) + "\n"
     name = safe_file_name("group", group.today().isoformat(), group_id[:8]) + ".json"
-    return attachment(body, "application/json", name)
+    made_for = export_key(group)
+    body = kept_export(group_id, made_for)
+    if body is None:
+        response = attachment(stream_with_context(written(group, made_for)), JSON, name)
+    elif request.accept_encodings.quality("gzip") > 0:
+        response = attachment(body, JSON, name)
+        response.headers["Content-Encoding"] = "gzip"
+    else:
+        response = attachment(unzipped(body), JSON, name)
+    response.vary.add("Accept-Encoding")
+    return response
+
+
+#: What a group's file is sent as.
+JSON = "application/json"
+
+
+def export_key(group: GroupRecord) -> str:
+    """What a group's file is written from: the group's version and its tables' positions."""
+    digest = hashlib.sha256(repr(positions(group)).encode()).hexdigest()[:32]
+    return f"{group.version}:{digest}"
+
+
+def written(group: GroupRecord, made_for: str) -> Iterator[bytes]:
+    """The group's file as it is written, compressed on the side and kept once it is whole."""
+    packed = io.BytesIO()
+    with gzip.GzipFile(fileobj=packed, mode="wb", compresslevel=6, mtime=0) as zipped:
+        for text in group_file(group):
+            chunk = text.encode()
+            zipped.write(chunk)
+            yield chunk
+    keep_export(group.id, made_for, packed.getvalue())
+
+
+def unzipped(body: bytes, size: int = 256 * 1024) -> Iterator[bytes]:
+    """A kept file for a client that takes no gzip, a piece at a time."""
+    with gzip.GzipFile(fileobj=io.BytesIO(body)) as zipped:
+        while chunk := zipped.read(size):
+            yield chunk
 
 
 def protect() -> None:
