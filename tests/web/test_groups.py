@@ -244,6 +244,42 @@ def test_earlier_evenings_list_their_tables_and_winners(app, client) -> None:
     assert last_week.strftime("%B") in text  # the evening's date
 
 
+@pytest.mark.parametrize("when", ["tonight", "last week"])
+def test_an_evening_of_many_tables_shows_its_last_ones_and_says_how_many_more(
+    app, client, when
+) -> None:
+    """A loaded file of records without dates puts all its tables on one evening: the group
+    page shows the last few played, says how many more there are, and the evenings page has
+    them all."""
+    from referee.web.groups.routes import MOST_SHOWN
+
+    group_id = new_group(client)
+    with app.app_context():
+        for number in range(MOST_SHOWN + 3):
+            players = ("Ann", f"G{number:02d}")
+            table = create_table(Setup("blackout", players, {"max_cards": 1, "sequence": "up"}))
+            attach_table(group_id, table, {"Ann": "p1", players[1]: None})
+        if when == "last week":
+            last_week = datetime.now(UTC) - timedelta(days=7)
+            db.session.execute(update(GroupTable).values(played_at=last_week))
+        db.session.commit()
+    page = client.get(f"/g/{group_id}")
+    text = main_text(page)
+    assert "3 earlier tables of this evening are not shown here." in text
+    shown = set(re.findall(r"G\d\d", text)) if when == "tonight" else None
+    if shown is not None:
+        assert shown == {f"G{n:02d}" for n in range(3, MOST_SHOWN + 3)}  # the last ones
+    else:
+        assert f"{MOST_SHOWN + 3} tables" in text
+        assert text.count("not finished") == MOST_SHOWN
+    every = main_text(client.get(f"/g/{group_id}/evenings"))
+    assert "not shown here" not in every
+    if when == "tonight":
+        assert set(re.findall(r"G\d\d", every)) == {f"G{n:02d}" for n in range(MOST_SHOWN + 3)}
+    else:
+        assert every.count("not finished") == MOST_SHOWN + 3
+
+
 @pytest.mark.speed_layer
 def test_a_group_page_replays_no_table_that_did_not_change(app, client, monkeypatch) -> None:
     from referee.web.groups import facts

@@ -141,11 +141,20 @@ class TableLine:
 
 @dataclass(frozen=True)
 class Evening:
-    """The tables of one date (the group's local date they were started on), in the order
-    played."""
+    """The tables of one date (the group's local date they were started on) a page shows, in
+    the order played, and how many more it does not show (``others``: played before them)."""
 
     day: date
     tables: tuple[TableLine, ...]
+    others: int = 0
+
+    @property
+    def count(self) -> int:
+        return len(self.tables) + self.others
+
+
+#: An evening as it is shown: its date, the tables shown, how many others it has.
+Day = tuple[date, tuple[KeptTable, ...], int]
 
 
 def line(group: GroupRecord, kept: KeptTable) -> TableLine:
@@ -177,30 +186,45 @@ def evening_days(group: GroupRecord) -> list[tuple[date, tuple[KeptTable, ...]]]
 @dataclass(frozen=True)
 class Shown:
     """The evenings a page shows: tonight's (None: no table yet tonight) and the earlier ones
-    (at most ``limit``; ``more``: there are others), with the tables they hold, before any
+    (at most ``limit``; ``more``: there are others), with the tables they show, before any
     table is read."""
 
-    tonight: tuple[date, tuple[KeptTable, ...]] | None
-    earlier: list[tuple[date, tuple[KeptTable, ...]]]
+    tonight: Day | None
+    earlier: list[Day]
     more: bool
 
     @property
     def tables(self) -> list[KeptTable]:
         days = ([self.tonight] if self.tonight is not None else []) + self.earlier
-        return [kept for _day, tables in days for kept in tables]
+        return [kept for _day, tables, _others in days for kept in tables]
 
 
-def shown_evenings(group: GroupRecord, today: date, limit: int | None) -> Shown:
+def shown_evenings(
+    group: GroupRecord, today: date, limit: int | None, most: int | None = None
+) -> Shown:
+    """Tonight and at most ``limit`` earlier evenings, each with at most its ``most`` last
+    tables (a group file of records without dates puts all its tables on one evening)."""
+
+    def trimmed(day: date, tables: tuple[KeptTable, ...]) -> Day:
+        if most is None or len(tables) <= most:
+            return day, tables, 0
+        return day, tables[-most:], len(tables) - most
+
     days = evening_days(group)
     tonight = days[0] if days and days[0][0] == today else None
     earlier = days[1:] if tonight is not None else days
     shown = earlier if limit is None else earlier[:limit]
-    return Shown(tonight, shown, len(shown) < len(earlier))
+    return Shown(
+        None if tonight is None else trimmed(*tonight),
+        [trimmed(*day) for day in shown],
+        len(shown) < len(earlier),
+    )
 
 
-def evening(group: GroupRecord, day: tuple[date, tuple[KeptTable, ...]]) -> Evening:
+def evening(group: GroupRecord, day: Day) -> Evening:
     """One evening with what its tables show (each table's facts read or kept)."""
-    return Evening(day[0], tuple(line(group, kept) for kept in day[1]))
+    date_, tables, others = day
+    return Evening(date_, tuple(line(group, kept) for kept in tables), others)
 
 
 def positions(

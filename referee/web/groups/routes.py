@@ -88,6 +88,9 @@ bp = Blueprint("groups", __name__, cli_group=None)
 
 #: Earlier evenings the group page shows; the rest are on the evenings page.
 EARLIER = 8
+#: Tables of one evening the group page and TV mode show, the last played; the evenings page
+#: shows them all. A real evening has a few; a loaded file of records without dates, thousands.
+MOST_SHOWN = 12
 
 
 class GroupForm(FlaskForm):
@@ -222,18 +225,21 @@ def open_new_group(group_id: str) -> None:
 # --- the group page ----------------------------------------------------------------------------
 
 
-def tables_part(group: GroupRecord, keeper: bool, limit: int | None) -> Markup:
-    """Tonight's tables and the earlier evenings (at most ``limit``), rendered once for the
-    group's version, the shown tables' positions, the language, the kind of link and the shown
-    tables this browser holds a link of. Only the evenings shown are read: a group's page costs
-    the same after twenty years of evenings as after one."""
+def tables_part(
+    group: GroupRecord, keeper: bool, limit: int | None, most: int | None = None
+) -> Markup:
+    """Tonight's tables and the earlier evenings (at most ``limit``, each with its last ``most``
+    tables), rendered once for the group's version, the shown tables' positions, the language,
+    the kind of link and the shown tables this browser holds a link of. Only the tables shown
+    are read: a group's page costs the same after twenty years of evenings as after one, and
+    after an evening of ten thousand tables (a loaded file of records without dates)."""
     today = group.today()
-    shown = shown_evenings(group, today, limit)
+    shown = shown_evenings(group, today, limit, most)
     tables = shown.tables
     held = tuple(kept.table_id for kept in tables if held_token(kept.table_id) is not None)
     key = (
         *("evenings", group.id, group.version, positions(group, tables), language(), keeper),
-        *(held, today, limit, request.script_root),
+        *(held, today, limit, most, request.script_root),
     )
 
     def render() -> Markup:
@@ -260,7 +266,7 @@ def render_page(group: GroupRecord, status: int = 200, **shown: Any) -> tuple[st
         "groups/page.html",
         group=group,
         keeper=keeper,
-        tables=tables_part(group, keeper, EARLIER),
+        tables=tables_part(group, keeper, EARLIER, MOST_SHOWN),
         games=list(GAMES.items()),
         season=group.season_of(today),
         today=today,
@@ -284,7 +290,7 @@ def tv(group_id: str) -> ResponseReturnValue:
     require_group(group_id)
     group = load_group(group_id)
     today = group.today()
-    tonight = shown_evenings(group, today, 0).tonight
+    tonight = shown_evenings(group, today, 0, MOST_SHOWN).tonight
     tables = () if tonight is None else tonight[1]
     key = ("tv", group.id, group.version, positions(group, tables), language(), today)
 
