@@ -36,11 +36,13 @@ stats: the statistics of a table-referee-group/1 group file, per game and player
   GROUP.json     the group file, or - for standard input
   --season NAME  stats: only the tables of that season of the group
   --json         print the report as JSON
+
+stats reads a group file of at most 16 MiB, the most a server loads.
 """
 
-#: The most ``stats`` reads of its file: a group file's limit, and one byte more to tell that
-#: a file is beyond it.
-MOST_READ = 256 * 1024 * 1024 + 1
+#: The most ``stats`` reads of its file: the largest a server loads, and one byte more to tell
+#: that a file is beyond it (``referee.groups.report.stats_text`` refuses it).
+MOST_READ = 16 * 1024 * 1024 + 1
 
 
 def command_line(args: list[str]) -> tuple[str, str, str | None, bool] | None:
@@ -105,10 +107,16 @@ def main(
     else:
         from referee.groups.report import stats_text  # only stats needs the groups
 
-        status, output = stats_text(text, season, as_json, catalog(translations), processes)
+        words = catalog(translations)
+        status, output = stats_text(text, season, as_json, words, processes, say=said)
     stream = sys.stdout if status != 2 or as_json else sys.stderr
     stream.write(output)
     return status
+
+
+def said(text: str) -> None:
+    """A word on standard error while the command works (how long it will take)."""
+    print(text, file=sys.stderr, flush=True)
 
 
 def run() -> NoReturn:

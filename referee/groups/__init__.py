@@ -16,6 +16,7 @@ The names below are the room's front door.
 
 from referee.groups.document import (
     FORMAT,
+    LARGEST_LOADED,
     SCHEMA_FILE,
     Group,
     GroupError,
@@ -33,6 +34,7 @@ from referee.groups.stats import CountedTable, counted_tables, statistics
 
 __all__ = [
     "FORMAT",
+    "LARGEST_LOADED",
     "SCHEMA_FILE",
     "CountedTable",
     "Group",

@@ -58,6 +58,7 @@ from referee.rules.names import (
 __all__ = [
     "FORMAT",
     "LARGEST_FILE",
+    "LARGEST_LOADED",
     "LONGEST_GROUP_NAME",
     "LONGEST_ID",
     "MOST_PLAYERS",
@@ -86,6 +87,11 @@ SCHEMA_FILE = Path(__file__).with_name("group.schema.json")
 #: The largest file read, in bytes: a thousand long games with every card and their whole
 #: histories are a tenth of it.
 LARGEST_FILE = 256 * 1024 * 1024
+#: The largest file a server loads as a new group and ``python -m referee stats`` reads: a
+#: thousand card-by-card games with their histories. Reading and replaying one takes about half
+#: a minute and a quarter of a gigabyte; a file of the format's largest size would take many
+#: minutes and gigabytes.
+LARGEST_LOADED = 16 * 1024 * 1024
 #: The most tables, roster players and seasons a file may hold.
 MOST_TABLES = 10_000
 MOST_PLAYERS = 1_000

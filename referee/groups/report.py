@@ -11,12 +11,12 @@ players by rating, the highest first (those without one last), ties in roster or
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from referee.groups.document import Group, GroupError, read_group_head
+from referee.groups.document import LARGEST_LOADED, Group, GroupError, read_group_head
 from referee.groups.facts import stats_part
-from referee.groups.stats import counted_tables, statistics
+from referee.groups.stats import FEWEST_SHARED, counted_tables, statistics
 from referee.records.check import shown
 from referee.rules import GAMES
 from referee.rules.marks import N_, Nn_, Plural
@@ -28,6 +28,10 @@ __all__ = ["COUNTED", "WORDS", "ranked", "render_stats", "stats_text"]
 #: The table's sentences and headings.
 WORDS: dict[str, str] = {
     "unreadable": N_("This group file cannot be read: %(text)s"),
+    "too large": N_(
+        "This group file is larger than %(most)s MiB, the most a server loads: its statistics "
+        "would take too long and too much memory."
+    ),
     "no season": N_("This group file has no season %(season)s."),
     "its seasons": N_("Its seasons: %(seasons)s."),
     "every table": N_("%(group)s: every counted table"),
@@ -61,6 +65,11 @@ COUNTED: dict[str, Plural] = {
         "(python -m referee check shows where).",
         "count",
     ),
+    "replaying": Nn_(
+        "Reading and replaying %(count)s table: about %(seconds)s s.",
+        "Reading and replaying %(count)s tables: about %(seconds)s s.",
+        "count",
+    ),
 }
 
 
@@ -70,16 +79,28 @@ def stats_text(
     as_json: bool = False,
     translations: Translations = ENGLISH,
     processes: int = 1,
+    say: Callable[[str], None] | None = None,
 ) -> tuple[int, str]:
     """The statistics of a group file's text (for ``season``, by name, or every table):
     (exit status, what to print: on standard output, or, for exit 2 without ``as_json``, on
     standard error). Its tables are read and replayed in up to ``processes`` processes
-    (``counted_tables``). A season the file has not is said before its tables are read."""
+    (``counted_tables``). A season the file has not is said before its tables are read; a file
+    larger than a server loads (``LARGEST_LOADED``) is refused unread; and when the replays
+    will take a while, ``say`` is told how long first."""
+    if len(text) > LARGEST_LOADED:
+        said = translations.gettext(WORDS["too large"]) % {"most": LARGEST_LOADED // MIB}
+        if as_json:
+            return 2, json.dumps({"error": said, "field": ""}, ensure_ascii=False)
+        return 2, said + "\n"
     try:
         group, raw_tables = read_group_head(text)
         chosen = None if season is None else group.season(season)
         if season is not None and chosen is None:
             return 2, _no_season(group, season, as_json, translations)
+        seconds = expected_seconds(len(text), len(raw_tables), processes)
+        if say is not None and seconds >= SAY_FROM:
+            params = {"count": len(raw_tables), "seconds": seconds}
+            say(_counted("replaying", params, translations))
         tables = counted_tables(group, raw_tables, chosen, processes)
     except GroupError as exc:
         if as_json:
@@ -90,6 +111,20 @@ def stats_text(
     if as_json:
         return status, json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
     return status, render_stats(doc, translations)
+
+
+#: What a process reads and replays of a group file in a second, about (measured with card-by-card
+#: games, the slowest kind: 0.5 to 0.6 MB a second on the shared machines CI runs on).
+BYTES_PER_SECOND = 500_000
+#: From how many seconds expected the command says how long it will take.
+SAY_FROM = 5
+MIB = 1024 * 1024
+
+
+def expected_seconds(size: int, tables: int, processes: int) -> int:
+    """About how long reading and replaying a file of ``size`` bytes takes, in whole seconds."""
+    working = processes if processes > 1 and tables >= FEWEST_SHARED else 1
+    return -(-size // (BYTES_PER_SECOND * working))
 
 
 def _no_season(group: Group, season: str, as_json: bool, t: Translations) -> str:

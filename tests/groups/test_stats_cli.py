@@ -233,3 +233,29 @@ def test_a_large_group_shared_out_to_processes_gives_what_one_process_gives(tmp_
     assert str(read.value) in done.stderr.decode()
     as_json = json.loads(referee("stats", "-", "--json", stdin=broken).stdout)
     assert as_json["field"] == f"tables[{late}].record.rounds[0].trmup"
+
+
+def test_a_file_larger_than_a_server_loads_is_exit_2_unread():
+    from referee.__main__ import MOST_READ
+    from referee.groups import LARGEST_LOADED
+
+    assert MOST_READ == LARGEST_LOADED + 1
+    padded = FRIDAY.read_bytes().rstrip()[:-1] + b', "name": "' + b"x" * LARGEST_LOADED + b'"}'
+    done = referee("stats", "-", stdin=padded)
+    assert done.returncode == 2 and done.stdout == b""
+    assert "larger than 16 MiB, the most a server loads" in done.stderr.decode()
+    said = json.loads(referee("stats", "-", "--json", stdin=padded).stdout)
+    assert "16 MiB" in said["error"]
+    german = referee("stats", "-", stdin=padded, lang="de_DE.UTF-8").stderr.decode()
+    assert "16 MiB" in german and "larger" not in german
+
+
+def test_a_long_replay_is_said_before_it_starts(monkeypatch):
+    from referee.groups import report
+
+    heard: list[str] = []
+    data = FRIDAY.read_bytes()
+    assert report.stats_text(data, say=heard.append)[0] == 0 and heard == []  # a moment's work
+    monkeypatch.setattr(report, "BYTES_PER_SECOND", 100)  # as if it were a much larger file
+    assert report.stats_text(data, say=heard.append)[0] == 0
+    assert heard == [f"Reading and replaying 7 tables: about {-(-len(data) // 100)} s."]

@@ -45,7 +45,7 @@ from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import StringField
 
-from referee.groups import Member, group_text
+from referee.groups import LARGEST_LOADED, Member, group_text
 from referee.records import Record, RecordError, export_record, load_record
 from referee.records.history import EntryRefused, as_entered
 from referee.rules import GAMES
@@ -83,7 +83,7 @@ from referee.web.sharing.access import creator
 
 #: The largest group file the import takes: hundreds of card-by-card games with their whole
 #: histories (the format allows far more; a server takes what it is willing to read).
-GROUP_UPLOAD_LIMIT = 16 * 1024 * 1024
+GROUP_UPLOAD_LIMIT = LARGEST_LOADED
 
 #: The value of a seat's choice that makes the name a guest.
 GUEST = ""
