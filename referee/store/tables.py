@@ -5,22 +5,28 @@ transaction. They hand out plain frozen records (``TableRecord``, ``LogEntry``),
 objects, so callers never depend on the session's state. The log is append-only:
 ``append_entry`` only inserts, and an undo or an amendment is itself an entry that
 ``effective_events`` folds over the ones it names (``referee.records.log``). A table loaded
-from a record gets its whole log at once, times as the record gives them (``fill_log``).
+from a record gets its whole log at once, times as the record gives them (``fill_log``). A page
+of a group's thousands of tables reads their positions and logs in batches (``current_seqs``,
+``get_tables``: ``BATCH`` tables a statement), the same rows as one table's read.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import current_app
 from sqlalchemy import (
+    BindParameter,
+    ColumnElement,
+    CompoundSelect,
     CursorResult,
     Insert,
+    Row,
     Update,
     bindparam,
     exists,
@@ -66,32 +72,50 @@ ENTRIES = Entry.__table__
 IMPORTS = GroupImport.__table__
 #: What ``get_table`` reads of a table's row.
 _TABLE_FIELDS = ("game", "players", "options", "first_player", "created_at", "updated_at")
-#: A table and its whole log in one read (``get_table``): the table's row first (seq 0, no
-#: entry), then its entries in order (seq 1, 2 …, no table columns). One statement, so one round
-#: trip to the database and one snapshot of the table; a join would repeat the table's columns,
-#: and decode them, on every entry's row.
-_TABLE_AND_LOG = union_all(
-    select(
-        literal(0).label("seq"),
-        type_coerce(null(), ENTRIES.c.kind.type).label("kind"),
-        type_coerce(null(), ENTRIES.c.payload.type).label("payload"),
-        type_coerce(null(), ENTRIES.c.created_at.type).label("entry_at"),
-        *(TABLES.c[name] for name in _TABLE_FIELDS),
-    ).where(TABLES.c.id == bindparam("id")),
-    select(
-        ENTRIES.c.seq,
-        ENTRIES.c.kind,
-        ENTRIES.c.payload,
-        ENTRIES.c.created_at,
-        *(type_coerce(null(), TABLES.c[name].type) for name in _TABLE_FIELDS),
-    ).where(ENTRIES.c.table_id == bindparam("id")),
-).order_by("seq")
+#: How many tables one batch read names (``current_seqs``, ``get_tables``): well within every
+#: database's limit of parameters in a statement, and one batch of logs at a time in memory.
+BATCH = 500
+
+
+def _table_and_log(table: ColumnElement[bool], entry: ColumnElement[bool]) -> CompoundSelect[Any]:
+    """Tables and their whole logs in one read, each table's row (seq 0, no entry) followed by
+    its entries in order (seq 1, 2 …, no table columns): ``table`` chooses the tables' rows,
+    ``entry`` their entries. One statement, so one round trip to the database and one snapshot
+    of the tables; a join would repeat a table's columns, and decode them, on every entry's
+    row. ``_records`` reads the rows back."""
+    return union_all(
+        select(
+            TABLES.c.id.label("table_id"),
+            literal(0).label("seq"),
+            type_coerce(null(), ENTRIES.c.kind.type).label("kind"),
+            type_coerce(null(), ENTRIES.c.payload.type).label("payload"),
+            type_coerce(null(), ENTRIES.c.created_at.type).label("entry_at"),
+            *(TABLES.c[name] for name in _TABLE_FIELDS),
+        ).where(table),
+        select(
+            ENTRIES.c.table_id,
+            ENTRIES.c.seq,
+            ENTRIES.c.kind,
+            ENTRIES.c.payload,
+            ENTRIES.c.created_at,
+            *(type_coerce(null(), TABLES.c[name].type) for name in _TABLE_FIELDS),
+        ).where(entry),
+    ).order_by("table_id", "seq")
+
+
+#: One table and its log (``get_table``), and the tables of a batch of ids (``get_tables``).
+_TABLE_AND_LOG = _table_and_log(
+    TABLES.c.id == bindparam("id"), ENTRIES.c.table_id == bindparam("id")
+)
+_IDS: BindParameter[list[str]] = bindparam("ids", expanding=True)
+_TABLES_AND_LOGS = _table_and_log(TABLES.c.id.in_(_IDS), ENTRIES.c.table_id.in_(_IDS))
 _ENTRIES_AFTER = (
     select(ENTRIES.c.seq, ENTRIES.c.kind, ENTRIES.c.payload, ENTRIES.c.created_at)
     .where(ENTRIES.c.table_id == bindparam("id"), ENTRIES.c.seq > bindparam("after"))
     .order_by(ENTRIES.c.seq)
 )
 _CURRENT_SEQ = select(TABLES.c.last_seq).where(TABLES.c.id == bindparam("id"))
+_CURRENT_SEQS = select(TABLES.c.id, TABLES.c.last_seq).where(TABLES.c.id.in_(_IDS))
 _ADVANCE = (
     update(TABLES)
     .where(TABLES.c.id == bindparam("table"), TABLES.c.last_seq == bindparam("expected"))
@@ -271,19 +295,47 @@ def get_table(table_id: str) -> TableRecord | None:
     """The table with its log, or None when no table has this id."""
     if not could_be_id(table_id):
         return None
-    rows = run(_TABLE_AND_LOG, {"id": table_id}).all()
-    if not rows or rows[0].seq != 0:
-        return None
-    table = rows[0]
+    return next(_records(run(_TABLE_AND_LOG, {"id": table_id}).all()), None)
+
+
+def get_tables(table_ids: Iterable[str]) -> Iterator[TableRecord]:
+    """The tables with these ids, each with its log (as ``get_table``), ``BATCH`` tables a read
+    (a group's thousands in a few), in no particular order; an unknown id is left out. Lazily:
+    one batch's logs in memory at a time."""
+    for batch in _batches(table_ids):
+        yield from _records(run(_TABLES_AND_LOGS, {"ids": batch}).all())
+
+
+def _records(rows: Iterable[Row[Any]]) -> Iterator[TableRecord]:
+    """The tables in the rows of ``_table_and_log``: each table's row, then its entries."""
+    table: Row[Any] | None = None
+    entries: list[LogEntry] = []
+    for row in rows:
+        if row.seq == 0:
+            if table is not None:
+                yield _record(table, entries)
+            table, entries = row, []
+        elif table is not None and row.table_id == table.table_id:
+            entries.append(LogEntry(row.seq, row.kind, row.payload, as_utc(row.entry_at)))
+    if table is not None:
+        yield _record(table, entries)
+
+
+def _record(table: Row[Any], entries: list[LogEntry]) -> TableRecord:
     return TableRecord(
-        id=table_id,
+        id=table.table_id,
         setup=Setup(table.game, tuple(table.players), table.options, table.first_player),
-        entries=tuple(
-            LogEntry(row.seq, row.kind, row.payload, as_utc(row.entry_at)) for row in rows[1:]
-        ),
+        entries=tuple(entries),
         created_at=as_utc(table.created_at),
         updated_at=as_utc(table.updated_at),
     )
+
+
+def _batches(table_ids: Iterable[str]) -> Iterator[list[str]]:
+    """The ids that could name a table (``could_be_id``), each once, ``BATCH`` at a time."""
+    chosen = list(dict.fromkeys(filter(could_be_id, table_ids)))
+    for first in range(0, len(chosen), BATCH):
+        yield chosen[first : first + BATCH]
 
 
 def entries_after(table_id: str, seq: int) -> tuple[LogEntry, ...]:
@@ -300,6 +352,15 @@ def current_seq(table_id: str) -> int | None:
     if not could_be_id(table_id):
         return None
     return run(_CURRENT_SEQ, {"id": table_id}).scalar()
+
+
+def current_seqs(table_ids: Iterable[str]) -> dict[str, int]:
+    """Each table's ``current_seq``, ``BATCH`` tables a read (a group's thousands in a few); an
+    unknown id is left out."""
+    found: dict[str, int] = {}
+    for batch in _batches(table_ids):
+        found.update((table_id, seq) for table_id, seq in run(_CURRENT_SEQS, {"ids": batch}))
+    return found
 
 
 def changed_since(since: datetime) -> list[tuple[str, int]]:

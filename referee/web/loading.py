@@ -6,11 +6,15 @@ chosen when the app is made (``init_app``):
 - the speed layer's kept tables: replayed once and caught up entry by entry.
 
 Pages call the functions below, never an implementation. A table only changes by a new entry in
-its log, so whatever is computed from the log is the same for the same log position.
+its log, so whatever is computed from the log is the same for the same log position. A page of
+many tables (a group's standings: thousands) asks for all their positions at once
+(``recent_seqs``) and reads the tables it has nothing kept of together (``each_table``): a few
+reads of the database however many tables, not one or two per table.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Protocol
 
@@ -22,8 +26,10 @@ from referee.store.tables import (
     LogEntry,
     TableRecord,
     current_seq,
+    current_seqs,
     effective_events,
     get_table,
+    get_tables,
 )
 
 #: A stored table and its lenient replay (breaches are shown, not hidden).
@@ -57,6 +63,15 @@ class Tables(Protocol):
     def position(self, table_id: str) -> int | None:
         """The table's log position, for "has anything changed?"; None for an unknown table."""
 
+    def positions_of(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """Each table's ``position``, in a few reads however many; an unknown table is left
+        out."""
+
+    def tables_of(self, table_ids: Sequence[str]) -> Iterator[Loaded]:
+        """Each table as it is now (``table``), lazily, in no particular order, those to read
+        read together (a few reads however many); an unknown table is left out, and so is one
+        this version cannot replay (``readable``)."""
+
     def shown_position(self, table_id: str, seen: int | None) -> int | None:
         """The log position to render a page every viewer sees alike at, for a phone whose
         poll answered ``seen`` (None: it did not say); None for an unknown table."""
@@ -82,15 +97,19 @@ class Replayed:
 
     def table(self, table_id: str) -> Loaded | None:
         record = get_table(table_id)
-        if record is None:
-            return None
-        return record, replay(record.setup, effective_events(record.entries), lenient=True)
+        return None if record is None else replayed(record)
 
     def load_since(self, table_id: str, seq: int) -> Loaded | None:
         return self.table(table_id)
 
     def position(self, table_id: str) -> int | None:
         return current_seq(table_id)
+
+    def positions_of(self, table_ids: Sequence[str]) -> dict[str, int]:
+        return current_seqs(table_ids)
+
+    def tables_of(self, table_ids: Sequence[str]) -> Iterator[Loaded]:
+        return readable(get_tables(table_ids))
 
     def shown_position(self, table_id: str, seen: int | None) -> int | None:
         return current_seq(table_id)
@@ -108,6 +127,21 @@ class Replayed:
 
     def revocations(self, table_id: str) -> int:
         return revoked_count(table_id)
+
+
+def replayed(record: TableRecord) -> Loaded:
+    """The stored table and its lenient replay."""
+    return record, replay(record.setup, effective_events(record.entries), lenient=True)
+
+
+def readable(records: Iterable[TableRecord]) -> Iterator[Loaded]:
+    """Each table ``replayed``, but one whose stored log this version cannot replay is logged and
+    left out: one such table must not hide a whole group's others."""
+    for record in records:
+        try:
+            yield replayed(record)
+        except (ValueError, KeyError, TypeError):
+            current_app.logger.exception("table %s cannot be replayed", record.id)
 
 
 def init_app(app: Flask, tables: Tables | None = None) -> None:
@@ -152,6 +186,18 @@ def revocations(table_id: str) -> int:
 def recent_seq(table_id: str) -> int | None:
     """The table's log position, for "has anything changed?"; None for an unknown table."""
     return tables().position(table_id)
+
+
+def recent_seqs(table_ids: Sequence[str]) -> dict[str, int]:
+    """Each table's ``recent_seq``, in a few reads however many; an unknown table is left out."""
+    return tables().positions_of(table_ids)
+
+
+def each_table(table_ids: Sequence[str]) -> Iterator[Loaded]:
+    """Each table as it is now (``table``), lazily and in no particular order, those to read
+    read together; an unknown table is left out, and so is one this version cannot replay
+    (logged: ``readable``)."""
+    return tables().tables_of(table_ids)
 
 
 def shown_position(table_id: str) -> int | None:

@@ -10,17 +10,19 @@ the one the command line gives for the group's export. The web adds up nothing o
 What is computed is kept through the memo (``referee.web.memo``'s ``groups`` shelf): each table's
 facts by table and log position, the document by group version and the tables' positions, so a
 page of a group of many tables replays only the tables that changed, and adds up nothing again
-while nothing changed.
+while nothing changed. The tables whose facts are not kept are read and replayed together
+(``facts_of_tables``): a group of ten thousand tables just loaded from its file costs a few reads
+of the database, not one per table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from flask import abort, current_app, request
+from flask import abort, request
 
 from referee.groups import CountedTable, Member, Season, TableFacts, season_of, statistics
 from referee.groups.facts import stats_part, table_facts
@@ -28,7 +30,7 @@ from referee.groups.report import ranked
 from referee.store.groups import GroupRecord, KeptTable
 from referee.web.groups.facts import positions
 from referee.web.i18n import gettext
-from referee.web.loading import recent_seq, table
+from referee.web.loading import each_table, recent_seqs
 from referee.web.memo import memo
 
 #: The query value of every table, whatever its season.
@@ -79,19 +81,42 @@ def roster(group: GroupRecord) -> tuple[Member, ...]:
 def facts_of(table_id: str) -> TableFacts | None:
     """The statistics' facts of a table at its log position now (``referee.groups``), computed
     once per position; None for a table this version cannot replay."""
-    position = recent_seq(table_id)
-    if position is None:
-        return None
+    return facts_of_tables([table_id]).get(table_id)
 
-    def make() -> TableFacts | None:
-        try:
-            found = table(table_id)
-        except (ValueError, KeyError, TypeError):  # a stored log this version cannot replay
-            current_app.logger.exception("table %s cannot be replayed", table_id)
-            return None
-        return None if found is None else table_facts(found[1])
 
-    return memo("groups", ("stats-facts", table_id, position), make)
+@dataclass
+class KeptFacts:
+    """A table's statistics' facts as the memo keeps them at one log position: a box the first
+    page that reads the table fills, so that a page finds every box it needs first, then reads
+    the tables of the empty ones together (``facts_of_tables``)."""
+
+    facts: TableFacts | None = None  # None: the table cannot be replayed
+    filled: bool = False
+
+    def fill(self, facts: TableFacts | None) -> None:
+        self.facts = facts
+        self.filled = True
+
+
+def facts_of_tables(table_ids: Sequence[str]) -> dict[str, TableFacts | None]:
+    """``facts_of`` of each table (an unknown one left out), those not kept read and replayed
+    together (``each_table``), each kept at the position its read found."""
+    seqs = recent_seqs(table_ids)
+    kept = {
+        table_id: memo("groups", ("stats-facts", table_id, seq), KeptFacts)
+        for table_id, seq in seqs.items()
+    }
+    found = {table_id: box.facts for table_id, box in kept.items() if box.filled}
+    unread = [table_id for table_id in kept if table_id not in found]
+    for record, state in each_table(unread):
+        facts = found[record.id] = table_facts(state)
+        if record.last_seq == seqs[record.id]:  # not written to since its position was read
+            kept[record.id].fill(facts)
+    for table_id in unread:
+        if table_id not in found:  # left out by ``each_table``: this version cannot replay it
+            found[table_id] = None
+            kept[table_id].fill(None)
+    return found
 
 
 def in_scope(group: GroupRecord, kept: KeptTable, scope: Scope) -> bool:
@@ -101,10 +126,14 @@ def in_scope(group: GroupRecord, kept: KeptTable, scope: Scope) -> bool:
 
 def counted(group: GroupRecord, scope: Scope) -> Iterator[CountedTable]:
     """The tables of the scope that count, each named by its number in the group's file."""
-    for number, kept in enumerate(group.tables, start=1):
-        if not kept.counts or not in_scope(group, kept, scope):
-            continue
-        facts = facts_of(kept.table_id)
+    chosen = [
+        (number, kept)
+        for number, kept in enumerate(group.tables, start=1)
+        if kept.counts and in_scope(group, kept, scope)
+    ]
+    found = facts_of_tables([kept.table_id for _number, kept in chosen])
+    for number, kept in chosen:
+        facts = found.get(kept.table_id)
         if facts is not None:
             seats = {name: kept.seats.get(name) for name in kept.players}
             yield CountedTable(number, kept.played, seats, facts)
@@ -149,16 +178,19 @@ class Honesty:
 def honesty(group: GroupRecord, scope: Scope, game: str, doc: Mapping[str, Any]) -> Honesty:
     """What the standings of ``game`` say beside the numbers (``doc``: ``numbers``')."""
     breaking = set(doc["breaking"])
+    chosen = [
+        (number, kept)
+        for number, kept in enumerate(group.tables, start=1)
+        if kept.game == game and in_scope(group, kept, scope)
+    ]
+    found = facts_of_tables([kept.table_id for _number, kept in chosen if kept.counts])
     not_counted, in_play, broken = [], [], []
-    for number, kept in enumerate(group.tables, start=1):
-        if kept.game != game or not in_scope(group, kept, scope):
-            continue
-        facts = facts_of(kept.table_id) if kept.counts else None
-        note = TableNote(number, kept, facts)
+    for number, kept in chosen:
+        note = TableNote(number, kept, found.get(kept.table_id))
         if not kept.counts:
             not_counted.append(note)
             continue
-        if facts is not None and not facts.complete:
+        if note.facts is not None and not note.facts.complete:
             in_play.append(note)
         if number in breaking:
             broken.append(note)

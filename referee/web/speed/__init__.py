@@ -32,6 +32,12 @@ from referee.web.speed.lru import LRU
 V = TypeVar("V")
 
 
+#: How many tables of the groups viewed the statistics' facts are kept of
+#: (``referee.web.groups.numbers``): a group of ten thousand tables loaded from its file, and
+#: more. Fewer, and every look at its standings would replay most of its tables again.
+GROUP_TABLES = 16384
+
+
 class Shelves:
     """The app's memo (``referee.web.memo.Memo``): a least-recently-used map per shelf, sized
     for ``tables`` live tables."""
@@ -48,8 +54,10 @@ class Shelves:
             # one per live table and language spoken at it
             "summaries": LRU(tables),
             "pdfs": LRU(32),
-            # a group page's facts of each table and its rendered evenings: a few per table
-            "groups": LRU(2 * tables),
+            # a group page's facts of each table and its rendered evenings: a few per live
+            # table; and the statistics' facts of each table of the groups viewed (about 2 KB
+            # each, against 110 KB for a replay of the same table)
+            "groups": LRU(2 * tables + GROUP_TABLES),
         }
 
     def get_or_make(self, shelf: Shelf, key: Hashable, make: Callable[[], V]) -> V:

@@ -6,6 +6,9 @@ computed from the log is kept with the number it was computed at. One indexed re
 ``tables.last_seq`` tells whether it is still current, whichever worker process wrote last. A
 replayed table that is behind catches up by replaying only the newer entries (``extend``), unless
 one of them is an undo or a correction, which changes the past: then the whole log is replayed.
+A page of a group's many tables asks for them all at once (``positions_of``, ``tables_of``): the
+positions this process does not know are read together, and so are the tables it does not keep,
+which it then replays without keeping them (see ``tables_of``).
 
 ``Positions`` keeps every table's log position for "has anything changed?", refreshed by a sweep
 (every ``sweep_every`` seconds, more often where polls are held: ``held``), and on PostgreSQL
@@ -17,11 +20,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from referee.rules import State, extend, replay
+from referee.rules import State, extend
 from referee.rules.events import event_from_dict
 from referee.store.links import Access, access, revoked_count, revoked_since
 from referee.store.models import utcnow
@@ -30,11 +33,12 @@ from referee.store.tables import (
     TableRecord,
     changed_since,
     current_seq,
-    effective_events,
+    current_seqs,
     entries_after,
     get_table,
+    get_tables,
 )
-from referee.web.loading import Loaded
+from referee.web.loading import Loaded, readable, replayed
 from referee.web.speed.lru import LRU
 
 
@@ -76,9 +80,30 @@ class KeptTables:
         if record is None:
             return None
         self.positions.set(table_id, record.last_seq)
-        loaded = (record, replay(record.setup, effective_events(record.entries), lenient=True))
+        loaded = replayed(record)
         self.replayed.put(table_id, loaded)
         return loaded
+
+    def tables_of(self, table_ids: Sequence[str]) -> Iterator[Loaded]:
+        """Each table as it is now: a kept one at the position this process knows (at most a
+        sweep old, as ``position``) from memory; the others read together (``get_tables``) and
+        replayed, but not kept (a kept one that was behind is kept anew). A page of a group's
+        thousands of tables keeps what it computes of each through the memo, once per position
+        and far smaller than a replay; keeping their replays here too would push the live tables
+        this process serves out of ``replayed`` (``bench/capacity.py``)."""
+        unread = []
+        for table_id, seq in self.positions.get_many(table_ids).items():
+            kept = self.replayed.peek(table_id)
+            if kept is not None and kept[0].last_seq == seq:
+                yield kept
+            else:
+                unread.append(table_id)
+        for loaded in readable(get_tables(unread)):
+            record = loaded[0]
+            if self.replayed.peek(record.id) is not None:
+                self.replayed.put(record.id, loaded)
+            self.positions.set(record.id, record.last_seq)
+            yield loaded
 
     def load_since(self, table_id: str, seq: int) -> Loaded | None:
         """The kept table, without asking the database, if it is at least at ``seq`` and this
@@ -112,6 +137,10 @@ class KeptTables:
     def position(self, table_id: str) -> int | None:
         """At most a sweep old (see ``Positions``)."""
         return self.positions.get(table_id)
+
+    def positions_of(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """At most a sweep old, those this process does not know read together."""
+        return self.positions.get_many(table_ids)
 
     def shown_position(self, table_id: str, seen: int | None) -> int | None:
         """The one this process knows (at most a sweep old, no read for a repeat view), unless
@@ -213,6 +242,23 @@ class Positions:
             if seq is not None:
                 self.known.put(table_id, seq)
         return seq
+
+    def get_many(self, table_ids: Iterable[str]) -> dict[str, int]:
+        """Each table's ``get``, the ones this process does not know read together
+        (``current_seqs``: a few reads for a group's thousands); an unknown table is left out."""
+        self.sweep()
+        found: dict[str, int] = {}
+        unknown = []
+        for table_id in table_ids:
+            seq = self.known.get(table_id)
+            if seq is None:
+                unknown.append(table_id)
+            else:
+                found[table_id] = seq
+        for table_id, seq in current_seqs(unknown).items():
+            self.known.put(table_id, seq)
+            found[table_id] = seq
+        return found
 
     def fresh(self, table_id: str) -> int | None:
         """The table's position if this process knows it and no sweep is due; else None. Never
