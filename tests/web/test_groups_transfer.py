@@ -13,6 +13,7 @@ import json
 import random
 import re
 import time
+from itertools import pairwise
 from datetime import datetime
 from pathlib import Path
 
@@ -241,6 +242,28 @@ def run_loader(app: Flask) -> None:
     work(app, lock_path(app))
 
 
+def test_the_loader_leaves_sqlites_write_lock_free_between_its_pieces(app, client, monkeypatch):
+    """SQLite has one write lock (the web tests' database): after each piece the loader waits
+    at least as long as the piece held it, so the tables being played meanwhile write."""
+    from referee.web.groups import import_job
+
+    monkeypatch.setattr(import_job, "PIECE_TABLES", 1)
+    monkeypatch.setattr(import_job, "PAUSE", 0.05)
+    real, spans = import_job.keep_imported, []
+
+    def timed(group_id, tables, roster, time_zone):
+        began = time.monotonic()
+        real(group_id, tables, roster, time_zone)
+        spans.append((began, time.monotonic()))
+
+    monkeypatch.setattr(import_job, "keep_imported", timed)
+    uploaded(client, monkeypatch, FRIDAY.read_bytes())
+    run_loader(app)
+    assert len(spans) == 7 and counts(app) == (1, 7, 7)
+    gaps = [(later[0] - earlier[1], earlier[1] - earlier[0]) for earlier, later in pairwise(spans)]
+    assert all(gap >= max(0.05, held) for gap, held in gaps), gaps
+
+
 @pytest.mark.parametrize(
     ("failure", "sentence"),
     [
@@ -334,6 +357,22 @@ def test_the_body_limit(app, client, monkeypatch) -> None:
     )
     assert response.status_code == 413 and "larger than" in error_text(response)
     assert counts(app) == (0, 0, 0)
+
+
+def test_a_file_of_the_largest_size_is_taken_and_one_byte_more_is_not(app, client, monkeypatch):
+    """The limit is the file's: the form around it (token, time zone, boundaries) has room."""
+    from referee.web.groups import transfer
+
+    data = FRIDAY.read_bytes()
+    monkeypatch.setattr(transfer, "GROUP_UPLOAD_LIMIT", len(data))
+    uploaded(client, monkeypatch, data)
+    monkeypatch.setattr(transfer, "GROUP_UPLOAD_LIMIT", len(data) - 1)
+    response = client.post(
+        "/groups/import",
+        data={"group": (io.BytesIO(data), "group.json"), "time_zone": "Europe/Berlin"},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 413 and "larger than" in error_text(response)
 
 
 @pytest.mark.csrf

@@ -11,7 +11,8 @@ instance folder), and a loader started while another works ends at once, leaving
 A job is read and every table checked (as ``as_entered`` takes an uploaded record, the seats
 as the group's rules allow) before anything is written; then the group's head is saved and its
 tables in pieces of a short transaction each (``referee.store.groups.start_import``), so the
-tables being played at the same time wait for the database no longer than a piece. The group
+tables being played at the same time wait for the database no longer than a piece (on SQLite,
+whose one write lock a piece holds, the loader pauses after each: ``pause``). The group
 opens to nobody until its last piece is saved: the uploading browser then takes it
 (``transfer.py``'s status page). A refusal is said in the uploader's language, with the number
 of the table it is about. A loader that stops mid-way (killed, its server restarted) is found
@@ -69,6 +70,10 @@ from referee.web.i18n import gettext
 PIECE_TABLES = 25
 #: … and about this many entries (card-by-card tables have hundreds each).
 PIECE_ENTRIES = 2000
+#: On SQLite, the least the loader waits after a piece before the next (seconds): a writer
+#: waiting for SQLite's one write lock looks for it again every 100 ms at most, so a pause
+#: longer than that lets every waiting entry in (see ``pause``).
+PAUSE = 0.15
 #: How much lower the loader's priority is than the web workers' (``os.nice``).
 NICENESS = 10
 #: The settings a loader takes from the app that starts it.
@@ -210,6 +215,7 @@ def load(job: ImportJob, data: bytes) -> None:
     started_group(job.id, group_id)
     saved = 0
     for piece in pieces(tables):
+        began = time.monotonic()
         try:
             keep_imported(group_id, piece, roster, job.time_zone)
         except GroupRefused as refusal:
@@ -222,7 +228,20 @@ def load(job: ImportJob, data: bytes) -> None:
             return
         saved += len(piece)
         note_progress(job.id, saved=saved)
+        pause(time.monotonic() - began)
     finish_import(job.id)
+
+
+def pause(held: float) -> None:
+    """On SQLite, after a piece that held the write lock ``held`` seconds, wait as long (at
+    least ``PAUSE``), so that the entries at the tables being played write meanwhile. SQLite has
+    one write lock for the whole file: a loader that opened its next piece at once left the lock
+    free only for moments, which a waiting writer, looking every 100 ms, seldom found; entries
+    waited seconds and some were refused after the busy timeout. (A web worker waiting for the
+    lock waits in C, holding up its other requests too: the shorter the piece, the less.) On
+    PostgreSQL a piece locks only its own new rows, and the loader goes on at once."""
+    if db.engine.dialect.name == "sqlite":
+        time.sleep(max(PAUSE, held))
 
 
 def given_up(job_id: str) -> None:

@@ -84,6 +84,9 @@ from referee.web.sharing.access import creator
 #: The largest group file the import takes: hundreds of card-by-card games with their whole
 #: histories (the format allows far more; a server takes what it is willing to read).
 GROUP_UPLOAD_LIMIT = LARGEST_LOADED
+#: Room in the upload's body for the rest of the form (its token, the time zone, the multipart
+#: boundaries): the limit is the file's, so a file of the largest size is taken whole.
+FORM_ROOM = 64 * 1024
 
 #: The value of a seat's choice that makes the name a guest.
 GUEST = ""
@@ -214,7 +217,7 @@ def too_large(limit: int) -> str:
 def import_file() -> ResponseReturnValue:
     """A new group from a group file, loaded off this request (``import_job.py``): the file is
     kept as a job and this browser is sent to the page that says how far it is."""
-    request.max_content_length = GROUP_UPLOAD_LIMIT
+    request.max_content_length = GROUP_UPLOAD_LIMIT + FORM_ROOM
     if not may_upload():  # before anything is read
         return refuse_import(None, [too_many_uploads()], 429)
     try:
@@ -232,6 +235,8 @@ def import_file() -> ResponseReturnValue:
     if not may_create_group(creator()):
         return render_import(form, [too_many_groups()], 429)
     data = form.group.data.read(GROUP_UPLOAD_LIMIT + 1)
+    if len(data) > GROUP_UPLOAD_LIMIT:
+        return refuse_import(None, [too_large(GROUP_UPLOAD_LIMIT)], 413)
     if not data.strip():
         return refuse_import(form, [gettext("The file is empty: it holds no group.")])
     job_id = new_import(data, time_zone, chosen(), creator())
