@@ -8,8 +8,9 @@ the speed layer on as in production and CSRF off. Figures, each measured side by
 run:
 
 - import and export: the 1,000-table file loaded (from its upload until the group opens, its
-  loader a process of its own), and the group's file downloaded (``/g/<id>/group.json``, its
-  first download): wall seconds, each ≤ 10 s on this machine.
+  loader a process of its own, which on SQLite pauses between its pieces for the tables being
+  played), ≤ 20 s, and the group's file downloaded (``/g/<id>/group.json``, its first
+  download), ≤ 10 s: wall seconds on this machine (see ``bench/README.md``).
 - group page after a round: a 4-player Blackout table started from the group; after each round
   recorded there, the group page's first view (``/g/<id>``) and the first render of that
   table's score sheet (``/t/<id>/sheet``), in turns: the medians' ratio ≤ 3.
@@ -46,6 +47,8 @@ from flask.testing import FlaskClient  # noqa: E402
 from bench.group_stats import group  # noqa: E402
 
 SECONDS_BUDGET = 10.0
+#: The import waits for a process to start and, on SQLite, pauses for the tables being played.
+IMPORT_BUDGET = 20.0
 PAGE_BUDGET = 3.0
 GROWTH_BUDGET = 1.5
 SIZES = (10, 100, 1000)
@@ -173,9 +176,12 @@ def measure(size: int = 1000, runs: int = 15) -> list[Result]:
         start = time.perf_counter()
         got(client, f"/g/{big}/group.json")()
         export_seconds = time.perf_counter() - start
-        for what, seconds in (("import", import_seconds), ("export", export_seconds)):
+        for what, seconds, budget in (
+            ("import", import_seconds, IMPORT_BUDGET),
+            ("export", export_seconds, SECONDS_BUDGET),
+        ):
             results.append(
-                Result(f"group {what}, {size} tables", "wall clock", seconds, SECONDS_BUDGET, " s")
+                Result(f"group {what}, {size} tables", "wall clock", seconds, budget, " s")
             )
 
         tables = {

@@ -59,7 +59,14 @@ from referee.store.models import (
     Table,
     utcnow,
 )
-from referee.store.tables import LogEntry, as_utc, create_table, fill_log, get_table
+from referee.store.tables import (
+    LogEntry,
+    as_utc,
+    create_table,
+    create_tables,
+    fill_log,
+    get_table,
+)
 
 #: Random bytes in a group id: 128 bits, as a table's.
 GROUP_ID_BYTES = 16
@@ -375,12 +382,20 @@ def _new_table(
     creator: str | None = None,
 ) -> str:
     """Make the table and keep it in the group, in the caller's transaction; its id.
-    ``played`` None: its first entry's time (or now), told in the group's time zone ``zone``.
     ``creator``: who made it, counted for the limit on new tables (``create_table``)."""
     with rolled_back_if_refused():
         seats = check_seats(table.setup.players, table.seats, roster)
     table_id = create_table(table.setup, creator, commit=False)
     fill_log(table_id, table.entries, commit=False)
+    db.session.execute(insert(KEPT), _kept_row(group_id, table_id, table, seats, zone))
+    return table_id
+
+
+def _kept_row(
+    group_id: str, table_id: str, table: NewTable, seats: dict[str, str | None], zone: str
+) -> dict[str, object]:
+    """The row that keeps a new table in the group, its seats checked (``check_seats``).
+    ``played`` None: its first entry's time (or now), told in the group's time zone ``zone``."""
     played = table.played
     if played is None:
         moment = min([utcnow(), *(entry.created_at for entry in table.entries[:1])])
@@ -388,8 +403,7 @@ def _new_table(
     offset = played.utcoffset() or timedelta()
     row = {"group_id": group_id, "table_id": table_id, "seats": seats, "counts": table.counts}
     row |= {"played_at": as_utc(played), "played_offset": int(offset.total_seconds() // 60)}
-    db.session.execute(insert(KEPT), row | {"added_at": utcnow()})
-    return table_id
+    return row | {"added_at": utcnow()}
 
 
 def start_import(
@@ -465,10 +479,17 @@ def keep_imported(
     time_zone: str,
 ) -> None:
     """Make ``tables`` and keep them in the group being loaded (``start_import``), in one
-    transaction: one piece of its file."""
+    transaction: one piece of its file, written in three statements once every row is made
+    (``create_tables``)."""
     try:
-        for table in tables:
-            _new_table(group_id, table, roster, time_zone)
+        with rolled_back_if_refused():
+            seats = [check_seats(t.setup.players, t.seats, roster) for t in tables]
+        made = create_tables([(table.setup, table.entries) for table in tables])
+        rows = [
+            _kept_row(group_id, table_id, table, seated, time_zone)
+            for table_id, table, seated in zip(made, tables, seats, strict=True)
+        ]
+        db.session.execute(insert(KEPT), rows)
     except BaseException:
         db.session.rollback()
         raise

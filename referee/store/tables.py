@@ -238,7 +238,7 @@ class TableRecord:
 
 def create_table(setup: Setup, creator: str | None = None, commit: bool = True) -> str:
     """Store a new table and return its id. A setup the rules refuse raises (Breach, OptionError).
-    ``commit`` False: in the caller's transaction (a group loaded from its file, whole or not).
+    ``commit`` False: in the caller's transaction (a table added to a group from its record).
 
     ``creator`` is who made it (an opaque key): a creator makes at most the app's
     ``TABLE_LIMIT`` tables in ``TABLE_LIMIT_SECONDS``, counted in the statement that inserts,
@@ -248,12 +248,51 @@ def create_table(setup: Setup, creator: str | None = None, commit: bool = True) 
     The options are stored with the game's defaults filled in, so a later change of a default
     never changes a table already being played.
     """
+    row = _table_row(setup, creator)
+    if creator is None:
+        db.session.execute(_INSERT_TABLE, row)
+    else:
+        one_at_a_time(TABLES_OF_A_CREATOR, creator)
+        config = current_app.config
+        window = timedelta(seconds=int(config["TABLE_LIMIT_SECONDS"]))
+        quota = {"since": row["created_at"] - window, "limit": int(config["TABLE_LIMIT"])}
+        inserted = db.session.execute(_INSERT_TABLE_WITHIN_LIMIT, row | quota)
+        assert isinstance(inserted, CursorResult)  # an INSERT's result, which counts its rows
+        if inserted.rowcount != 1:
+            db.session.rollback()
+            raise TooManyTables(creator)
+    if commit:
+        db.session.commit()
+    table_id: str = row["id"]
+    return table_id
+
+
+def create_tables(tables: Sequence[tuple[Setup, Sequence[LogEntry]]]) -> list[str]:
+    """Store new tables, each with its whole log as it is (``fill_log``), in the caller's
+    transaction; their ids, in order. For a group loaded from its file, a piece at a time:
+    every row is made and checked first, then written in two statements, so that on SQLite,
+    whose one write lock the first write takes until the commit, the lock is held only for the
+    writing. Refuses as ``create_table`` and ``fill_log`` do (no creator: the upload counted)."""
+    rows, logs = [], []
+    for setup, entries in tables:
+        row = _table_row(setup, None)
+        log = _log_rows(row["id"], entries)
+        rows.append(row | {"last_seq": len(log)})
+        logs.extend(log)
+    db.session.execute(_INSERT_TABLE, rows)
+    if logs:
+        db.session.execute(_INSERT_ENTRY, logs)
+    return [row["id"] for row in rows]
+
+
+def _table_row(setup: Setup, creator: str | None) -> dict[str, Any]:
+    """The row of a new table of ``setup`` (``create_table``), its log empty, with a new id."""
     game = start(setup).game
     table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
     while table_id.startswith("-"):  # a command line would read it as an option (flask link)
         table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
     created = utcnow()
-    row: dict[str, object] = {
+    return {
         "id": table_id,
         "game": setup.game,
         "players": list(setup.players),
@@ -264,21 +303,6 @@ def create_table(setup: Setup, creator: str | None = None, commit: bool = True) 
         "created_at": created,
         "updated_at": created,
     }
-    if creator is None:
-        db.session.execute(_INSERT_TABLE, row)
-    else:
-        one_at_a_time(TABLES_OF_A_CREATOR, creator)
-        config = current_app.config
-        window = timedelta(seconds=int(config["TABLE_LIMIT_SECONDS"]))
-        quota = {"since": created - window, "limit": int(config["TABLE_LIMIT"])}
-        inserted = db.session.execute(_INSERT_TABLE_WITHIN_LIMIT, row | quota)
-        assert isinstance(inserted, CursorResult)  # an INSERT's result, which counts its rows
-        if inserted.rowcount != 1:
-            db.session.rollback()
-            raise TooManyTables(creator)
-    if commit:
-        db.session.commit()
-    return table_id
 
 
 def created_since(creator: str, since: datetime) -> int:
@@ -452,13 +476,7 @@ def fill_log(table_id: str, entries: Sequence[LogEntry], commit: bool = True) ->
     numbered 1, 2, 3 …; ``StaleTable`` when the table's log is not empty any more,
     ``UnknownTable`` for a bad id.
     """
-    rows = []
-    for seen, entry in enumerate(entries):
-        if entry.seq != seen + 1:
-            raise ValueError(f"entry {entry.seq} where entry {seen + 1} goes")
-        payload = checked_payload(entry.kind, entry.payload, seen)
-        row = {"seq": entry.seq, "kind": entry.kind, "payload": payload}
-        rows.append({"table_id": table_id, **row, "created_at": entry.created_at})
+    rows = _log_rows(table_id, entries)
     if not rows:
         return
     moved = {"table": table_id, "expected": 0, "new_seq": len(rows), "now": utcnow()}
@@ -474,6 +492,18 @@ def fill_log(table_id: str, entries: Sequence[LogEntry], commit: bool = True) ->
     db.session.execute(_INSERT_ENTRY, rows)
     if commit:
         db.session.commit()
+
+
+def _log_rows(table_id: str, entries: Sequence[LogEntry]) -> list[dict[str, Any]]:
+    """The rows of ``entries``, a new table's whole log, each checked (see ``fill_log``)."""
+    rows = []
+    for seen, entry in enumerate(entries):
+        if entry.seq != seen + 1:
+            raise ValueError(f"entry {entry.seq} where entry {seen + 1} goes")
+        payload = checked_payload(entry.kind, entry.payload, seen)
+        row = {"seq": entry.seq, "kind": entry.kind, "payload": payload}
+        rows.append({"table_id": table_id, **row, "created_at": entry.created_at})
+    return rows
 
 
 def checked_payload(kind: str, payload: Mapping[str, Any], expected_seq: int) -> dict[str, Any]:

@@ -68,12 +68,13 @@ from referee.web.i18n import gettext
 
 #: A piece of a group's tables saved in one transaction: at most this many tables …
 PIECE_TABLES = 25
-#: … and about this many entries (card-by-card tables have hundreds each).
-PIECE_ENTRIES = 2000
-#: On SQLite, the least the loader waits after a piece before the next (seconds): a writer
-#: waiting for SQLite's one write lock looks for it again every 100 ms at most, so a pause
-#: longer than that lets every waiting entry in (see ``pause``).
-PAUSE = 0.15
+#: … and about this many entries (card-by-card tables have hundreds each): on SQLite, whose
+#: write lock a piece holds while it writes (its rows are made first: ``create_tables``), some
+#: tens of milliseconds, as long as an entry at another table may wait for it.
+PIECE_ENTRIES = 1000
+#: On SQLite, the least the loader waits after a piece before the next (seconds): longer than
+#: the gaps between a waiting writer's first looks for SQLite's write lock (see ``pause``).
+PAUSE = 0.05
 #: How much lower the loader's priority is than the web workers' (``os.nice``).
 NICENESS = 10
 #: The settings a loader takes from the app that starts it.
@@ -226,9 +227,10 @@ def load(job: ImportJob, data: bytes) -> None:
             remove_group(group_id)
             fail_import(job.id, [cannot_load(str(error))])
             return
+        held = time.monotonic() - began  # at most: the piece's rows are made before the lock
         saved += len(piece)
         note_progress(job.id, saved=saved)
-        pause(time.monotonic() - began)
+        pause(held)
     finish_import(job.id)
 
 
