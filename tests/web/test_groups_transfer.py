@@ -13,8 +13,8 @@ import json
 import random
 import re
 import time
-from itertools import pairwise
 from datetime import datetime
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
