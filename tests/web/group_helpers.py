@@ -133,7 +133,11 @@ def loading_here(start: bool = True) -> Iterator[None]:
 
 
 def imported(client: FlaskClient, data: bytes) -> str:
-    """The id of a new group loaded from ``data`` (``client`` keeps it)."""
-    response = import_group_file(client, data)
+    """The id of a new group loaded from ``data`` (``client`` keeps it), by the loader's own
+    ``work`` in this process (``loading_here``): the tests of a group's numbers load many, and
+    the loader's process is tested where it matters (``import_group_file``, in
+    ``test_groups_transfer.py`` and the browser tests)."""
+    with loading_here():
+        response = import_group_file(client, data)
     assert response.status_code == 303, error_text(response)
     return response.headers["Location"].rsplit("/", 1)[-1]
