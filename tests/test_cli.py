@@ -38,6 +38,8 @@ def test_json_output_has_the_documented_keys():
     assert set(doc) == {
         "game",
         "players",
+        "ended_after",
+        "round_count",
         "complete",
         "rounds",
         "totals",

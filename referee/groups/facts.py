@@ -185,7 +185,8 @@ def table_facts(state: State) -> TableFacts:
     points = dict.fromkeys(players, 0)
     summed = {p: dict.fromkeys(own.keys, 0) for p in players}
     played = 0  # the complete rounds scored
-    complete = len(state.rounds) == game.round_count  # ``state.complete``, read in the pass
+    # ``state.complete``, read in the pass: a game ended early is complete (docs/rules.md)
+    complete = state.ended is not None or len(state.rounds) == game.round_count
     for rnd in state.rounds:
         if not game.round_complete(rnd):
             complete = False

@@ -74,6 +74,8 @@ def report(record: Record, state: State, record_rounds: int) -> dict[str, Any]:
         "game": state.setup.game,
         "players": list(state.setup.players),
         "complete": state.complete,
+        "ended_after": state.ended,
+        "round_count": game.round_count,
         "rounds": rounds,
         "totals": state.totals(),
         "winners": state.winners(),
@@ -98,6 +100,7 @@ WORDS: dict[str, str] = {
     "Total": N_("Total"),
     "complete": N_("%(game)s: %(players)s (complete)"),
     "in progress": N_("%(game)s: %(players)s (in progress)"),
+    "ended": N_("%(game)s: %(players)s (ended after round %(round)s of %(rounds)s)"),
     "winner": N_("Winner: %(players)s"),
     "winners": N_("Winners (shared): %(players)s"),
     "keeps": N_("The record keeps the rules."),
@@ -171,7 +174,15 @@ def render_table(
     head = f"{word_round:>5}  {word_cards:>5}  {who:<{who_width}}  "
     head += "  ".join(f"{p:>{width}}" for p in players) + f"  {t.gettext(own.last_heading)}"
     status = WORDS["complete" if doc["complete"] else "in progress"]
-    lines = [t.gettext(status) % {"game": doc["game"], "players": ", ".join(players)}, "", head]
+    if doc["ended_after"] is not None:
+        status = WORDS["ended"]
+    shown_status = t.gettext(status) % {
+        "game": doc["game"],
+        "players": ", ".join(players),
+        "round": doc["ended_after"],
+        "rounds": doc["round_count"],
+    }
+    lines = [shown_status, "", head]
     for rnd in doc["rounds"]:
         scores = rnd["scores"]
         cells = "  ".join(

@@ -92,7 +92,9 @@ def _long_digits(utf8: bytes) -> bool:
 
 #: The top fields of every record; each game adds the one naming who begins round 1
 #: (``RecordGame.first_field``).
-_TOP_FIELDS = frozenset({"format", "game", "players", "options", "rounds", "history"})
+_TOP_FIELDS = frozenset(
+    {"format", "game", "players", "options", "rounds", "ended_after", "history"}
+)
 
 
 @dataclass(frozen=True)
@@ -531,13 +533,22 @@ def _parse(data: object, check_text: bool, check_numbers: bool) -> Record:
                 raise RecordError(subfield(field, key), f"is not a field of a {game} round")
         last = index == len(rounds) - 1
         events += own.round_events(raw, number, field, last, game_rules)
+    if "ended_after" in data:
+        ended = data["ended_after"]
+        need(is_int(ended) and ended >= 1, "ended_after", "must be a round's number")
+        events.append(ev.End(ended))
     if "history" not in data:
         return Record(setup, tuple(events), game_rules.round_count)
     from referee.records.history import read_history  # only a record with a history needs it
 
     log = read_history(data["history"], setup, len(game_rules.deck.colours))
     record = Record(setup, tuple(events), game_rules.round_count, log)
-    given = export_record(record.replay())["rounds"]
+    replayed = export_record(record.replay())
+    if replayed.get("ended_after") != data.get("ended_after"):
+        raise RecordError(
+            "history", "its entries in force do not end the game where ended_after says"
+        )
+    given = replayed["rounds"]
     if given != rounds:
         differs = next(n for n in range(len(given) + 1) if given[n : n + 1] != rounds[n : n + 1])
         raise RecordError(
@@ -571,6 +582,8 @@ def export_record(state: State, log: Sequence[LogEntry] = ()) -> dict[str, Any]:
                 {"leader": t.leader, "cards": [str(card) for _, card in t.cards]} for t in rnd.plays
             ]
         doc["rounds"].append(out)
+    if state.ended is not None:
+        doc["ended_after"] = state.ended
     if log:
         from referee.records.history import write_history  # only a table with a log needs it
 

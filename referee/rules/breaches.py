@@ -43,6 +43,7 @@ RULE_IDS = frozenset(
         "turn",
         "follow-suit",
         "plays",
+        "end",
     }
 )
 
@@ -68,6 +69,14 @@ MESSAGES: dict[str, str | Plural] = {
     "round-over": N_("Round %(entry_round)s is over; the table is in round %(current)s."),
     "round-ahead": N_("Round %(entry_round)s has not started; the table is in round %(current)s."),
     "game-over": N_("The game is over: all %(rounds)s rounds are played."),
+    "end-before-first": N_("The game can end only after a complete round: round 1 has not begun."),
+    "end-mid-round": N_(
+        "The game can end only after a complete round: round %(round)s is not over."
+    ),
+    "end-other-round": N_(
+        "The game can end only after the round just played: round %(current)s, not round %(round)s."
+    ),
+    "after-end": N_("The game was ended after round %(ended)s: nothing more is entered."),
     "no-such-entry": N_("%(entry)s is not what comes next: %(game)s has no such entry."),
     "bid-after-play": N_("A bid is not what comes next: the bidding is over once play begins."),
     "declare-after-play": N_(

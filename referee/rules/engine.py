@@ -180,6 +180,8 @@ class State:
     #: ever changes (events go to it; ``copy`` copies it alone and shares the rest), so each
     #: earlier round is scored once, not on every page.
     settled: tuple[int, dict[str, int]] = (0, {})
+    #: The round the table ended the game after, before its last (``ev.End``); None: not ended.
+    ended: int | None = None
 
     def copy(self) -> State:
         rounds = list(self.rounds)
@@ -194,6 +196,7 @@ class State:
             self.beyond_last,
             list(self.provisional),
             self.settled,
+            self.ended,
         )
 
     @property
@@ -203,8 +206,10 @@ class State:
 
     @property
     def complete(self) -> bool:
-        """All of the game's rounds are complete."""
-        return len(self.rounds) == self.game.round_count and all(
+        """All of the game's rounds are complete, or all of those played before the table
+        ended the game early."""
+        played = self.ended if self.ended is not None else self.game.round_count
+        return len(self.rounds) == played and all(
             self.game.round_complete(rnd) for rnd in self.rounds
         )
 
@@ -217,6 +222,8 @@ class State:
         for rnd in self.rounds:
             if not self.game.round_complete(rnd):
                 return rnd.number
+        if self.ended is not None:
+            return None
         number = len(self.rounds) + 1
         return number if number <= self.game.round_count else None
 
@@ -395,7 +402,10 @@ class Game(Generic[R]):
         return cast("R | None", state.current)
 
     def upcoming(self, state: State) -> R | None:
-        """The round the next entry belongs to: the current one, or the next when it is done."""
+        """The round the next entry belongs to: the current one, or the next when it is done;
+        None once the game is over."""
+        if state.ended is not None:
+            return None
         rnd = self.current_of(state)
         if rnd is not None and not self.round_complete(rnd):
             return rnd
@@ -412,6 +422,9 @@ class Game(Generic[R]):
         number = event.round  # read once: a replay steps through every entry of a table
         if not isinstance(number, int) or isinstance(number, bool) or number < 1:
             raise OutOfTurn("turn", "round-ahead", entry_round=number, current=1)
+        if state.ended is not None or isinstance(event, ev.End):
+            self.end(run, event)
+            return
         if number > self.round_count:
             if run.lenient:
                 if not state.beyond_last:
@@ -458,6 +471,38 @@ class Game(Generic[R]):
             self.dispatch(run, current, event)
         except PlayedTwice as twice:
             self.retake(run, current, twice.card)
+
+    def end(self, run: Run, event: ev.Event) -> None:
+        """The table ends the game after a complete round (``ev.End``), or an entry comes
+        after the end. Strict: refused with the rule's sentence. Lenient: noted, and the entry
+        left out (an end that breaks the rule ends nothing)."""
+        state = run.state
+        rnd = self.current_of(state)
+        breach = self.why_not_end(run, event, rnd)
+        if breach is None and rnd is not None:
+            self.audit(run, rnd)  # as the next round's first entry would
+            state.ended = rnd.number
+        elif breach is not None and run.lenient:
+            state.violations.append(breach)
+        elif breach is not None:
+            raise breach
+
+    def why_not_end(self, run: Run, event: ev.Event, rnd: R | None) -> Breach | None:
+        """Why ``event`` may not end the game now (the last round begun being ``rnd``), or may
+        not come at all after the end; None: it ends the game."""
+        if run.state.ended is not None:
+            return OutOfTurn("end", "after-end", round=event.round, ended=run.state.ended)
+        if rnd is None:
+            return OutOfTurn("end", "end-before-first")
+        # A record's round whose results are given but break a rule is over: that breach is
+        # the one its bad entry makes, not the end's.
+        if not self.round_complete(rnd) and not (run.lenient and self.results_given(rnd)):
+            return OutOfTurn("end", "end-mid-round", round=rnd.number)
+        if rnd.number == self.round_count:
+            return OutOfTurn("turn", "game-over", round=event.round, rounds=self.round_count)
+        if event.round != rnd.number:
+            return OutOfTurn("end", "end-other-round", round=event.round, current=rnd.number)
+        return None
 
     def retake(self, run: Run, rnd: R, card: Card) -> None:
         """Take round ``rnd`` again from its first entry, with ``card`` (played twice) and any
@@ -511,7 +556,7 @@ class Game(Generic[R]):
         """
         self.unfinish(run.state)
         rnd = self.current_of(run.state)
-        if rnd is not None and self.results_in(rnd):
+        if rnd is not None and self.results_in(rnd) and run.state.ended is None:
             before = len(run.state.violations)
             self.audit(run, rnd)
             run.state.provisional = run.state.violations[before:]

@@ -191,6 +191,14 @@ class Won(Event):
     won: Mapping[str, Mapping[str, int]]
 
 
+@dataclass(frozen=True, repr=False, eq=False)
+class End(Event):
+    """The table ends the game after round ``round``, complete, before its last round (people
+    stop early): the totals after it are final (``docs/rules.md``, "Ending early")."""
+
+    type: ClassVar[str] = "end"
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
@@ -209,6 +217,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Trick,
         Tricks,
         Won,
+        End,
     )
 }
 

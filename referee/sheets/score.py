@@ -125,7 +125,9 @@ def sheet(state: State, info: SheetInfo | None, page: Page | None) -> bytes:
 
 
 def progress(state: State) -> str:
-    """How far the game is: complete, or the round being played."""
+    """How far the game is: complete, ended early, or the round being played."""
+    if state.ended is not None:
+        return _("ended after round %(n)s of %(of)s", n=state.ended, of=state.game.round_count)
     number = state.round_to_play
     if number is None:
         return _("complete")

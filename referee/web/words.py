@@ -158,6 +158,8 @@ def entry_text(event: ev.Event, turned_up: bool = False, symbols: bool = True) -
     if isinstance(event, ev.Trick):
         cards = ", ".join(card_name(c, t, symbols) for c in event.cards)
         return gettext("trick led by %(player)s: %(cards)s", player=event.leader, cards=cards)
+    if isinstance(event, ev.End):
+        return gettext("the game ended after round %(round)s", round=event.round)
     return event.type
 
 

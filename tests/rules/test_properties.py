@@ -65,8 +65,8 @@ CASES: list[tuple[str, Any]] = [
 RULE_IDS = {"players", "round-count", "missing", "dealer", "bid-range", "hook", "bid-above-hand",
             "trick-total", "trump", "number", "designation", "colour-total", "starter", "card",
             "turn", "follow-suit", "plays"}
-REPORT_KEYS = {"game", "players", "complete", "rounds", "totals", "winners", "violations",
-               "warnings"}
+REPORT_KEYS = {"game", "players", "complete", "ended_after", "round_count", "rounds", "totals",
+               "winners", "violations", "warnings"}
 # fmt: on
 
 #: ``PROPERTY_SCALE=20 pytest …`` runs every property with 20 times the examples (a long hunt).
@@ -918,6 +918,7 @@ def check_report_shape(report: dict[str, Any]) -> None:
     """The documented keys and types of a ``--json`` report (docs/record-format.md)."""
     assert set(report) == REPORT_KEYS
     assert isinstance(report["complete"], bool)
+    assert report["ended_after"] is None or isinstance(report["ended_after"], int)
     for entry in report["rounds"]:
         assert {"number", "hand_size", "scores"} <= set(entry)
         if report["game"] == "ebbes":

@@ -45,6 +45,8 @@ class TableFacts:
     round_to_play: int | None
     round_count: int
     ahead: tuple[str, ...]
+    #: The round the table ended the game after, early (docs/rules.md); None: it did not.
+    ended: int | None = None
 
 
 def facts_of(table_id: str, loaded: Loaded) -> TableFacts:
@@ -61,6 +63,7 @@ def facts_of(table_id: str, loaded: Loaded) -> TableFacts:
         round_to_play=state.round_to_play,
         round_count=state.game.round_count,
         ahead=tuple(state.winners() if state.complete else leaders(totals)),
+        ended=state.ended,
     )
 
 

@@ -94,8 +94,13 @@ def play(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
     return ev.Play(number, card[:20], seat(state, form))
 
 
+def end(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    """End the game after round ``number`` (docs/rules.md, "Ending early")."""
+    return ev.End(number)
+
+
 #: The entries every game has, by the action that posts them.
-BUILDERS: dict[str, Builder] = {"trump": trump, "tricks": tricks, "play": play}
+BUILDERS: dict[str, Builder] = {"trump": trump, "tricks": tricks, "play": play, "end": end}
 
 
 def small(low: int, high: int) -> Callable[[Form, Field], None]:

@@ -143,6 +143,15 @@ def announcements(before: State, after: State) -> list[str]:
     return said
 
 
+def may_end(state: State, upcoming: RoundState | None) -> int | None:
+    """The round the scorekeeper may end the game after now: the last round, complete, before
+    the game's last, while the next one (``upcoming``) has no entry yet; None otherwise."""
+    last = state.current
+    if state.complete or last is None or upcoming is None or upcoming is last:
+        return None
+    return last.number if state.game.round_complete(last) else None
+
+
 def card_rows(state: State, rnd: RoundState) -> list[PickerRow]:
     """The cards still possible, on the picker: a row per colour."""
     return picker_rows(state.game.deck, state.game.cards_left(rnd))
@@ -217,6 +226,8 @@ class RoundScreen:
     what_next: str
     view: object | None
     own_turn: bool
+    # The round the game may end after now (docs/rules.md, "Ending early"; None: not now).
+    may_end: int | None
 
     # The round under way (None: the game is over), its header and the bids made in it so far.
     rnd: RoundState | None
@@ -292,6 +303,7 @@ def round_screen(
             and player is not None
             and player == step.player
         ),
+        may_end=may_end(state, rnd),
         rnd=rnd,
         header=None if rnd is None else round_header(state, rnd),
         bids=None if rnd is None else part.bids(state, rnd),
