@@ -56,19 +56,25 @@ def kind_of_viewer(table_id: str) -> str:
 
 
 def shared_page(
-    name: str, table_id: str, render: Callable[[int], str], *variant: Hashable
+    name: str,
+    table_id: str,
+    render: Callable[[int], str],
+    *variant: Hashable,
+    repeat: bool = True,
 ) -> Response:
     """The page ``name`` of the table as ``render`` makes it, at the position to show
     (``shown_position``) and in the request's language; ``variant``: whatever else the page
     depends on (the kind of link, a mode), in its key and ETag. ``render(position)`` renders the
     table as it is at that log position or later (``load_since``). A page carries the table's
     poll key, which each revocation of a link makes anew (``referee.web.polls``): how many are
-    revoked is part of the variant too."""
+    revoked is part of the variant too. ``repeat`` false: the page depends on more than the
+    table's link (a group's link, which the speed layer does not follow), so the phone's next
+    request is Flask's again, not answered from memory in front of it."""
     position = shown_position(table_id) or 0
     token = held_token(table_id)
     variant = (*variant, revocations(table_id))
     page = SharedPage(name, table_id, variant, language(), token or "")
-    if token is not None:
+    if token is not None and repeat:
         request.environ[SHARED_PAGE] = page
     return conditional(
         page.etag(position),

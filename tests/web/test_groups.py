@@ -15,7 +15,7 @@ from sqlalchemy import update
 
 from referee.rules import Setup
 from referee.store import db
-from referee.store.groups import attach_table, revoke_group_links
+from referee.store.groups import KeptTable, attach_table, revoke_group_links
 from referee.store.models import GroupTable
 from referee.store.tables import append_entry, create_table
 from tests.links import join, open_shared
@@ -212,7 +212,7 @@ def test_tv_mode_shows_tonights_tables_by_total_to_every_link_of_the_group(app, 
     join_group(app, viewer, group_id, "viewer")
     tv = viewer.get(f"/g/{group_id}/tv")
     assert tv.status_code == 200
-    assert '<body class="tv"' in tv.text and 'http-equiv="refresh" content="15"' in tv.text
+    assert '<body class="tv group-tv ' in tv.text and 'http-equiv="refresh" content="15"' in tv.text
     assert f'href="/t/{table}' not in tv.text  # no way into the table from a shared screen
     text = main_text(tv)
     assert "Blackout · Round 2 of 25" in text and "Ben ahead" in text
@@ -220,6 +220,67 @@ def test_tv_mode_shows_tonights_tables_by_total_to_every_link_of_the_group(app, 
     ranks = re.findall(r'<span class="tv-rank">(\d)</span><span class="tv-name">(\w+)', tv.text)
     assert ranks == [("1", "Ben"), ("2", "Cho"), ("2", "Dee"), ("4", "Ann")]
     assert app.test_client().get(f"/g/{group_id}/tv").status_code == 403
+
+
+def kept_of(size: int, number: int = 0) -> KeptTable:
+    players = tuple(f"P{seat}" for seat in range(size))
+    seats = dict.fromkeys(players)
+    return KeptTable(f"t{number}", "blackout", players, None, {}, seats, True, datetime.now(UTC))
+
+
+@pytest.mark.parametrize(
+    ("sizes", "asked", "shown", "number", "count", "layout"),
+    [
+        ([], None, 0, 1, 1, (1, 1, 1)),
+        ([4], None, 1, 1, 1, (1, 1, 4)),
+        ([4, 6, 3], 1, 3, 1, 1, (3, 1, 6)),  # three across
+        ([4, 4, 4, 5], 1, 4, 1, 1, (2, 2, 5)),  # two across, two down
+        ([6] * 6, 1, 6, 1, 1, (3, 2, 6)),  # three across, two down
+        ([3] * 7, 1, 4, 1, 2, (2, 2, 3)),  # seven: a screen of four, then of three
+        ([3] * 7, 2, 3, 2, 2, (3, 1, 3)),
+        ([3] * 7, 3, 4, 1, 2, (2, 2, 3)),  # round again (as a table may leave the evening)
+        ([3] * 7, 0, 3, 2, 2, (3, 1, 3)),  # (the one before the first)
+        ([4, 8, 4, 4], 1, 2, 1, 2, (2, 1, 8)),  # a table of eight: three to a screen at most
+        ([4, 8, 4, 4], 2, 2, 2, 2, (2, 1, 4)),
+        ([5] * 12, 2, 6, 2, 2, (3, 2, 5)),
+    ],
+)
+def test_tv_mode_shares_tonights_tables_out_on_screens(
+    sizes, asked, shown, number, count, layout
+) -> None:
+    from referee.web.groups.routes import tv_screen
+
+    tables = [kept_of(size, at) for at, size in enumerate(sizes)]
+    screen = tv_screen(tables, asked)
+    assert (len(screen.tables), screen.number, screen.count) == (shown, number, count)
+    assert (screen.columns, screen.rows, screen.players) == layout
+    start = tables.index(screen.tables[0]) if screen.tables else 0
+    assert list(screen.tables) == tables[start : start + shown]  # in the order played
+    assert screen.next == (None if count == 1 else number % count + 1)
+
+
+def test_tv_mode_pages_through_more_tables_than_a_screen_holds(app, client) -> None:
+    """Each screen's refresh goes on to the next, round again after the last: no script."""
+    from referee.web.groups.routes import TV_SCREEN
+
+    group_id = new_group(client)
+    with app.app_context():
+        for number in range(TV_SCREEN + 2):
+            players = ("Ann", f"G{number:02d}")
+            table = create_table(Setup("blackout", players, {"max_cards": 1, "sequence": "up"}))
+            attach_table(group_id, table, {"Ann": "p1", players[1]: None})
+    pages = [client.get(f"/g/{group_id}/tv?page={number}") for number in (1, 2, 3)]
+    assert [page.status_code for page in pages] == [200, 200, 200]
+    assert "Page 1 of 2" in main_text(pages[0]) and "Page 2 of 2" in main_text(pages[1])
+    assert f'content="15; url=/g/{group_id}/tv?page=2"' in pages[0].text
+    assert f'content="15; url=/g/{group_id}/tv?page=1"' in pages[1].text
+    shown = [re.findall(r"G\d\d", main_text(page)) for page in pages]
+    half = (TV_SCREEN + 2) // 2
+    assert shown[0] == [f"G{n:02d}" for n in range(half)]
+    assert shown[1] == [f"G{n:02d}" for n in range(half, TV_SCREEN + 2)]
+    assert shown[2] == shown[0]  # round again
+    assert main_text(client.get(f"/g/{group_id}/tv?page=x")) == main_text(pages[0])
+    assert "Page 1 of 2" in main_text(client.get(f"/g/{group_id}/tv"))  # the group page's link
 
 
 def test_earlier_evenings_list_their_tables_and_winners(app, client) -> None:

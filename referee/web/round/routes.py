@@ -17,7 +17,9 @@ from werkzeug.wrappers import Response
 from referee.rules import Breach, State, apply, extend
 from referee.rules import events as ev
 from referee.rules.events import event_from_dict
+from referee.store.groups import group_of_table
 from referee.store.tables import StaleTable, TableRecord, in_force
+from referee.web.groups.access import held_groups, keeps_group
 from referee.web.i18n import gettext as _
 from referee.web.loading import load, load_since, recent_seq, remember_after
 from referee.web.pages import shared_page
@@ -47,8 +49,13 @@ def render_table(
     status: int = 200,
     rule: str | None = None,
     cached: bool = False,
+    group: str | None = None,
 ) -> tuple[str, int]:
-    """The table's page; ``cached``: rendered to be served to every spectator (no messages)."""
+    """The table's page; ``cached``: rendered to be served to every spectator (no messages),
+    then ``group`` is the group its game-over screen links (``kept_in_group``, part of the
+    page's key); otherwise that is asked here, once the game is over."""
+    if not cached and state.next_step() is None:
+        group = kept_in_group(record.id)
     screen = round_screen(
         record,
         state,
@@ -58,8 +65,20 @@ def render_table(
         error_rule=rule,
         kept=kept,
         cached=cached,
+        group_id=group,
     )
     return render_template("round/screen.html", screen=screen), status
+
+
+def kept_in_group(table_id: str) -> str | None:
+    """The group that keeps the table, when this browser holds a keeper link of that group (the
+    game-over screen then leads to the group and its next table); None otherwise. A table's
+    link never tells of its group, so whoever holds only the table's link learns no group's id
+    here. A browser that holds no group link at all costs no query."""
+    if not held_groups():
+        return None
+    group_id = group_of_table(table_id)
+    return group_id if group_id is not None and keeps_group(group_id) else None
 
 
 def own_player(table_id: str) -> str | None:
@@ -103,12 +122,17 @@ def show(table_id: str) -> Response | tuple[str, int]:
     remember(table_id)
     if holder.kind == "viewer" and "_flashes" not in session:
         # Every spectator sees the same page: rendered once per change of the table.
+        # And alike for every one who keeps the table's group: their game-over screen leads
+        # to the group, so the group is in the page's key; and since the speed layer knows no
+        # group's links (one revoked, a table kept later), a phone holding any group link is
+        # answered here each time.
         mode = "cards" if request.args.get("mode") == "cards" else ""
+        group = kept_in_group(table_id)
 
         def render(at: int) -> str:
-            return render_table(*load_since(table_id, at), cached=True)[0]
+            return render_table(*load_since(table_id, at), cached=True, group=group)[0]
 
-        return shared_page("show", table_id, render, mode)
+        return shared_page("show", table_id, render, mode, group or "", repeat=not held_groups())
     at = request.args.get("at", type=int)  # where this phone's own entry took the log
     record, state = load(table_id) if at is None else load_since(table_id, at)
     return render_table(record, state)

@@ -253,6 +253,10 @@ class RoundScreen:
     notes: Notes
     # Where the page opens after an entry (``landing``): "summary", "round" or "next".
     landing: str
+    # Once the game is over, the group that keeps the table when this browser keeps that group
+    # (a keeper link): the screen leads back to it and to the evening's next table. None for a
+    # table no group keeps, a browser without the group's keeper link, or a game not over.
+    group_id: str | None
 
     # This request: why an entry was refused and the rule it broke, the input it kept; and
     # ``cached``: rendered once for every spectator, so it takes nobody's messages (base.html).
@@ -272,12 +276,14 @@ def round_screen(
     error_rule: str | None = None,
     kept: Mapping[str, str] | None = None,
     cached: bool = False,
+    group_id: str | None = None,
 ) -> RoundScreen:
     """The round screen of the table ``record`` at ``state``. What depends on the request:
     ``cards_asked``, the page was asked for card by card (``?mode=cards``); ``player``, the
     player whose link this browser holds (None: it holds none); a refused entry's ``error``,
     ``error_rule`` and ``kept`` input (a kept ``mode`` of ``cards`` asks for card by card too);
-    ``cached``, as ``RoundScreen.cached``."""
+    ``cached``, as ``RoundScreen.cached``; ``group_id``, the group this browser keeps that keeps
+    the table (shown once the game is over)."""
     rnd = state.game.upcoming(state)
     step = state.next_step()
     kept = kept or {}
@@ -319,6 +325,7 @@ def round_screen(
         summary_fresh=fresh,
         notes=notes(state),
         landing=landing(fresh, rnd, cards),
+        group_id=group_id if step is None else None,
         error=error,
         error_rule=error_rule,
         kept=kept,
