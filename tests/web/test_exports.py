@@ -1,7 +1,8 @@
 """The score sheet for other apps: its spreadsheets (``/t/<id>/sheet.csv``, read back with
 Python's csv module as a spreadsheet reads it, and ``/t/<id>/sheet.xlsx``, read back with
-openpyxl), both opened in LibreOffice, and the link that logs a finished game in BG Stats,
-decoded and checked against the format BG Stats documents.
+openpyxl), a group's standings as a spreadsheet (``/g/<id>/standings.xlsx``), both opened in
+LibreOffice, and the link that logs a finished game in BG Stats, decoded and checked against the
+format BG Stats documents.
 
 The games' golden records are the yardstick of the spreadsheet: every round's entries as the
 record has them, every score as the referee's verdict (``*.expect.json``) has it.
@@ -35,8 +36,10 @@ from referee.store.models import Entry
 from referee.store.tables import append_entry, create_table
 from referee.web.sheet.exports import FORMULA_STARTS, cell_text
 from tests.durability.legal import next_entry
+from tests.groups.test_stats_by_hand import FRIDAY
 from tests.links import join
 from tests.tools import tool
+from tests.web.group_helpers import imported, join_group
 from tests.web.helpers import hidden, new_table, ok, post
 from tests.web.test_sealed import round_two, seal
 from tests.web.test_sheets_web import upload
@@ -470,6 +473,69 @@ def test_the_csv_starts_with_a_byte_order_mark_in_either_language(
         assert "Zoë" in data[3:].decode("utf-8") and "♦" in data[3:].decode("utf-8")
 
 
+def friday_renamed(client: FlaskClient) -> str:
+    """The Friday club (``tests/groups/friday-club.json``) with Ann renamed "Zoë ♦"."""
+    data = FRIDAY.read_bytes().replace(b'"Ann"', '"Zoë ♦"'.encode())
+    return imported(client, data)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_standings_download_as_an_xlsx_with_the_pages_numbers(
+    app: Flask, client: FlaskClient, lang: str
+) -> None:
+    group = friday_renamed(client)
+    page = client.get(f"/g/{group}/standings?season=all&lang={lang}").text
+    link = re.search(r'href="(/g/[^"]+/standings\.xlsx\?season=all)" download>([^<]*)<', page)
+    assert link and link.group(2) == {"en": "Spreadsheet (.xlsx)", "de": "Tabelle (.xlsx)"}[lang]
+    viewer = app.test_client()
+    assert viewer.get(link.group(1)).status_code == 403
+    join_group(app, viewer, group, "viewer")
+    sheet = workbook(viewer, f"{link.group(1)}&lang={lang}")
+    response = viewer.get(link.group(1))
+    assert re.fullmatch(
+        r"attachment; filename=group-[A-Za-z0-9_-]{8}-all-standings\.xlsx",
+        response.headers["Content-Disposition"],
+    ), response.headers["Content-Disposition"]
+    assert sheet.title == {"en": "Standings", "de": "Stand"}[lang]
+    header_style(sheet)
+    header, *rows = rows_of(sheet)
+    assert header == {
+        "en": [
+            "Game", "Place", "Player", "Rating", "Uncertainty", "Wins", "Finished games",
+            "Win rate", "Avg place",
+        ],
+        "de": [
+            "Spiel", "Platz", "Spieler", "Spielstärke", "Unsicherheit", "Siege",
+            "Beendete Spiele", "Siegquote", "Ø Platz",
+        ],
+    }[lang]  # fmt: skip
+    doc = json.loads(viewer.get(f"/g/{group}/stats.json?season=all").data)
+    titles = {name: game.title for name, game in GAMES.items()}
+    expected = []
+    for game, figures in doc["games"].items():
+        # the page's order: each player's row in the game's table on the standings page
+        section = page.split(f'id="game-{game}"')[1].split("</table>")[0]
+        names = [
+            html.unescape(n) for n in re.findall(r'<th scope="row"><a [^>]*>([^<]*)<', section)
+        ]
+        by_name = {p["name"]: p for p in figures["players"].values()}
+        for place, name in enumerate(names, start=1):
+            p = by_name[name]
+            rating = p["rating"] or {}
+            expected.append(
+                [
+                    titles[game], place, name, rating.get("mu"), rating.get("sigma"), p["wins"],
+                    p["complete"], p["win_rate"], p["average_place"],
+                ]
+            )  # fmt: skip
+    assert rows == expected
+    assert rows[0][:3] == ["Blackout", 1, "Cho"] and "Zoë ♦" in [row[2] for row in rows]
+    assert all(isinstance(row[3], float) for row in rows if row[3] is not None)
+    formats = [cell.number_format for cell in sheet[2]]
+    assert formats[3:5] == ["0.0", "0.0"] and formats[7:] == ["0%", "0.00"]
+    assert (rows[0][3], rows[0][4]) == pytest.approx((27.9, 8.2), abs=0.05)  # "27.9 ± 8.2"
+
+
 #: How ``soffice --convert-to`` writes the sheets it opened, so that Python's csv module reads
 #: them back exactly: comma-separated, text in double quotes, UTF-8 (76), from row 1.
 AS_CSV = "csv:Text - txt - csv (StarCalc):44,34,76,1"
@@ -540,6 +606,37 @@ def test_libreoffice_opens_the_spreadsheets_with_every_value_in_its_own_cell(
     assert shown["sheet-de.csv"][0][:4] == ["Runde", "Karten", "Gibt", "Trumpf"]
     assert shown["book-de.xlsx"][0][:4] == ["Runde", "Karten", "Gibt", "Trumpf"]
     assert shown["book-en.xlsx"][0][4:6] == ["Zoë: Bid", "Zoë: Tricks won"]
+
+
+def test_libreoffice_opens_the_standings_xlsx_with_its_numbers(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    group = friday_renamed(client)
+    files, expected = [], {}
+    for lang in ("en", "de"):
+        book = tmp_path / f"standings-{lang}.xlsx"
+        book.write_bytes(client.get(f"/g/{group}/standings.xlsx?season=all&lang={lang}").data)
+        files.append(book)
+        expected[book.name] = rows_of(
+            workbook(client, f"/g/{group}/standings.xlsx?lang={lang}&season=all")
+        )
+    shown = libreoffice(files, tmp_path / "out")
+    for name, rows in shown.items():
+        values = expected[name]
+        assert len(rows) == len(values) and rows[0] == values[0], name
+        for row, want in zip(rows[1:], values[1:], strict=True):
+            assert row[:3] == [want[0], str(want[1]), want[2]] and row[5:7] == [
+                str(want[5]),
+                str(want[6]),
+            ], (name, row)
+            # the numbers as the page shows them: one decimal, a percentage, two decimals
+            for shown_number, number, places in zip(
+                row[3:5] + row[8:], want[3:5] + want[8:], (1, 1, 2), strict=True
+            ):
+                assert shown_number == ("" if number is None else f"{number:.{places}f}"), row
+            assert row[7] == ("" if want[7] is None else f"{round(want[7] * 100)}%"), row
+        assert "Zoë ♦" in {row[2] for row in rows}, name
+    assert shown["standings-de.xlsx"][0][:4] == ["Spiel", "Platz", "Spieler", "Spielstärke"]
 
 
 # --- the play for BG Stats --------------------------------------------------------------------
