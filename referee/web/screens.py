@@ -25,7 +25,7 @@ from referee.rules import events as ev
 from referee.web.i18n import gettext as _
 from referee.web.words import card_label, colour_label, colour_short
 
-#: What a cell of the spreadsheet (CSV) of the score sheet holds: a number, text, or nothing.
+#: What a cell of the score sheet's spreadsheets (CSV, .xlsx) holds: a number, text, or nothing.
 Value = int | str | None
 
 #: What reads a posted entry form: the table's state, the round number and the form's fields

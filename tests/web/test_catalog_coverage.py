@@ -4,7 +4,8 @@ The app runs under a test-only catalog made from what ``pybabel extract`` finds,
 translation is its English text between « and » (each plural form too). Then every page is
 rendered — each game's round screen at every step of a whole game, with its sheet, TV mode,
 history, corrections, share, seal and join pages; the front page, new table, scorecards,
-records, rules, the trick tool, messages and refusals, the error pages — and every PDF, and
+records, rules, the trick tool, messages and refusals, the error pages — and every PDF and
+spreadsheet (``.xlsx``: its sheet's name and its text cells), and
 whatever visible text is left once the marked parts are taken out must be only players' names,
 game titles, numbers, card symbols and punctuation. Visible text is every text node outside
 ``script``/``style`` and outside an element marked ``translate="no"`` (codes such as rule ids,
@@ -27,6 +28,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from flask import Flask
 from flask.testing import FlaskClient
+from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from app import create_app
@@ -34,6 +36,7 @@ from referee.catalogs import extract
 from referee.rules import GAMES, Setup, start
 from referee.store import db
 from referee.store.tables import append_entry, create_table
+from referee.web.downloads import XLSX
 from tests.durability.legal import next_entry
 from tests.groups.test_stats_by_hand import FRIDAY
 from tests.links import join, new_link
@@ -179,6 +182,18 @@ def pdf_leftover(body: bytes) -> list[str]:
     return leftover("\n".join(page.extract_text() for page in reader.pages))
 
 
+def xlsx_leftover(body: bytes) -> list[str]:
+    book = load_workbook(io.BytesIO(body))
+    texts = [sheet.title for sheet in book.worksheets] + [
+        value
+        for sheet in book.worksheets
+        for row in sheet.iter_rows(values_only=True)
+        for value in row
+        if isinstance(value, str)
+    ]
+    return leftover("\n".join(texts))
+
+
 class Reading:
     """Collects what each page and PDF left unmarked, to report them all at once."""
 
@@ -197,6 +212,9 @@ class Reading:
         assert response.status_code == status, (path, response.status_code)
         if response.mimetype == "application/pdf":
             self.note(path, pdf_leftover(response.data))
+            return ""
+        if response.mimetype == XLSX:
+            self.note(path, xlsx_leftover(response.data))
             return ""
         self.note(path, page_leftover(response.text))
         return response.text
@@ -245,7 +263,8 @@ def test_every_page_of_a_whole_game_comes_through_the_catalog(app: Flask, game: 
     client = phone(app)
     reading = Reading(client)
     table = play_whole_game(app, reading, client, game)
-    for path in ("sheet", "tv", "history", "share", "sheet.pdf", "sheet.pdf?paper=letter"):
+    paths = ("sheet", "tv", "history", "share", "sheet.pdf", "sheet.pdf?paper=letter", "sheet.xlsx")
+    for path in paths:
         reading.page(f"/t/{table}/{path}")
     reading.page(f"/t/{table}/amend/1")
     reading.page(f"/t/{table}/undo", method="POST", data={"seq": "9999"})  # out of date
@@ -370,7 +389,8 @@ def test_the_group_pages_come_through_the_catalog(app: Flask) -> None:
         reading.page(f"/g/{group}{path}")
     reading.page(f"/g/{group}/share", method="POST", data={"action": "keeper"})
     numbers = ("/standings", "/standings?season=all", "/p/p1?season=all", "/p/p2?game=ebbes")
-    for path in (*numbers, "/p/p1?game=blackout", "/add-record", "/report.pdf?season=all"):
+    downloads = ("/report.pdf?season=all", "/standings.xlsx?season=all")
+    for path in (*numbers, "/p/p1?game=blackout", "/add-record", *downloads):
         reading.page(f"/g/{group}{path}")
     reading.page(f"/g/{group}/standings?season=1999-01-01", status=404)
     reading.page(f"/g/{group}/p/Cho", status=404)

@@ -280,6 +280,7 @@ def test_every_view_is_in_the_tab_bar(app: Flask, kind: str) -> None:
             f"/t/{table}/standings": "Standings",
             f"/t/{table}/history": "History",
             f"/t/{table}/sheet.pdf": "PDF",
+            f"/t/{table}/sheet.xlsx": "Spreadsheet (.xlsx)",
             f"/t/{table}/sheet.csv": "CSV",
             f"/t/{table}/record.json": "Record",
             f"/t/{table}/tv": "TV",

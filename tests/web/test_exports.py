@@ -1,6 +1,8 @@
-"""The score sheet for other apps: its spreadsheet (``/t/<id>/sheet.csv``), read back with Python's
-csv module as a spreadsheet reads it, and the link that logs a finished game in BG Stats, decoded
-and checked against the format BG Stats documents.
+"""The score sheet for other apps: its spreadsheets (``/t/<id>/sheet.csv``, read back with
+Python's csv module as a spreadsheet reads it, and ``/t/<id>/sheet.xlsx``, read back with
+openpyxl), a group's standings as a spreadsheet (``/g/<id>/standings.xlsx``), both opened in
+LibreOffice, and the link that logs a finished game in BG Stats, decoded and checked against the
+format BG Stats documents.
 
 The games' golden records are the yardstick of the spreadsheet: every round's entries as the
 record has them, every score as the referee's verdict (``*.expect.json``) has it.
@@ -23,6 +25,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from openpyxl import load_workbook
+from openpyxl.worksheet.worksheet import Worksheet
 from sqlalchemy import update
 
 from referee.rules import GAMES, Setup, State, start
@@ -32,14 +36,17 @@ from referee.store.models import Entry
 from referee.store.tables import append_entry, create_table
 from referee.web.sheet.exports import FORMULA_STARTS, cell_text
 from tests.durability.legal import next_entry
+from tests.groups.test_stats_by_hand import FRIDAY
 from tests.links import join
 from tests.tools import tool
+from tests.web.group_helpers import imported, join_group
 from tests.web.helpers import hidden, new_table, ok, post
 from tests.web.test_sealed import round_two, seal
 from tests.web.test_sheets_web import upload
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
 BOM = b"\xef\xbb\xbf"
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
@@ -329,9 +336,13 @@ def test_anyone_holding_a_link_may_download_the_spreadsheet_and_nobody_else(
     stranger = app.test_client()
     refused = stranger.get(f"/t/{table}/sheet.csv")
     assert refused.status_code == 403 and refused.mimetype == "text/html"
+    refused = stranger.get(f"/t/{table}/sheet.xlsx")
+    assert refused.status_code == 403 and refused.mimetype == "text/html"
     join(app, stranger, table, "viewer")
     assert download(stranger, table) == download(client, table)
+    assert rows_of(score_sheet(stranger, table)) == rows_of(score_sheet(client, table))
     assert app.test_client().get("/t/nope/sheet.csv").status_code == 404
+    assert app.test_client().get("/t/nope/sheet.xlsx").status_code == 404
 
 
 def test_the_sheet_page_and_the_navigation_bar_link_the_spreadsheet(
@@ -339,9 +350,15 @@ def test_the_sheet_page_and_the_navigation_bar_link_the_spreadsheet(
 ) -> None:
     table = new_table(app, client, "blackout", ("Ann", "Ben"), {"max_cards": 2})
     for path in (f"/t/{table}/sheet", f"/t/{table}", f"/t/{table}/history"):
-        assert f'href="/t/{table}/sheet.csv" download' in client.get(path).text, path
+        page = client.get(path).text
+        assert f'href="/t/{table}/sheet.csv" download' in page, path
+        assert f'href="/t/{table}/sheet.xlsx" download>Spreadsheet (.xlsx)</a>' in page, path
     page = client.get(f"/t/{table}/sheet").text
     assert "Download the sheet as a spreadsheet (CSV)" in page
+    assert "Download the sheet as a spreadsheet (.xlsx)" in page
+    german = client.get(f"/t/{table}/sheet?lang=de").text
+    assert "Punkteblock als Tabelle herunterladen (.xlsx)" in german
+    assert f'href="/t/{table}/sheet.xlsx" download>Tabelle (.xlsx)</a>' in german
 
 
 def test_libreoffice_opens_the_spreadsheet_with_its_characters(
@@ -356,6 +373,270 @@ def test_libreoffice_opens_the_spreadsheet_with_its_characters(
     subprocess.run([*command, "--outdir", str(tmp_path), str(sheet)], check=True, timeout=300)
     shown = html.unescape((tmp_path / "sheet.html").read_text(encoding="utf-8", errors="replace"))
     assert "Zoë" in shown and "Даша" in shown and "♥" in shown and "=1+2" in shown
+
+
+# --- the spreadsheet as .xlsx, and both in LibreOffice ----------------------------------------
+
+
+def workbook(client: FlaskClient, path: str) -> Worksheet:
+    """The one sheet of the ``.xlsx`` download at ``path``."""
+    response = client.get(path)
+    assert response.status_code == 200, response.text[-800:]
+    assert response.mimetype == XLSX
+    assert response.headers["Cache-Control"] == "no-store"
+    book = load_workbook(io.BytesIO(response.data))
+    assert len(book.worksheets) == 1
+    return book.worksheets[0]
+
+
+def score_sheet(client: FlaskClient, table: str, lang: str = "en") -> Worksheet:
+    return workbook(client, f"/t/{table}/sheet.xlsx?lang={lang}")
+
+
+def rows_of(sheet: Worksheet) -> list[list[Any]]:
+    return [list(row) for row in sheet.iter_rows(values_only=True)]
+
+
+def renamed(text: bytes, names: dict[str, str]) -> bytes:
+    """A record with its players renamed (every place the record names them)."""
+    for old, new in names.items():
+        text = text.replace(json.dumps(old).encode(), json.dumps(new, ensure_ascii=False).encode())
+    return text
+
+
+#: Players whose names hold what a spreadsheet can get wrong: letters beyond ASCII, a suit, and
+#: the start of a formula.
+ODD_NAMES = {"Ann": "Zoë", "Ben": "=1+2", "Cho": "Даша ♦"}
+
+
+def header_style(sheet: Worksheet) -> None:
+    """The header is bold and stays in view, and the others are not bold; each column is at
+    least as wide as its heading, and none is wider than a screen."""
+    assert all(cell.font.bold for cell in sheet[1])
+    assert not any(cell.font.bold for row in sheet.iter_rows(min_row=2) for cell in row)
+    assert sheet.freeze_panes == "A2"
+    for cell in sheet[1]:
+        width = sheet.column_dimensions[cell.column_letter].width
+        assert len(str(cell.value)) < width <= 40, (cell.value, width)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize(("game", "name"), [("blackout", "default-4p"), ("ebbes", "default-3p")])
+def test_the_xlsx_holds_the_csvs_values_with_numbers_as_numbers(
+    client: FlaskClient, lang: str, game: str, name: str
+) -> None:
+    text, _, verdict = golden(game, name)
+    table = upload(client, renamed(text, ODD_NAMES))
+    response = client.get(f"/t/{table}/sheet.xlsx")
+    assert re.fullmatch(
+        rf"attachment; filename={game}-\d{{4}}-\d{{2}}-\d{{2}}-[A-Za-z0-9_-]{{8}}-sheet\.xlsx",
+        response.headers["Content-Disposition"],
+    ), response.headers["Content-Disposition"]
+    sheet = score_sheet(client, table, lang)
+    assert sheet.title == {"en": "Score sheet", "de": "Punkteblock"}[lang]
+    header_style(sheet)
+    rows = rows_of(sheet)
+    csv_rows = split_cells(client.get(f"/t/{table}/sheet.csv?lang={lang}").data, ",;"[lang == "de"])
+    assert len(rows) == len(csv_rows) == len(verdict["rounds"]) + 2
+    for row, csv_row in zip(rows, csv_rows, strict=True):
+        # The CSV's cells, but for the quote that keeps a formula from running: an .xlsx cell of
+        # text is never a formula, so it holds the name as typed.
+        assert ["" if v is None else str(cell_text(v)) for v in row] == csv_row
+    assert any(str(v).startswith("=1+2: ") for v in rows[0])  # as typed, no quote in front
+    assert "=1+2" in {row[2] for row in rows[1:-1]}  # who deals or starts: text, not 3
+    for row in sheet.iter_rows(min_row=2):
+        for cell in row:
+            if cell.value is None:
+                continue
+            # a score is a number, whatever the text of the CSV (a name is text, even "=1+2")
+            assert cell.data_type == ("n" if isinstance(cell.value, int) else "s"), cell.value
+    numbers = [v for row in rows[1:-1] for v in row if isinstance(v, int)]
+    assert len(numbers) >= 2 * len(verdict["rounds"])  # round and cards, at least
+    totals = [v for v in rows[-1] if v is not None][1:]
+    assert totals == list(verdict["totals"].values())
+    if game == "ebbes":
+        assert min(totals + numbers) < 0  # below zero: a number too
+    else:
+        assert "♦" in {row[3] for row in rows[1:-1]}  # 7D: diamonds are trump
+
+
+def test_the_csv_starts_with_a_byte_order_mark_in_either_language(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Without it Excel reads the UTF-8 as its own code page, and "Zoë" and "♦" come out as
+    "ZoÃ«" and "â™¦"."""
+    table = new_table(app, client, "blackout", ("Zoë", "Ben"), {"max_cards": 2})
+    ok(post(client, table, "trump", trump="D"))
+    for lang in ("en", "de"):
+        data = client.get(f"/t/{table}/sheet.csv?lang={lang}").data
+        assert data[:3] == BOM and data.count(BOM) == 1
+        assert "Zoë" in data[3:].decode("utf-8") and "♦" in data[3:].decode("utf-8")
+
+
+def friday_renamed(client: FlaskClient) -> str:
+    """The Friday club (``tests/groups/friday-club.json``) with Ann renamed "Zoë ♦"."""
+    data = FRIDAY.read_bytes().replace(b'"Ann"', '"Zoë ♦"'.encode())
+    return imported(client, data)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_standings_download_as_an_xlsx_with_the_pages_numbers(
+    app: Flask, client: FlaskClient, lang: str
+) -> None:
+    group = friday_renamed(client)
+    page = client.get(f"/g/{group}/standings?season=all&lang={lang}").text
+    link = re.search(r'href="(/g/[^"]+/standings\.xlsx\?season=all)" download>([^<]*)<', page)
+    assert link and link.group(2) == {"en": "Spreadsheet (.xlsx)", "de": "Tabelle (.xlsx)"}[lang]
+    viewer = app.test_client()
+    assert viewer.get(link.group(1)).status_code == 403
+    join_group(app, viewer, group, "viewer")
+    sheet = workbook(viewer, f"{link.group(1)}&lang={lang}")
+    response = viewer.get(link.group(1))
+    assert re.fullmatch(
+        r"attachment; filename=group-[A-Za-z0-9_-]{8}-all-standings\.xlsx",
+        response.headers["Content-Disposition"],
+    ), response.headers["Content-Disposition"]
+    assert sheet.title == {"en": "Standings", "de": "Stand"}[lang]
+    header_style(sheet)
+    header, *rows = rows_of(sheet)
+    assert header == {
+        "en": [
+            "Game", "Place", "Player", "Rating", "Uncertainty", "Wins", "Finished games",
+            "Win rate", "Avg place",
+        ],
+        "de": [
+            "Spiel", "Platz", "Spieler", "Spielstärke", "Unsicherheit", "Siege",
+            "Beendete Spiele", "Siegquote", "Ø Platz",
+        ],
+    }[lang]  # fmt: skip
+    doc = json.loads(viewer.get(f"/g/{group}/stats.json?season=all").data)
+    titles = {name: game.title for name, game in GAMES.items()}
+    expected = []
+    for game, figures in doc["games"].items():
+        # the page's order: each player's row in the game's table on the standings page
+        section = page.split(f'id="game-{game}"')[1].split("</table>")[0]
+        names = [
+            html.unescape(n) for n in re.findall(r'<th scope="row"><a [^>]*>([^<]*)<', section)
+        ]
+        by_name = {p["name"]: p for p in figures["players"].values()}
+        for place, name in enumerate(names, start=1):
+            p = by_name[name]
+            rating = p["rating"] or {}
+            expected.append(
+                [
+                    titles[game], place, name, rating.get("mu"), rating.get("sigma"), p["wins"],
+                    p["complete"], p["win_rate"], p["average_place"],
+                ]
+            )  # fmt: skip
+    assert rows == expected
+    assert rows[0][:3] == ["Blackout", 1, "Cho"] and "Zoë ♦" in [row[2] for row in rows]
+    assert all(isinstance(row[3], float) for row in rows if row[3] is not None)
+    formats = [cell.number_format for cell in sheet[2]]
+    assert formats[3:5] == ["0.0", "0.0"] and formats[7:] == ["0%", "0.00"]
+    assert (rows[0][3], rows[0][4]) == pytest.approx((27.9, 8.2), abs=0.05)  # "27.9 ± 8.2"
+
+
+#: How ``soffice --convert-to`` writes the sheets it opened, so that Python's csv module reads
+#: them back exactly: comma-separated, text in double quotes, UTF-8 (76), from row 1.
+AS_CSV = "csv:Text - txt - csv (StarCalc):44,34,76,1"
+#: How LibreOffice's Text Import dialog is filled in when a CSV is double-clicked on a fresh
+#: profile (``CSVImport`` in its ``main.xcd``: separated by comma, semicolon and tab, text in
+#: double quotes, from row 1), with the file's character set, UTF-8, which the byte order mark
+#: names (76). ``soffice --headless`` shows no dialog: without ``--infilter`` it splits at commas
+#: only and reads the mark as text in the first cell.
+DOUBLE_CLICK = "CSV:44/59/9,34,76,1"
+
+
+def libreoffice(files: list[Path], out: Path, *infilter: str) -> dict[str, list[list[str]]]:
+    """What LibreOffice (a profile of its own: default settings) shows of each of ``files``,
+    cell by cell, by file name."""
+    office = tool("libreoffice", "soffice")
+    profile = f"-env:UserInstallation={(out / 'profile').as_uri()}"
+    command = [office, profile, "--headless", *infilter, "--convert-to", AS_CSV]
+    subprocess.run(
+        [*command, "--outdir", str(out), *map(str, files)],
+        check=True,
+        timeout=300,
+        capture_output=True,
+    )
+    shown = {}
+    for file in files:
+        text = (out / f"{file.stem}.csv").read_text(encoding="utf-8")
+        shown[file.name] = list(csv.reader(io.StringIO(text, newline="")))
+    return shown
+
+
+def xlsx_cells(rows: list[list[Any]]) -> list[list[str]]:
+    """A sheet's values as LibreOffice's CSV writes them: no number format (whole numbers and
+    text), an empty cell as nothing."""
+    return [["" if value is None else str(value) for value in row] for row in rows]
+
+
+def test_libreoffice_opens_the_spreadsheets_with_every_value_in_its_own_cell(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    """The CSV in English (``,``) and German (``;``) as a double-click opens it, and the .xlsx
+    at LibreOffice's default settings: every value in a cell of its own, in its place, with "ö",
+    "Даша" and "♦" as they are and "=1+2" as text."""
+    table = new_table(app, client, "blackout", ("Zoë", "Даша ♦", "=1+2", "Jörg"), {"max_cards": 3})
+    ok(post(client, table, "trump", trump="D"))
+    for seat in (2, 3, 4, 1):
+        ok(post(client, table, "bid", player=seat, bid=0))
+    ok(post(client, table, "tricks", tricks_1=1, tricks_2=0, tricks_3=0, tricks_4=0))
+    files, expected = [], {}
+    for lang in ("en", "de"):
+        csv_file, xlsx_file = tmp_path / f"sheet-{lang}.csv", tmp_path / f"book-{lang}.xlsx"
+        data = client.get(f"/t/{table}/sheet.csv?lang={lang}").data
+        csv_file.write_bytes(data)
+        xlsx_file.write_bytes(client.get(f"/t/{table}/sheet.xlsx?lang={lang}").data)
+        expected[csv_file.name] = split_cells(data, ",;"[lang == "de"])
+        expected[xlsx_file.name] = xlsx_cells(rows_of(score_sheet(client, table, lang)))
+        files.append((csv_file, xlsx_file))
+    csvs = libreoffice([c for c, _ in files], tmp_path / "csv", f"--infilter={DOUBLE_CLICK}")
+    books = libreoffice([x for _, x in files], tmp_path / "xlsx")  # no filter: the defaults
+    shown = csvs | books
+    assert shown == expected
+    for name, rows in shown.items():
+        cells = {cell for row in rows for cell in row}
+        assert {"♦", "10"} <= cells, name  # diamonds trump; a bid of 0 made scores 10
+        header = " ".join(rows[0])
+        assert "Zoë" in header and "Даша ♦" in header and "Jörg" in header, name
+        assert "=1+2" in header, name
+        assert len(rows[0]) == 4 + 4 * 4 and all(len(row) == len(rows[0]) for row in rows), name
+    assert shown["sheet-de.csv"][0][:4] == ["Runde", "Karten", "Gibt", "Trumpf"]
+    assert shown["book-de.xlsx"][0][:4] == ["Runde", "Karten", "Gibt", "Trumpf"]
+    assert shown["book-en.xlsx"][0][4:6] == ["Zoë: Bid", "Zoë: Tricks won"]
+
+
+def test_libreoffice_opens_the_standings_xlsx_with_its_numbers(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    group = friday_renamed(client)
+    files, expected = [], {}
+    for lang in ("en", "de"):
+        book = tmp_path / f"standings-{lang}.xlsx"
+        book.write_bytes(client.get(f"/g/{group}/standings.xlsx?season=all&lang={lang}").data)
+        files.append(book)
+        expected[book.name] = rows_of(
+            workbook(client, f"/g/{group}/standings.xlsx?lang={lang}&season=all")
+        )
+    shown = libreoffice(files, tmp_path / "out")
+    for name, rows in shown.items():
+        values = expected[name]
+        assert len(rows) == len(values) and rows[0] == values[0], name
+        for row, want in zip(rows[1:], values[1:], strict=True):
+            assert row[:3] == [want[0], str(want[1]), want[2]] and row[5:7] == [
+                str(want[5]),
+                str(want[6]),
+            ], (name, row)
+            # the numbers as the page shows them: one decimal, a percentage, two decimals
+            for shown_number, number, places in zip(
+                row[3:5] + row[8:], want[3:5] + want[8:], (1, 1, 2), strict=True
+            ):
+                assert shown_number == ("" if number is None else f"{number:.{places}f}"), row
+            assert row[7] == ("" if want[7] is None else f"{round(want[7] * 100)}%"), row
+        assert "Zoë ♦" in {row[2] for row in rows}, name
+    assert shown["standings-de.xlsx"][0][:4] == ["Spiel", "Platz", "Spieler", "Spielstärke"]
 
 
 # --- the play for BG Stats --------------------------------------------------------------------

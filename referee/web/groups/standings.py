@@ -1,5 +1,6 @@
 """The group's standings and each roster player's profile, per game, for a season or all time,
-and the statistics document they are rendered from (``/g/<id>/stats.json``).
+the statistics document they are rendered from (``/g/<id>/stats.json``), and the standings as a
+spreadsheet (``/g/<id>/standings.xlsx``) and a printable season report.
 
 Every number on these pages is a value of the document ``numbers.py`` gives, exactly
 ``referee.groups.statistics``'s: the pages format it, say what it counts (a tap away: each
@@ -29,7 +30,14 @@ from referee.rules import GAMES
 from referee.rules.wording import MINUS, number_text
 from referee.sheets.season import GameWords, season_report
 from referee.store.groups import GroupRecord
-from referee.web.downloads import attachment, page_from, safe_file_name
+from referee.web.downloads import (
+    XLSX,
+    SpreadsheetValue,
+    attachment,
+    page_from,
+    safe_file_name,
+    spreadsheet,
+)
 from referee.web.groups.access import keeps_group, require_group
 from referee.web.groups.chart import rated_tables, rating_chart
 from referee.web.groups.facts import positions
@@ -174,6 +182,63 @@ def standings_page(group_id: str) -> ResponseReturnValue:
         keeper=keeps_group(group_id),
         scope=scope,
         content=part(group, scope, ("standings", chosen), render),
+    )
+
+
+#: The standings spreadsheet's numbers shown as the page shows them (by column): the rating and
+#: its uncertainty with one decimal, the win rate as a percentage, the average place with two.
+STANDINGS_FORMATS = {3: "0.0", 4: "0.0", 7: "0%", 8: "0.00"}
+
+
+def standings_table(doc: Mapping[str, Any]) -> list[list[SpreadsheetValue]]:
+    """Every game's standings in one table, in the request's language: the header, then each
+    game's players in the page's order with the page's numbers (the statistics document's, whole:
+    a spreadsheet rounds them only as it shows them, ``STANDINGS_FORMATS``); an empty cell for a
+    number the page shows as a dash."""
+    lines: list[list[SpreadsheetValue]] = [
+        [
+            gettext("Game"),
+            gettext("Place"),
+            gettext("Player"),
+            gettext("Rating"),
+            gettext("Uncertainty"),
+            gettext("Wins"),
+            gettext("Finished games"),
+            gettext("Win rate"),
+            gettext("Avg place"),
+        ]
+    ]
+    for game, figures in doc["games"].items():
+        for place, (_pid, player) in enumerate(standings(figures), start=1):
+            rating = player["rating"] or {}
+            lines.append(
+                [
+                    GAMES[game].title,
+                    place,
+                    player["name"],
+                    rating.get("mu"),
+                    rating.get("sigma"),
+                    player["wins"],
+                    player["complete"],
+                    player["win_rate"],
+                    player["average_place"],
+                ]
+            )
+    return lines
+
+
+@bp.get("/g/<group_id>/standings.xlsx")
+def standings_xlsx(group_id: str) -> ResponseReturnValue:
+    """The standings of the season asked for (``?season=``), the current one, or all time, as a
+    spreadsheet (``.xlsx``): a row per game and player, the sheet named in the reader's
+    language."""
+    require_group(group_id)
+    group = load_group(group_id)
+    scope = chosen_scope(group)
+    rows = standings_table(numbers(group, scope))
+    body = spreadsheet(gettext("Standings"), rows, STANDINGS_FORMATS)
+    return attachment(
+        body, XLSX, safe_file_name("group", group_id[:8], scope.value, "standings.xlsx")
     )
 
 

@@ -1,19 +1,27 @@
-"""The score sheet for other apps: a spreadsheet (CSV) of it, and a finished game as a play to
-log in BG Stats.
+"""The score sheet for other apps: a spreadsheet of it, as CSV and as ``.xlsx``, and a finished
+game as a play to log in BG Stats.
 
-The spreadsheet has a header row, a row per round begun and the totals last. A round's row holds
-its number, hand size and who deals (or starts), then the game's own columns of the round (the
-trump; ebbes: a column per role), then for each player the game's own columns of their entries
-(the bid and the tricks taken; Alles oder Nichts adds open or secret; ebbes has none), the
-round's score and the running total. It shows what the score sheet page shows (``rows.sheet``),
-so a sealed bid is not in it before its round is over. It is UTF-8 with a byte order mark, which
-Excel needs to read an accent or a ♥ right, and its cells are separated as the reader's
-spreadsheet splits a row: ``;`` in a language whose decimal mark is a comma (German and most of
-Europe, where Excel splits at ``;``), ``,`` otherwise. Every number in it is whole, so no decimal
-mark is written. Nothing in it runs as a formula, whichever of the two a spreadsheet splits at:
-every text cell is quoted, and a text that would start a formula, at its start or after a ``;`` or
-``,`` inside it (where a spreadsheet splitting at the other separator starts a cell), gets a
-``'`` there; a number, below zero too, stays a number.
+The spreadsheet has a header row, a row per round begun and the totals last; the CSV and the
+``.xlsx`` write the same rows (``sheet_table``). A round's row holds its number, hand size and
+who deals (or starts), then the game's own columns of the round (the trump; ebbes: a column per
+role), then for each player the game's own columns of their entries (the bid and the tricks
+taken; Alles oder Nichts adds open or secret; ebbes has none), the round's score and the running
+total. It shows what the score sheet page shows (``rows.sheet``), so a sealed bid is not in it
+before its round is over.
+
+The CSV is UTF-8 with a byte order mark, which Excel needs to read an accent or a ♥ right, and
+its cells are separated as the reader's spreadsheet splits a row: ``;`` in a language whose
+decimal mark is a comma (German and most of Europe, where Excel splits at ``;``), ``,``
+otherwise. Every number in it is whole, so no decimal mark is written. Nothing in it runs as a
+formula, whichever of the two a spreadsheet splits at: every text cell is quoted, and a text
+that would start a formula, at its start or after a ``;`` or ``,`` inside it (where a
+spreadsheet splitting at the other separator starts a cell), gets a ``'`` there; a number, below
+zero too, stays a number.
+
+The ``.xlsx`` has none of these questions: its cells need no separator, its text is Unicode and
+a text cell is never a formula, so it keeps every name as typed and opens right on a
+double-click whatever the spreadsheet's settings (``downloads.spreadsheet``: a bold header,
+columns as wide as they need, the sheet named in the reader's language).
 
 The play for BG Stats is the link BG Stats documents on its support page "Push plays to BG Stats
 from other apps or websites",
@@ -37,6 +45,7 @@ from babel.numbers import get_decimal_symbol
 
 from referee.rules import State
 from referee.store.tables import TableRecord
+from referee.web.downloads import spreadsheet
 from referee.web.i18n import gettext as _
 from referee.web.language import language
 from referee.web.screens import Value, screens
@@ -73,9 +82,9 @@ def separator() -> str:
     return ";" if get_decimal_symbol(language()) == "," else ","
 
 
-def sheet_csv(state: State, delimiter: str = ",") -> bytes:
-    """The score sheet as a spreadsheet (CSV, UTF-8 with a byte order mark), its cells separated
-    by ``delimiter`` and every text quoted."""
+def sheet_table(state: State) -> list[list[Value]]:
+    """The score sheet's rows as its spreadsheets have them, in the request's language: the
+    header, a row per round begun, the totals."""
     part = screens(state.setup.game)
     players = state.setup.players
     own = [*part.entry_headings(), _("Points"), _("Total")]
@@ -96,10 +105,22 @@ def sheet_csv(state: State, delimiter: str = ",") -> bytes:
     for player in players:
         last += [*[None] * (len(own) - 1), totals[player]]
     lines.append(last)
+    return lines
+
+
+def sheet_csv(state: State, delimiter: str = ",") -> bytes:
+    """The score sheet as a spreadsheet (CSV, UTF-8 with a byte order mark), its cells separated
+    by ``delimiter`` and every text quoted."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=delimiter, quoting=csv.QUOTE_NONNUMERIC)
-    writer.writerows([cell_text(value) for value in line] for line in lines)
+    writer.writerows([cell_text(value) for value in line] for line in sheet_table(state))
     return out.getvalue().encode("utf-8-sig")
+
+
+def sheet_xlsx(state: State) -> bytes:
+    """The score sheet as a spreadsheet (``.xlsx``): the CSV's rows, on a sheet named in the
+    request's language."""
+    return spreadsheet(_("Score sheet"), sheet_table(state))
 
 
 def finished_play(record: TableRecord, state: State) -> bool:

@@ -1,9 +1,9 @@
-"""The score sheet: its page, TV mode, and its PDF and spreadsheet (CSV) downloads.
+"""The score sheet: its page, TV mode, and its PDF and spreadsheet (CSV and ``.xlsx``) downloads.
 
 The page and TV mode are rendered once per change of the table and kind of viewer, then served
 from memory with an ETag; the PDF is made by ``referee.sheets`` from the replayed state, with the
-corrections of the log as footnotes, and kept per change and paper. The spreadsheet
-(``exports.py``) is made on each download. A finished game's pages link to BG Stats through
+corrections of the log as footnotes, and kept per change and paper. The spreadsheets
+(``exports.py``) are made on each download. A finished game's pages link to BG Stats through
 ``/t/<id>/bgstats``, which sends the browser on to the play's own (long) BG Stats link.
 """
 
@@ -18,7 +18,7 @@ from werkzeug.wrappers import Response
 from referee.rules import State
 from referee.sheets import table_sheet
 from referee.store.tables import TableRecord
-from referee.web.downloads import attachment, page_from, safe_file_name
+from referee.web.downloads import XLSX, attachment, page_from, safe_file_name
 from referee.web.evening.chart import chart
 from referee.web.evening.story import evening
 from referee.web.i18n import translations
@@ -34,7 +34,13 @@ from referee.web.round.screen import (
 from referee.web.screens import ScreensGame, SheetRow, screens
 from referee.web.sealed import shown_early
 from referee.web.sharing.access import require
-from referee.web.sheet.exports import bgstats_link, finished_play, separator, sheet_csv
+from referee.web.sheet.exports import (
+    bgstats_link,
+    finished_play,
+    separator,
+    sheet_csv,
+    sheet_xlsx,
+)
 from referee.web.sheet.footnotes import sheet_info
 from referee.web.sheet.rows import sheet as sheet_rows
 from referee.web.sheet.rows import short_names
@@ -142,6 +148,17 @@ def spreadsheet(table_id: str) -> ResponseReturnValue:
         sheet_csv(state, separator()),
         "text/csv",
         safe_file_name(state.setup.game, day, table_id[:8], "sheet.csv"),
+    )
+
+
+@bp.get("/<table_id>/sheet.xlsx")
+def workbook(table_id: str) -> ResponseReturnValue:
+    """The table's score sheet as a spreadsheet (``.xlsx``) download: the CSV's rows."""
+    require(table_id)
+    record, state = load(table_id)
+    day = record.created_at.strftime("%Y-%m-%d")
+    return attachment(
+        sheet_xlsx(state), XLSX, safe_file_name(state.setup.game, day, table_id[:8], "sheet.xlsx")
     )
 
 
