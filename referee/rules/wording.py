@@ -90,6 +90,7 @@ NUMBERS = frozenset(
         "high",
         "count",
         "rounds",
+        "ended",
         "entry_round",
         "current",
         "players",

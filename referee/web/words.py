@@ -175,6 +175,13 @@ class Notes:
     intro: str | None
 
 
+def ended_text(state: State) -> str | None:
+    """Where the table ended the game early (docs/rules.md, "Ending early"); None: it did not."""
+    if state.ended is None:
+        return None
+    return gettext("Ended after round %(n)s of %(of)s", n=state.ended, of=state.game.round_count)
+
+
 def notes(state: State) -> Notes:
     """The notes of ``state`` as a page lists them (none that would tell a sealed bid)."""
     pending = {id(b) for b in state.provisional}

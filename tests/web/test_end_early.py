@@ -41,7 +41,7 @@ def play_rounds(app, client, table_id: str, rounds: int, seed: int = 7) -> None:
 
 def end_form(page: str) -> dict[str, str]:
     """The fields of the page's "End after round N of M" form."""
-    form = re.search(r'<details class="end-early">(.*?)</details>', page, re.S)
+    form = re.search(r'<details class="end-early panel">(.*?)</details>', page, re.S)
     assert form, "no way to end the game on the page"
     return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form.group(1)))
 

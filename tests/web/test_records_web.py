@@ -225,6 +225,7 @@ REFUSED = {
     "alles-oder-nichts/breach-trump-missing.json": "Turn up the trump for round 2 before the bids",
     "alles-oder-nichts/breach-trump-not-in-deck.json": "'red-13' is not a suit, colour or card",
     "alles-oder-nichts/in-progress.json": "Turn up the trump for round 2 before the bids",
+    "blackout/breach-end-mid-round.json": "The game can end only after a complete round",
     "blackout/breach-missing-middle-round.json": "Round 3 has not started; the table is in round 2",
     "blackout/breach-missing-tricks-player.json": "Ben's tricks in round 3 are missing",
     "blackout/breach-trump-missing.json": "Turn up the trump for round 2 before the bids",

@@ -27,7 +27,7 @@ from referee.web.round.looks import (
 from referee.web.screens import Bids, ScreensGame, screens
 from referee.web.sheet.exports import finished_play
 from referee.web.standings import leaders
-from referee.web.words import WHY, Notes, card_label, notes
+from referee.web.words import WHY, Notes, card_label, ended_text, notes
 
 
 @dataclass
@@ -226,8 +226,11 @@ class RoundScreen:
     what_next: str
     view: object | None
     own_turn: bool
-    # The round the game may end after now (docs/rules.md, "Ending early"; None: not now).
+    # The round the game may end after now (docs/rules.md, "Ending early"; None: not now),
+    # how many rounds the game has, and where the table ended it (None: it did not).
     may_end: int | None
+    round_count: int
+    ended: str | None
 
     # The round under way (None: the game is over), its header and the bids made in it so far.
     rnd: RoundState | None
@@ -310,6 +313,8 @@ def round_screen(
             and player == step.player
         ),
         may_end=may_end(state, rnd),
+        round_count=state.game.round_count,
+        ended=ended_text(state),
         rnd=rnd,
         header=None if rnd is None else round_header(state, rnd),
         bids=None if rnd is None else part.bids(state, rnd),
