@@ -122,6 +122,13 @@ def tv(table_id: str) -> Response:
     return cached_sheet(table_id, "tv")
 
 
+def sheet_file(record: TableRecord, ending: str) -> str:
+    """The name of a download of the table's sheet: its game, the day it began, its id's start
+    and ``ending`` (``sheet.pdf`` …)."""
+    day = record.created_at.strftime("%Y-%m-%d")
+    return safe_file_name(record.setup.game, day, record.id[:8], ending)
+
+
 @bp.get("/<table_id>/sheet.pdf")
 def pdf(table_id: str) -> ResponseReturnValue:
     """The table's score sheet as a PDF download (``?paper=letter&orientation=landscape``)."""
@@ -133,10 +140,7 @@ def pdf(table_id: str) -> ResponseReturnValue:
         (table_id, record.last_seq, page, language()),
         lambda: table_sheet(state, sheet_info(record), page, words=translations()),
     )
-    day = record.created_at.strftime("%Y-%m-%d")
-    return attachment(
-        body, "application/pdf", safe_file_name(state.setup.game, day, table_id[:8], "sheet.pdf")
-    )
+    return attachment(body, "application/pdf", sheet_file(record, "sheet.pdf"))
 
 
 @bp.get("/<table_id>/sheet.csv")
@@ -144,12 +148,7 @@ def spreadsheet(table_id: str) -> ResponseReturnValue:
     """The table's score sheet as a spreadsheet (CSV) download."""
     require(table_id)
     record, state = load(table_id)
-    day = record.created_at.strftime("%Y-%m-%d")
-    return attachment(
-        sheet_csv(state, separator()),
-        "text/csv",
-        safe_file_name(state.setup.game, day, table_id[:8], "sheet.csv"),
-    )
+    return attachment(sheet_csv(state, separator()), "text/csv", sheet_file(record, "sheet.csv"))
 
 
 @bp.get("/<table_id>/sheet.xlsx")
@@ -157,10 +156,7 @@ def workbook(table_id: str) -> ResponseReturnValue:
     """The table's score sheet as a spreadsheet (``.xlsx``) download: the CSV's rows."""
     require(table_id)
     record, state = load(table_id)
-    day = record.created_at.strftime("%Y-%m-%d")
-    return attachment(
-        sheet_xlsx(state), XLSX, safe_file_name(state.setup.game, day, table_id[:8], "sheet.xlsx")
-    )
+    return attachment(sheet_xlsx(state), XLSX, sheet_file(record, "sheet.xlsx"))
 
 
 @bp.get("/<table_id>/bgstats")
