@@ -259,16 +259,22 @@ def test_tv_mode_shares_tonights_tables_out_on_screens(
     assert screen.next == (None if count == 1 else number % count + 1)
 
 
+def tables_with_guests(group_id: str, count: int) -> None:
+    """``count`` new Blackout tables in the group, Ann against a guest named G00, G01 …, in
+    that order (in an app context)."""
+    for number in range(count):
+        players = ("Ann", f"G{number:02d}")
+        table = create_table(Setup("blackout", players, {"max_cards": 1, "sequence": "up"}))
+        attach_table(group_id, table, {"Ann": "p1", players[1]: None})
+
+
 def test_tv_mode_pages_through_more_tables_than_a_screen_holds(app, client) -> None:
     """Each screen's refresh goes on to the next, round again after the last: no script."""
     from referee.web.groups.routes import TV_SCREEN
 
     group_id = new_group(client)
     with app.app_context():
-        for number in range(TV_SCREEN + 2):
-            players = ("Ann", f"G{number:02d}")
-            table = create_table(Setup("blackout", players, {"max_cards": 1, "sequence": "up"}))
-            attach_table(group_id, table, {"Ann": "p1", players[1]: None})
+        tables_with_guests(group_id, TV_SCREEN + 2)
     pages = [client.get(f"/g/{group_id}/tv?page={number}") for number in (1, 2, 3)]
     assert [page.status_code for page in pages] == [200, 200, 200]
     assert "Page 1 of 2" in main_text(pages[0]) and "Page 2 of 2" in main_text(pages[1])
@@ -316,10 +322,7 @@ def test_an_evening_of_many_tables_shows_its_last_ones_and_says_how_many_more(
 
     group_id = new_group(client)
     with app.app_context():
-        for number in range(MOST_SHOWN + 3):
-            players = ("Ann", f"G{number:02d}")
-            table = create_table(Setup("blackout", players, {"max_cards": 1, "sequence": "up"}))
-            attach_table(group_id, table, {"Ann": "p1", players[1]: None})
+        tables_with_guests(group_id, MOST_SHOWN + 3)
         if when == "last week":
             last_week = datetime.now(UTC) - timedelta(days=7)
             db.session.execute(update(GroupTable).values(played_at=last_week))
