@@ -38,6 +38,7 @@ def test_json_output_has_the_documented_keys():
     assert set(doc) == {
         "game",
         "players",
+        "start_points",
         "ended_after",
         "round_count",
         "complete",

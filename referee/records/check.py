@@ -59,7 +59,11 @@ def report(record: Record, state: State, record_rounds: int) -> dict[str, Any]:
     for number in range(1, min(record_rounds, game.round_count) + 1):
         rnd = state.rounds[number - 1] if number <= len(state.rounds) else None
         rnd = rnd if rnd is not None else game.new_round(state, number)
-        entry: dict[str, Any] = {"number": number, "hand_size": rnd.tricks_total}
+        entry: dict[str, Any] = {
+            "number": number,
+            "hand_size": rnd.tricks_total,
+            "seats": list(rnd.seats),
+        }
         entry.update(own.report_round(state, rnd))
         scores = game.score_round(state, rnd)
         entry["scores"] = None if scores is None else {p: s.points for p, s in scores.items()}
@@ -72,7 +76,8 @@ def report(record: Record, state: State, record_rounds: int) -> dict[str, Any]:
         rounds.append(entry)
     return {
         "game": state.setup.game,
-        "players": list(state.setup.players),
+        "players": list(state.players),
+        "start_points": dict(state.start_points()),
         "complete": state.complete,
         "ended_after": state.ended,
         "round_count": game.round_count,

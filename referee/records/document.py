@@ -38,11 +38,21 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from referee.records.parts import RecordError, is_int, need, record_part, str_list, subfield
+from referee.records.parts import (
+    RecordError,
+    export_seats,
+    is_int,
+    need,
+    record_part,
+    seat_events,
+    str_list,
+    subfield,
+)
 from referee.rules import GAMES, IllegalEntry, OptionError, Setup, State, replay
 from referee.rules import events as ev
 from referee.rules.engine import check_players
 from referee.rules.names import hidden_character, same_name_key, shown
+from referee.rules.seating import Seating, dealer_after, seat_breach
 
 if TYPE_CHECKING:
     from referee.records.log import LogEntry
@@ -521,18 +531,31 @@ def _parse(data: object, check_text: bool, check_numbers: bool) -> Record:
     rounds = data.get("rounds", [])
     need(isinstance(rounds, list), "rounds", "must be a list of rounds")
     events: list[ev.Event] = []
+    # Who is dealt in and who deals each round, as the record's seat changes leave them: what
+    # orders its bids (a change the rules refuse is noted by the replay, not followed here).
+    seating, rules, dealer = Seating.of(setup.players), game_rules, None
     for index, raw in enumerate(rounds):
         number = index + 1
-        events.append(ev.BeginRound(number))
-        if number > game_rules.round_count:
-            break  # one round too many is a round-count breach; the rest is not read
         field = f"rounds[{index}]"
-        need(isinstance(raw, dict), field, "a round is an object")
-        for key in raw:
-            if key not in own.round_schema:
-                raise RecordError(subfield(field, key), f"is not a field of a {game} round")
+        if number <= rules.round_count:
+            need(isinstance(raw, dict), field, "a round is an object")
+            for key in raw:
+                if key not in own.round_schema:
+                    raise RecordError(subfield(field, key), f"is not a field of a {game} round")
+            for change in seat_events(raw, number, field):
+                events.append(change)
+                if seat_breach(rules, seating, change) is None:
+                    after = seating.applied(change)
+                    if after.seated != seating.seated:
+                        rules = rules.reseated(after.seated, number)
+                    seating = after
+        events.append(ev.BeginRound(number))
+        if number > rules.round_count:
+            break  # one round too many is a round-count breach; the rest is not read
         last = index == len(rounds) - 1
-        events += own.round_events(raw, number, field, last, game_rules)
+        seats = seating.seats_in(number)
+        dealer = dealer_after(seating.ring, dealer, setup.first_player, seats)
+        events += own.round_events(raw, number, field, last, rules, seats, dealer)
     if "ended_after" in data:
         ended = data["ended_after"]
         need(is_int(ended) and ended >= 1, "ended_after", "must be a round's number")
@@ -575,13 +598,18 @@ def export_record(state: State, log: Sequence[LogEntry] = ()) -> dict[str, Any]:
         own.first_field: state.setup.first_player,
         "rounds": [],
     }
+    changes = state.seating.changes if state.seating is not None else ()
     for rnd in state.rounds:
-        out = own.export_round(state, rnd)
+        seats = export_seats(changes, rnd.number)
+        out = ({"seats": seats} if seats else {}) | own.export_round(state, rnd)
         if rnd.plays:
             out["plays"] = [
                 {"leader": t.leader, "cards": [str(card) for _, card in t.cards]} for t in rnd.plays
             ]
         doc["rounds"].append(out)
+    coming = export_seats(changes, len(state.rounds) + 1)
+    if coming:  # made before a round not begun yet
+        doc["rounds"].append({"seats": coming})
     if state.ended is not None:
         doc["ended_after"] = state.ended
     if log:

@@ -18,15 +18,15 @@ and offers ``RecordError`` to its callers), so that a game's part needs nothing 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from referee.parts import part
 from referee.rules import Game, RoundState, State
 from referee.rules import events as ev
-from referee.rules.dealt import DealtGame
 from referee.rules.marks import N_
 from referee.rules.names import printable, quote
+from referee.rules.seating import bidding_order
 
 
 class RecordError(ValueError):
@@ -45,7 +45,12 @@ NO_TRUMP = N_("no trump")
 
 #: The fields of a round of a game that deals and turns a trump, with their JSON schemas (the
 #: references are to the schema's ``$defs``), but its ``bids``: each game's own.
+#: The field every game's round may have: the seat changes made before it begins
+#: (``docs/record-format.md``, "Joining, leaving, sitting out").
+SEATS_FIELD: Mapping[str, Any] = {"seats": {"$ref": "#/$defs/seats"}}
+
 DEALT_ROUND: Mapping[str, Any] = {
+    **SEATS_FIELD,
     "trump": {"type": ["string", "null"], "description": "a card (QH) or a suit (H)"},
     "tricks": {"$ref": "#/$defs/counts"},
     "dealer": {"type": "string"},
@@ -75,14 +80,20 @@ class RecordGame:
     # --- reading -----------------------------------------------------------------------------
 
     def round_events(
-        self, raw: dict[str, Any], number: int, field: str, last: bool, rules: Game[Any]
+        self,
+        raw: dict[str, Any],
+        number: int,
+        field: str,
+        last: bool,
+        rules: Game[Any],
+        seats: tuple[str, ...],
+        dealer: str,
     ) -> list[ev.Event]:
         """The events round ``number`` of the record stands for (after its ``BeginRound``):
         ``raw`` is the round (an object of ``round_schema``'s fields only), ``field`` where it sits
         (``rounds[0]``), ``last`` whether it is the record's last round (its last trick may be
-        under way)."""
-        assert isinstance(rules, DealtGame)
-        order = rules.order_of(number)
+        under way), ``seats`` the players dealt in and ``dealer`` who deals (or who starts)."""
+        order = bidding_order(seats, dealer)
         out: list[ev.Event] = []
         if "dealer" in raw:
             need(isinstance(raw["dealer"], str), f"{field}.dealer", "must be a player's name")
@@ -93,7 +104,7 @@ class RecordGame:
             out.append(ev.Trump(number, trump))
         if "bids" in raw:
             out += self.bid_events(raw["bids"], number, f"{field}.bids", order)
-        out += trick_events(raw, number, field, last, rules)
+        out += trick_events(raw, number, field, last, rules, len(seats))
         if "tricks" in raw:
             tricks = name_map(raw["tricks"], f"{field}.tricks", "int", len(order))
             out.append(ev.Tricks(number, tricks))
@@ -202,16 +213,17 @@ def by_order(entries: Mapping[str, Any], order: list[str]) -> list[str]:
 
 
 def trick_events(
-    raw: dict[str, Any], number: int, field: str, last: bool, rules: Game[Any]
+    raw: dict[str, Any], number: int, field: str, last: bool, rules: Game[Any], seats: int
 ) -> list[ev.Event]:
-    """The round's tricks; ``RecordError`` as soon as they hold more tricks or cards than the
-    round deals. The last trick of the record's ``last`` round may be under way (fewer cards
-    than players, at least one) while the round's results are not in."""
+    """The round's tricks (``seats`` players dealt in); ``RecordError`` as soon as they hold
+    more tricks or cards than the round deals. The last trick of the record's ``last`` round
+    may be under way (fewer cards than players, at least one) while the round's results are
+    not in."""
     if "plays" not in raw:
         return []
     plays = raw["plays"]
     need(isinstance(plays, list), f"{field}.plays", "must be a list of tricks")
-    tricks, seats = rules.tricks_in(number), len(rules.players)
+    tricks = rules.tricks_in(number)
     need(
         len(plays) <= tricks,
         f"{field}.plays",
@@ -241,4 +253,58 @@ def trick_events(
         # Only in a round under way: beside the round's results it is a trick short of cards.
         out[-1:] = [ev.Play(number, final.cards[0], final.leader)]
         out += [ev.Play(number, card) for card in final.cards[1:]]
+    return out
+
+
+#: A seat change in a record's ``seats``: its key, and the event it stands for.
+SEAT_KEYS: Mapping[str, type[ev.Event]] = {"join": ev.Join, "leave": ev.Leave, "sit_out": ev.SitOut}
+
+
+def seat_events(raw: dict[str, Any], number: int, field: str) -> list[ev.Event]:
+    """The seat changes a round's ``seats`` lists, made before round ``number`` begins."""
+    if "seats" not in raw:
+        return []
+    changes = raw["seats"]
+    where = f"{field}.seats"
+    need(isinstance(changes, list), where, "must be a list of seat changes")
+    out: list[ev.Event] = []
+    for index, change in enumerate(changes):
+        at = f"{where}[{index}]"
+        kinds = [key for key in SEAT_KEYS if isinstance(change, dict) and key in change]
+        need(len(kinds) == 1, at, 'must be {"join": name}, {"leave": name} or {"sit_out": name}')
+        assert isinstance(change, dict)
+        kind = kinds[0]
+        extra = (
+            change.keys() - {kind, "after", "start"} if kind == "join" else change.keys() - {kind}
+        )
+        need(
+            not extra, subfield(at, sorted(extra)[0]) if extra else at, f"is not a field of {kind}"
+        )
+        name = change[kind]
+        need(isinstance(name, str), subfield(at, kind), "must be a player's name")
+        if kind != "join":
+            out.append(SEAT_KEYS[kind](number, name.strip()))  # type: ignore[call-arg]
+            continue
+        after, start = change.get("after"), change.get("start", "lowest")
+        need(after is None or isinstance(after, str), subfield(at, "after"), "must be a name")
+        need(isinstance(start, str), subfield(at, "start"), "must be lowest, zero or average")
+        out.append(ev.Join(number, name.strip(), after.strip() if after else None, start))
+    return out
+
+
+def export_seats(changes: Sequence[ev.Event], number: int) -> list[dict[str, Any]]:
+    """The seat changes made before round ``number``, as a record's ``seats``."""
+    out: list[dict[str, Any]] = []
+    for change in changes:
+        if change.round != number:
+            continue
+        if isinstance(change, ev.Join):
+            item: dict[str, Any] = {"join": change.player}
+            if change.after is not None:
+                item["after"] = change.after
+            item["start"] = change.start
+        else:
+            key = "leave" if isinstance(change, ev.Leave) else "sit_out"
+            item = {key: change.player}  # type: ignore[attr-defined]
+        out.append(item)
     return out

@@ -144,10 +144,10 @@ class AllesOderNichts(DealtGame[AllesRound]):
         return bid
 
     def on_declare(self, run: Run, rnd: AllesRound, event: ev.Declare) -> None:
-        if run.lenient and event.player not in self.players:
+        if run.lenient and event.player not in rnd.seats:
             self.stray(run, rnd, event.player)
             return
-        player = self.check_player(event.player, rnd.number)
+        player = self.check_player(event.player, rnd)
         if not run.lenient:
             if rnd.trump_colour is None:
                 raise Missing("missing", "missing-trump-first", round=rnd.number)
@@ -168,7 +168,7 @@ class AllesOderNichts(DealtGame[AllesRound]):
             rnd.bids[player] = bid
 
     def on_reveal(self, run: Run, rnd: AllesRound, event: ev.Reveal) -> None:
-        player = self.check_player(event.player, rnd.number)
+        player = self.check_player(event.player, rnd)
         if rnd.open.get(player) is not False:
             raise OutOfTurn("turn", "reveal-not-secret", round=rnd.number, player=player)
         if player in rnd.bids:
@@ -213,6 +213,6 @@ class AllesOderNichts(DealtGame[AllesRound]):
         tricks = rnd.tricks_won()
         if not self.results_in(rnd) or tricks is None:
             return None
-        if any(p not in rnd.bids or p not in rnd.open or p not in tricks for p in self.players):
+        if any(p not in rnd.bids or p not in rnd.open or p not in tricks for p in rnd.seats):
             return None
-        return {p: score(rnd.open[p], rnd.bids[p], tricks[p]) for p in self.players}
+        return {p: score(rnd.open[p], rnd.bids[p], tricks[p]) for p in rnd.seats}

@@ -33,21 +33,57 @@ def prefix_one(bid: int) -> int:
     return int("1" + str(bid))
 
 
+#: Each sequence's stretches of hands, in order: up or down, and how many hands it skips at its
+#: start (the top, or the one, that the stretch before has dealt).
+STRETCHES: dict[str, tuple[tuple[str, int], ...]] = {
+    "up-down": (("up", 0), ("down", 1)),
+    "up-down-double": (("up", 0), ("down", 0)),
+    "down-up": (("down", 0), ("up", 1)),
+    "up": (("up", 0),),
+    "down": (("down", 0),),
+}
+
+
+def stretches(sequence: str, max_cards: int, first: int = 0) -> list[tuple[int, int]]:
+    """Each round's hand size and stretch for a ``sequence`` up to ``max_cards``, from its
+    stretch ``first`` on."""
+    out: list[tuple[int, int]] = []
+    for index, (direction, skip) in enumerate(STRETCHES[sequence]):
+        if index >= first:
+            sizes = (
+                range(1 + skip, max_cards + 1)
+                if direction == "up"
+                else range(max_cards - skip, 0, -1)
+            )
+            out += [(size, index) for size in sizes]
+    return out
+
+
 def hand_sizes(sequence: str, max_cards: int) -> list[int]:
     """The hand size of every round for a ``sequence`` up to ``max_cards``.
 
     >>> hand_sizes("up-down", 3), hand_sizes("down-up", 3), hand_sizes("up-down-double", 2)
     ([1, 2, 3, 2, 1], [3, 2, 1, 2, 3], [1, 2, 2, 1])
     """
-    up = list(range(1, max_cards + 1))
-    down = up[::-1]
-    return {
-        "up-down": up + down[1:],
-        "up-down-double": up + down,
-        "down-up": down + up[1:],
-        "up": up,
-        "down": down,
-    }[sequence]
+    return [size for size, _ in stretches(sequence, max_cards)]
+
+
+def go_on(sequence: str, stretch: int, before: int, peak: int) -> list[tuple[int, int]]:
+    """The rounds still to come when the most cards become ``peak`` after a round of
+    ``before`` cards in stretch ``stretch``: that stretch goes on from ``before`` (up to
+    ``peak``, or down from below both), then the stretches after it whole.
+
+    >>> [size for size, _ in go_on("up-down", 0, 2, 3)]  # a fourth player after 2 cards
+    [3, 2, 1]
+    >>> [size for size, _ in go_on("up-down", 0, 15, 13)]  # after 15 cards: past the top
+    [12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> [size for size, _ in go_on("up-down", 1, 9, 6)]  # going down from 9
+    [6, 5, 4, 3, 2, 1]
+    """
+    direction, _ = STRETCHES[sequence][stretch]
+    up = direction == "up"
+    now = range(before + 1, peak + 1) if up else range(min(before - 1, peak), 0, -1)
+    return [(size, stretch) for size in now] + stretches(sequence, peak, stretch + 1)
 
 
 @dataclass
@@ -90,14 +126,43 @@ class Blackout(DealtGame[BlackoutRound]):
         return out
 
     def make_schedule(self) -> list[int]:
-        return hand_sizes(self.options["sequence"], self.options["max_cards"])
+        #: The most cards a round deals each player: the deck is as many times the players.
+        self.peak: int = self.options["max_cards"]
+        rounds = stretches(self.options["sequence"], self.peak)
+        #: Each round's stretch of the sequence (up, down), which a new count goes on from.
+        self.stretch = [index for _, index in rounds]
+        #: The rounds that deal the whole deck.
+        self.bare = frozenset(n for n, (size, _) in enumerate(rounds, 1) if size == self.peak)
+        return [size for size, _ in rounds]
 
     def make_deck(self) -> Deck:
-        return blackout_deck(len(self.players), self.options["max_cards"])
+        return blackout_deck(len(self.players), self.peak)
 
     def whole_deck(self, number: int) -> bool:
         """Round ``number`` deals the whole deck, so it has no trump."""
-        return bool(self.schedule[number - 1] == self.options["max_cards"])
+        return number in self.bare
+
+    def reseated(self, players: tuple[str, ...], number: int) -> Blackout:
+        """From round ``number`` on the most cards follow the new count: 52 ÷ players when the
+        table plays to the whole deck, else its own ``max_cards`` while the deck holds it; the
+        hands go on from where they are (``docs/rules.md``, "Joining, leaving, sitting out")."""
+        new = super().reseated(players, number)
+        assert isinstance(new, Blackout)
+        whole = self.peak == 52 // len(self.players)
+        new.peak = 52 // len(players) if whole else min(self.peak, 52 // len(players))
+        if number == 1:
+            rest = stretches(self.options["sequence"], new.peak)
+        else:
+            before = self.schedule[number - 2]
+            rest = go_on(self.options["sequence"], self.stretch[number - 2], before, new.peak)
+        new.schedule = self.schedule[: number - 1] + [size for size, _ in rest]
+        new.stretch = self.stretch[: number - 1] + [index for _, index in rest]
+        new.bare = frozenset(
+            {n for n in self.bare if n < number}
+            | {n for n, size in enumerate(new.schedule, 1) if n >= number and size == new.peak}
+        )
+        new.deck = new.make_deck()
+        return new
 
     def bidders(self, rnd: BlackoutRound) -> Collection[str]:
         return rnd.bids.keys()
@@ -129,7 +194,7 @@ class Blackout(DealtGame[BlackoutRound]):
             )
         if not self.options["hook"] or player != rnd.dealer:
             return None
-        others = [p for p in self.players if p != player]
+        others = [p for p in rnd.seats if p != player]
         if (
             all(p in rnd.bids and 0 <= rnd.bids[p] <= rnd.hand_size for p in others)
             and sum(rnd.bids[p] for p in others) + bid == rnd.hand_size
@@ -146,10 +211,10 @@ class Blackout(DealtGame[BlackoutRound]):
         return None
 
     def on_bid(self, run: Run, rnd: BlackoutRound, event: ev.Bid) -> None:
-        if run.lenient and event.player not in self.players:
+        if run.lenient and event.player not in rnd.seats:
             self.stray(run, rnd, event.player)
             return
-        player = self.check_player(event.player, rnd.number)
+        player = self.check_player(event.player, rnd)
         if not run.lenient:
             self.ready_to_bid(rnd)
             if player in rnd.bids:
@@ -213,11 +278,11 @@ class Blackout(DealtGame[BlackoutRound]):
         tricks = rnd.tricks_won()
         if not self.results_in(rnd) or tricks is None:
             return None
-        if any(p not in rnd.bids or p not in tricks for p in self.players):
+        if any(p not in rnd.bids or p not in tricks for p in rnd.seats):
             return None
         ten_plus = self.options["scoring"] == "ten-plus-bid"
         scores: dict[str, Score] = {}
-        for player in self.players:
+        for player in rnd.seats:
             bid, took = rnd.bids[player], tricks[player]
             params = {"bid": bid, "tricks": took}
             if bid != took:

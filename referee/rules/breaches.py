@@ -44,6 +44,7 @@ RULE_IDS = frozenset(
         "follow-suit",
         "plays",
         "end",
+        "seats",
     }
 )
 
@@ -77,6 +78,33 @@ MESSAGES: dict[str, str | Plural] = {
         "The game can end only after the round just played: round %(current)s, not round %(round)s."
     ),
     "after-end": N_("The game was ended after round %(ended)s: nothing more is entered."),
+    # joining, leaving, sitting out
+    "seats-fixed": N_(
+        "Nobody can join, leave or sit out in %(game)s: it is dealt from a deck made for the "
+        "players who began. Start a new table for the new count."
+    ),
+    "seats-mid-round": N_(
+        "Players join, leave or sit out between rounds: round %(round)s is not over."
+    ),
+    "seats-other-round": N_(
+        "Players join, leave or sit out before the next round, round %(next)s, not round %(round)s."
+    ),
+    "has-left": N_("%(player)s has left the table."),
+    "not-dealt": N_("%(player)s is not dealt in round %(round)s (sitting out or gone)."),
+    "leave-too-few": N_(
+        "%(player)s cannot leave: %(game)s needs at least %(low)s players at the table."
+    ),
+    "sits-out-already": N_("%(player)s already sits out round %(round)s."),
+    "sit-out-too-few": N_(
+        "%(player)s cannot sit out round %(round)s: %(game)s needs at least %(low)s players "
+        "in a round."
+    ),
+    "join-seated": N_("%(player)s is already at the table."),
+    "join-start": N_(
+        "%(start)s is no way to start: a newcomer starts with the lowest total, zero or the "
+        "average."
+    ),
+    "join-full": N_("%(player)s cannot join: %(game)s takes at most %(high)s players."),
     "no-such-entry": N_("%(entry)s is not what comes next: %(game)s has no such entry."),
     "bid-after-play": N_("A bid is not what comes next: the bidding is over once play begins."),
     "declare-after-play": N_(

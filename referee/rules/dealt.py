@@ -1,26 +1,27 @@
 """What the two games that deal and turn a trump share: Blackout and Alles oder Nichts.
 
-The deal passes clockwise from the first dealer (``Setup.first``). The player left of the dealer
-leads the first trick and bids (Alles oder Nichts: declares) first, the dealer last. The card
-turned up after the deal gives the trump, except in a round that deals the whole deck (Blackout's
-longest round), which has none. Each game adds its round class, its bids and its scoring.
+The deal passes clockwise from the first dealer (``Setup.first``), among the players dealt in.
+The player left of the dealer leads the first trick and bids (Alles oder Nichts: declares)
+first, the dealer last. The card turned up after the deal gives the trump, except in a round
+that deals the whole deck (Blackout's longest round), which has none. Each game adds its round
+class, its bids and its scoring.
 
 >>> from referee.rules.engine import Setup, start
 >>> state = start(Setup("alles-oder-nichts", ("Ann", "Ben", "Cho"), first="Ben"))
 >>> game = state.game
->>> [game.dealer_of(n) for n in (1, 2, 3)], game.bidding_order(game.new_round(state, 2))
-(['Ben', 'Cho', 'Ann'], ['Ann', 'Ben', 'Cho'])
+>>> game.new_round(state, 1).dealer, game.bidding_order(game.new_round(state, 1))
+('Ben', ['Cho', 'Ann', 'Ben'])
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
-from functools import cached_property
 from typing import TypeVar
 
 from referee.rules import events as ev
 from referee.rules.breaches import Breach, IllegalEntry, Missing, OutOfTurn
 from referee.rules.engine import Game, RoundState, Run, State
+from referee.rules.seating import bidding_order, dealer_after, next_seated
 from referee.rules.tricks import UNKNOWN_TRUMP
 
 D = TypeVar("D", bound=RoundState)
@@ -32,33 +33,24 @@ class DealtGame(Game[D]):
     #: The round class ``new_round`` makes.
     round_type: type[D]
 
-    @cached_property
-    def first_seat(self) -> int:
-        """The seat of round 1's dealer: the first dealer's, or the first seat when the setup
-        names nobody at the table."""
-        first = self.setup.first_player
-        return self.seat(first) if first in self.players else 0
-
-    def dealer_of(self, number: int) -> str:
-        """Who deals round ``number``: the first dealer, then each player left of the last."""
-        return self.players[(self.first_seat + number - 1) % len(self.players)]
-
     def new_round(self, state: State, number: int) -> D:
-        dealer = self.dealer_of(number)
+        """Round ``number``, dealt by the next player seated left of the last round's dealer
+        (``docs/rules.md``, "Joining, leaving, sitting out")."""
+        seats = state.seats_in(number)
+        before = state.rounds[number - 2].dealer if 1 < number <= len(state.rounds) + 1 else None
+        if number > 1 and before is None:  # a round no earlier one leads to: the plain rotation
+            ring, first = self.setup.players, self.setup.first_player
+            before = ring[((ring.index(first) if first in ring else 0) + number - 2) % len(ring)]
+        dealer = dealer_after(state.ring, before, self.setup.first_player, seats)
         size = self.schedule[number - 1]
         return self.round_type(
-            number, size, size, self.players, leader=self.left_of(dealer), dealer=dealer
+            number, size, size, seats, leader=next_seated(seats, dealer, seats), dealer=dealer
         )
 
     def bidding_order(self, rnd: RoundState) -> list[str]:
-        """From left of the round's dealer to the dealer."""
-        return self.order_of(rnd.number)
-
-    def order_of(self, number: int) -> list[str]:
-        """The players from left of round ``number``'s dealer to the dealer: the order its bids
-        (declarations) are made in."""
-        after = self.seat(self.dealer_of(number)) + 1
-        return [*self.players[after:], *self.players[:after]]
+        """From left of the round's dealer to the dealer: the order its bids (declarations)
+        are made in."""
+        return bidding_order(rnd.seats, rnd.dealer)
 
     def bidders(self, rnd: D) -> Collection[str]:
         """The players who have bid (declared) in ``rnd`` so far."""
@@ -94,7 +86,7 @@ class DealtGame(Game[D]):
                 super().dispatch(run, rnd, event)
 
     def on_dealer(self, run: Run, rnd: D, event: ev.Dealer) -> None:
-        name = self.check_player(event.player, rnd.number)
+        name = self.check_player(event.player, rnd)
         if name != rnd.dealer:
             run.flag(
                 OutOfTurn("dealer", "dealer", round=rnd.number, player=name, expected=rnd.dealer)
@@ -134,5 +126,5 @@ class DealtGame(Game[D]):
             if rnd.trump_colour is None and not self.whole_deck(rnd.number):
                 raise IllegalEntry("trump", "trump-missing", round=rnd.number)
             bidders = self.bidders(rnd)
-            if any(player not in bidders for player in self.players):
+            if any(player not in bidders for player in rnd.seats):
                 raise Missing("missing", "missing-bids-first", round=rnd.number)

@@ -104,6 +104,9 @@ class Ebbes(Game[EbbesRound]):
     title = "ebbes"
     min_players = 3
     max_players = 5
+    #: Dealt whole from a deck made for the players who began (``values``): nobody joins,
+    #: leaves or sits out (``docs/rules.md``, "Joining, leaving, sitting out").
+    seats_change = False
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {
         "extended": (False, True),
         "variant": ("standard", "placed-designators"),
@@ -264,7 +267,7 @@ class Ebbes(Game[EbbesRound]):
             raise OutOfTurn("turn", "setup-after-play")
 
     def on_starter(self, run: Run, rnd: EbbesRound, event: ev.Starter) -> None:
-        player = self.check_player(event.player, rnd.number)
+        player = self.check_player(event.player, rnd)
         if rnd.number == 1:
             # Nobody chooses round 1's starter: ``chosen_by`` means nothing and is ignored
             # (record-format.md), even a name that is no player's (a player's is kept as given).

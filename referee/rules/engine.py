@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from referee.rules import events as ev
-from referee.rules import names
+from referee.rules import names, seating
 from referee.rules.breaches import (
     Breach,
     Caution,
@@ -41,6 +41,7 @@ from referee.rules.breaches import (
 from referee.rules.cards import BadCard, Card, Deck
 from referee.rules.registry import GAME_LIST, Registry
 from referee.rules.scores import Score
+from referee.rules.seating import Seating
 from referee.rules.tricks import UNKNOWN_TRUMP, PlayedTrick, trick_winner
 
 
@@ -182,6 +183,9 @@ class State:
     settled: tuple[int, dict[str, int]] = (0, {})
     #: The round the table ended the game after, before its last (``ev.End``); None: not ended.
     ended: int | None = None
+    #: Who sits where after the table's joins, leaves and sit-outs (``referee.rules.seating``);
+    #: None while nobody has joined, left or sat out.
+    seating: Seating | None = None
 
     def copy(self) -> State:
         rounds = list(self.rounds)
@@ -197,7 +201,29 @@ class State:
             list(self.provisional),
             self.settled,
             self.ended,
+            self.seating,
         )
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Everyone who has played at the table, in the sheet's order: the setup's players,
+        then each who joined late."""
+        return self.seating.columns if self.seating is not None else self.setup.players
+
+    @property
+    def ring(self) -> tuple[str, ...]:
+        """Everyone who has sat at the table, clockwise."""
+        return self.seating.ring if self.seating is not None else self.setup.players
+
+    def seats_in(self, number: int) -> tuple[str, ...]:
+        """Who is dealt in round ``number`` (a round not yet begun: as the table sits now)."""
+        if number <= len(self.rounds):
+            return self.rounds[number - 1].seats
+        return self.seating.seats_in(number) if self.seating is not None else self.game.players
+
+    def start_points(self) -> Mapping[str, int]:
+        """The points each late joiner started with."""
+        return self.seating.starts if self.seating is not None else {}
 
     @property
     def current(self) -> RoundState | None:
@@ -232,17 +258,20 @@ class State:
         return self.game.score_round(self, self.rounds[number - 1])
 
     def totals(self) -> dict[str, int]:
-        """Points per player over every scored round."""
+        """Points per player over every scored round, with each late joiner's starting points."""
         count, points = self.settled
         final = len(self.rounds) - 1  # the rounds before the last one never change
         if final > count:
             points = self.add_points(points, self.rounds[count:final])
             self.settled = (final, points)
-        return self.add_points(points, self.rounds[final:])
+        totals = self.add_points(points, self.rounds[final:])
+        for player, start in self.start_points().items():
+            totals[player] += start
+        return totals
 
     def add_points(self, points: dict[str, int], rounds: list[RoundState]) -> dict[str, int]:
-        """``points`` plus the points scored in ``rounds``, as a new dict in seat order."""
-        totals = dict.fromkeys(self.setup.players, 0) | points
+        """``points`` plus the points scored in ``rounds``, as a new dict in the sheet's order."""
+        totals = dict.fromkeys(self.players, 0) | points
         for rnd in rounds:
             for player, score in (self.game.score_round(self, rnd) or {}).items():
                 totals[player] = totals.get(player, 0) + score.points
@@ -254,7 +283,7 @@ class State:
             return []
         totals = self.totals()
         best = max(totals.values())
-        return [name for name in self.setup.players if totals.get(name) == best]
+        return [name for name in self.players if totals.get(name) == best]
 
     def next_step(self) -> Step | None:
         """What the table enters next, or None when the game is over."""
@@ -300,9 +329,12 @@ class Game(Generic[R]):
     max_players: ClassVar[int]
     #: Option name → allowed values (the first is the default), for forms and records.
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {}
+    #: Whether players may join, leave or sit out between rounds (``referee.rules.seating``).
+    seats_change: ClassVar[bool] = True
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
+        #: The players at the table now (after any joins and leaves), clockwise.
         self.players = setup.players
         self.options = self.normalise_options(setup.options)
         self.schedule: list[int] = self.make_schedule()
@@ -339,22 +371,35 @@ class Game(Generic[R]):
         """How many tricks round ``number`` has (ebbes' discard variant: one less than cards)."""
         return self.schedule[number - 1]
 
-    def seat(self, name: str) -> int:
-        return self.players.index(name)
+    def reseated(self, players: tuple[str, ...], number: int) -> Game[R]:
+        """This game with ``players`` at the table from round ``number`` on (a join or a
+        leave): a game whose rounds do not depend on the count only changes who sits."""
+        new = copy.copy(self)
+        new.players = players
+        return new
 
-    def left_of(self, name: str, steps: int = 1) -> str:
-        return self.players[(self.seat(name) + steps) % len(self.players)]
+    @staticmethod
+    def left_of(rnd: RoundState, name: str) -> str:
+        """The player on ``name``'s left among those dealt in ``rnd``."""
+        seats = rnd.seats
+        return seats[(seats.index(name) + 1) % len(seats)]
 
-    def check_player(self, name: object, round: int | None = None) -> str:
-        """``name`` if it is a player here, else an ``IllegalEntry`` (rule ``players``)."""
-        if not isinstance(name, str) or name not in self.players:
-            raise IllegalEntry("players", "unknown-player", round=round, name=name)
+    def check_player(self, name: object, rnd: RoundState) -> str:
+        """``name`` if it is a player dealt in ``rnd``, else an ``IllegalEntry``: rule
+        ``players`` for a name nobody at the table has, ``seats`` for one sitting it out."""
+        if not isinstance(name, str) or name not in rnd.seats:
+            if isinstance(name, str) and name in self.setup.players + self.players:
+                raise IllegalEntry("seats", "not-dealt", round=rnd.number, player=name)
+            raise IllegalEntry("players", "unknown-player", round=rnd.number, name=name)
         return name
 
     def stray(self, run: Run, rnd: R, name: object) -> None:
-        """A bid (declaration) under a name that is no player's: flagged, and counted as
-        standing for one a player has not made (see ``unaccounted``)."""
-        run.flag(IllegalEntry("players", "unknown-player", round=rnd.number, name=name))
+        """A bid (declaration) under a name that is no player's (or of one not dealt in):
+        flagged, and counted as standing for one a player has not made (see ``unaccounted``)."""
+        try:
+            self.check_player(name, rnd)
+        except IllegalEntry as breach:
+            run.flag(breach)
         rnd.strays += 1
 
     # --- rounds -----------------------------------------------------------------------------
@@ -424,6 +469,9 @@ class Game(Generic[R]):
             raise OutOfTurn("turn", "round-ahead", entry_round=number, current=1)
         if state.ended is not None or isinstance(event, ev.End):
             self.end(run, event)
+            return
+        if isinstance(event, ev.SEAT_CHANGES):
+            seating.change(self, run, event)
             return
         if number > self.round_count:
             if run.lenient:
@@ -618,7 +666,7 @@ class Game(Generic[R]):
             if len(rnd.plays) == rnd.tricks_total:
                 return None
             return rnd.plays[-1].winner if rnd.plays else rnd.leader
-        return self.left_of(rnd.plays[-1].cards[-1][0])
+        return self.left_of(rnd, rnd.plays[-1].cards[-1][0])
 
     def read_card(self, text: object) -> Card:
         """The card ``text`` spells, or a ``BadCard`` if it spells none of this game's."""
@@ -634,13 +682,13 @@ class Game(Generic[R]):
         name from a lead out of turn (``docs/record-format.md``)."""
         number = len(rnd.plays) + 1
         expected = rnd.plays[-1].winner if rnd.plays else rnd.leader
-        if not isinstance(leader, str) or leader not in self.players:
+        if not isinstance(leader, str) or leader not in rnd.seats:
             run.flag(
                 IllegalEntry(
                     "players", "unknown-player", round=rnd.number, trick=number, name=leader
                 )
             )
-            return expected or self.players[0], True, False
+            return expected or rnd.seats[0], True, False
         if expected is not None and leader != expected:
             run.flag(
                 OutOfTurn(
@@ -667,7 +715,7 @@ class Game(Generic[R]):
             player, loose, misled = self.check_leader(run, rnd, leader)
         else:
             if event.player is not None:
-                self.check_player(event.player, rnd.number)
+                self.check_player(event.player, rnd)
                 if expected is not None and event.player != expected:
                     raise OutOfTurn(
                         "turn",
@@ -686,7 +734,7 @@ class Game(Generic[R]):
         if leads:
             self.open_trick(rnd, leader, loose, misled)
         self.play_card(run, rnd, player, card)
-        if len(rnd.plays[-1].cards) == len(self.players):
+        if len(rnd.plays[-1].cards) == len(rnd.seats):
             rnd.plays[-1] = self.settle(rnd, rnd.plays[-1])
 
     def on_trick(self, run: Run, rnd: R, event: ev.Trick) -> None:
@@ -697,7 +745,7 @@ class Game(Generic[R]):
         if number > rnd.tricks_total:
             raise OutOfTurn("turn", "too-many-tricks", round=rnd.number, tricks=rnd.tricks_total)
         player, loose, misled = self.check_leader(run, rnd, event.leader)
-        if len(cards) != len(self.players):
+        if len(cards) != len(rnd.seats):
             run.flag(
                 OutOfTurn(
                     "turn",
@@ -705,7 +753,7 @@ class Game(Generic[R]):
                     round=rnd.number,
                     trick=number,
                     count=len(cards),
-                    players=len(self.players),
+                    players=len(rnd.seats),
                 )
             )
             loose = True
@@ -714,7 +762,7 @@ class Game(Generic[R]):
         self.open_trick(rnd, event.leader, loose, misled)
         for card in cards:
             self.play_card(run, rnd, player, card)
-            player = self.left_of(player)
+            player = self.left_of(rnd, player)
         rnd.plays[-1] = self.settle(rnd, rnd.plays[-1])
 
     def _trick_no(self, rnd: RoundState) -> int:
@@ -723,7 +771,7 @@ class Game(Generic[R]):
     def open_trick(self, rnd: R, leader: str, loose: bool, misled: bool) -> None:
         """Begin a new trick led by ``leader`` (as the record names them). A trick before it
         that its cards could not settle was won by this trick's leader."""
-        if rnd.plays and rnd.plays[-1].winner is None and leader in self.players:
+        if rnd.plays and rnd.plays[-1].winner is None and leader in rnd.seats:
             rnd.plays[-1] = replace(rnd.plays[-1], winner=leader, why="next-leader")
         rnd.plays.append(
             PlayedTrick(
@@ -811,7 +859,7 @@ class Game(Generic[R]):
         strays = 0
         total: int | None = 0
         for name, count in counts.items():
-            known = name in self.players
+            known = name in rnd.seats
             if not known:
                 run.flag(IllegalEntry("players", "unknown-player", round=rnd.number, name=name))
                 strays += 1
@@ -828,9 +876,9 @@ class Game(Generic[R]):
                 total += count
             if known:
                 out[name] = count
-        lacking = [name for name in self.players if name not in out]
+        lacking = [name for name in rnd.seats if name not in out]
         if lacking:  # those left out are among them
-            left_out = [name for name in self.players if name not in counts]
+            left_out = [name for name in rnd.seats if name not in counts]
             for name in unaccounted(left_out, strays):
                 run.flag(Missing("missing", "missing-player-tricks", round=rnd.number, player=name))
         rnd.lacking = frozenset(lacking)
@@ -860,7 +908,7 @@ class Game(Generic[R]):
         if rnd.plays:
             derived = Counter(trick.winner for trick in rnd.plays if trick.winner)
             exact = rnd.plays_complete and rnd.winners_known
-            for name in self.players:
+            for name in rnd.seats:
                 given = tricks.get(name)
                 got = derived.get(name, 0)
                 if given is None:  # missing, or not a count: reported as such

@@ -199,6 +199,38 @@ class End(Event):
     type: ClassVar[str] = "end"
 
 
+@dataclass(frozen=True, repr=False, eq=False)
+class Join(Event):
+    """A player sits down from round ``round`` on, to the left of ``after`` (None: after the
+    last seat), starting with the points ``start`` names: ``"lowest"`` (the lowest total of
+    those seated), ``"zero"`` or ``"average"`` (``docs/rules.md``, "Joining, leaving, sitting
+    out"). A player who left and comes back keeps their total."""
+
+    type: ClassVar[str] = "join"
+    player: str
+    after: str | None = None
+    start: str = "lowest"
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class Leave(Event):
+    """A player leaves the table before round ``round``: their total stands."""
+
+    type: ClassVar[str] = "leave"
+    player: str
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class SitOut(Event):
+    """A player sits out round ``round``: not dealt in, no bid, no points for it."""
+
+    type: ClassVar[str] = "sit-out"
+    player: str
+
+
+#: The entries that change who sits at the table, made between rounds.
+SEAT_CHANGES = (Join, Leave, SitOut)
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
@@ -218,6 +250,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Tricks,
         Won,
         End,
+        Join,
+        Leave,
+        SitOut,
     )
 }
 

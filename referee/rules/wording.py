@@ -78,7 +78,7 @@ PRINTED_CARD = N_("%(rank)s of %(suit)s")
 PLAYERS = frozenset({"player", "expected", "chosen_by"})
 CARDS = frozenset({"card"})
 COLOURS = frozenset({"colour", "trump", "fixed"})
-TYPED = frozenset({"name", "text"})
+TYPED = frozenset({"name", "text", "start"})
 CODES = frozenset({"entry", "game"})
 NAME_LISTS = frozenset({"majority"})
 NUMBERS = frozenset(
@@ -91,6 +91,7 @@ NUMBERS = frozenset(
         "count",
         "rounds",
         "ended",
+        "next",
         "entry_round",
         "current",
         "players",

@@ -78,7 +78,7 @@ def candidate(state: State, rng: random.Random) -> ev.Event | None:
             return ev.Designate(number, rng.choice([c for c in EBBES_COLOURS if c not in roles]))
         return ev.Won(number, cards_won(state, rng))
     assert step.action == "play", step
-    return ev.Tricks(number, split(rnd.tricks_total, players, rng))
+    return ev.Tricks(number, split(rnd.tricks_total, rnd.seats, rng))
 
 
 def next_entry(state: State, rng: random.Random) -> tuple[ev.Event, State] | None:

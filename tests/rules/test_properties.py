@@ -64,9 +64,9 @@ CASES: list[tuple[str, Any]] = [
 # fmt: off
 RULE_IDS = {"players", "round-count", "missing", "dealer", "bid-range", "hook", "bid-above-hand",
             "trick-total", "trump", "number", "designation", "colour-total", "starter", "card",
-            "turn", "follow-suit", "plays"}
-REPORT_KEYS = {"game", "players", "complete", "ended_after", "round_count", "rounds", "totals",
-               "winners", "violations", "warnings"}
+            "turn", "follow-suit", "plays", "end", "seats"}
+REPORT_KEYS = {"game", "players", "start_points", "complete", "ended_after", "round_count",
+               "rounds", "totals", "winners", "violations", "warnings"}
 # fmt: on
 
 #: ``PROPERTY_SCALE=20 pytest …`` runs every property with 20 times the examples (a long hunt).

@@ -75,7 +75,13 @@ def test_names_must_differ_and_not_be_empty(names):
 
 def test_deal_passes_left_and_bidding_starts_left_of_the_dealer():
     state = table()
-    assert [state.game.dealer_of(n) for n in (1, 2, 3, 4, 5)] == ["Ann", "Ben", "Cho", "Dee", "Ann"]
+    assert [state.game.new_round(state, n).dealer for n in (1, 2, 3, 4, 5)] == [
+        "Ann",
+        "Ben",
+        "Cho",
+        "Dee",
+        "Ann",
+    ]
     state = run(state, ev.Trump(1, "H"))
     assert state.next_step().player == "Ben"
     state = run(state, *bids(1, Ben=0, Cho=0, Dee=0))
@@ -84,7 +90,7 @@ def test_deal_passes_left_and_bidding_starts_left_of_the_dealer():
 
 def test_first_dealer_chosen_at_setup():
     state = start(Setup("blackout", FOUR, {}, first="Cho"))
-    assert state.game.dealer_of(1) == "Cho"
+    assert state.game.new_round(state, 1).dealer == "Cho"
     assert state.game.upcoming(state).leader == "Dee"  # left of the dealer leads
 
 

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from referee.records.parts import (
+    SEATS_FIELD,
     RecordError,
     RecordGame,
     is_int,
@@ -26,6 +27,7 @@ from referee.rules.marks import N_
 
 class RecordEbbes(RecordGame):
     round_schema: ClassVar[Mapping[str, Any]] = {
+        **SEATS_FIELD,
         "number": {"type": "integer"},
         "designators": {"type": "array", "maxItems": 5, "items": {"type": "string"}},
         "starter": {"type": "string"},
@@ -50,9 +52,16 @@ class RecordEbbes(RecordGame):
     last_heading = N_("Roles (trump plus ebbes minus nix)")
 
     def round_events(
-        self, raw: dict[str, Any], number: int, field: str, last: bool, rules: Game[Any]
+        self,
+        raw: dict[str, Any],
+        number: int,
+        field: str,
+        last: bool,
+        rules: Game[Any],
+        seated: tuple[str, ...],
+        dealer: str,
     ) -> list[ev.Event]:
-        seats, colours = len(rules.players), len(rules.deck.colours)
+        seats, colours = len(seated), len(rules.deck.colours)
         out: list[ev.Event] = []
         if "starter" in raw or "chosen_by" in raw:
             starter, chooser = raw.get("starter"), raw.get("chosen_by")
@@ -73,7 +82,7 @@ class RecordEbbes(RecordGame):
         if "discards" in raw:
             discards = name_map(raw["discards"], f"{field}.discards", "str", seats)
             out += [ev.Discard(number, p, card) for p, card in discards.items()]
-        out += trick_events(raw, number, field, last, rules)
+        out += trick_events(raw, number, field, last, rules, seats)
         for colour in _colour_list(raw.get("designations", []), f"{field}.designations", colours):
             out.append(ev.Designate(number, colour))
         if "won" in raw:
