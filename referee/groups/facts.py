@@ -110,9 +110,9 @@ class StatsGame:
     def round_values(
         self, state: State, rnd: RoundState, scores: Mapping[str, Score]
     ) -> dict[str, dict[str, Value]]:
-        """What the game says of each player's round ``rnd``, complete and scored
+        """What the game says of each player dealt in round ``rnd``, complete and scored
         (``scores``): a value per name, the same names for every round of the game."""
-        return {player: {} for player in state.setup.players}
+        return {player: {} for player in rnd.seats}
 
     def counts(self, values: Mapping[str, Value]) -> dict[str, int]:
         """What a player's round (its ``values``) adds to each of ``keys``."""
@@ -181,10 +181,10 @@ def table_facts(state: State) -> TableFacts:
     the rounds: a group file's thousand tables are read in one ``stats``."""
     game = state.game
     own = stats_part(state.setup.game)
-    players = state.setup.players
-    points = dict.fromkeys(players, 0)
+    players = state.players  # a late joiner too: their total places the others
+    points = dict.fromkeys(players, 0) | dict(state.start_points())
     summed = {p: dict.fromkeys(own.keys, 0) for p in players}
-    played = 0  # the complete rounds scored
+    played = dict.fromkeys(players, 0)  # the complete rounds scored each was dealt in
     # ``state.complete``, read in the pass: a game ended early is complete (docs/rules.md)
     complete = state.ended is not None or len(state.rounds) == game.round_count
     for rnd in state.rounds:
@@ -194,14 +194,14 @@ def table_facts(state: State) -> TableFacts:
         scores = game.score_round(state, rnd)
         if scores is None:
             continue
-        played += 1
         values = own.round_values(state, rnd, scores)
-        for p in players:
+        for p in rnd.seats:
+            played[p] += 1
             points[p] += scores[p].points
             sums = summed[p]
             for key, count in own.counts(values[p]).items():
                 if count:  # most are 0
                     sums[key] += count
     placed = places(points) if complete else {}
-    seats = tuple(SeatFacts(p, played, points[p], summed[p], placed.get(p)) for p in players)
+    seats = tuple(SeatFacts(p, played[p], points[p], summed[p], placed.get(p)) for p in players)
     return TableFacts(state.setup.game, complete, len(state.violations), seats)

@@ -18,7 +18,7 @@ from typing import Any
 
 from referee.records.log import LogEntry, in_force
 from referee.records.parts import RecordError, is_int, need
-from referee.rules import Breach, Missing, Setup, State, extend, start
+from referee.rules import GAMES, Breach, Missing, Setup, State, extend, start
 from referee.rules import events as ev
 from referee.rules.engine import Run
 
@@ -146,7 +146,8 @@ def read_history(value: object, setup: Setup, colours: int) -> tuple[LogEntry, .
     """
     need(isinstance(value, list), "history", "must be a list of entries")
     assert isinstance(value, list)
-    most = max(len(setup.players), colours)
+    # A map names at most everyone the game seats (a newcomer too) or every colour.
+    most = max(len(setup.players), GAMES[setup.game].max_players, colours)
     out: list[LogEntry] = []
     for index, raw in enumerate(value):
         field, seq = f"history[{index}]", index + 1

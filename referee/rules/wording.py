@@ -19,10 +19,14 @@ falls back to the English sentence: a slip in a catalog never hides a breach.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from referee.rules import events as ev
 from referee.rules.cards import ALLES_COLOURS, EBBES_COLOURS, SUIT_NAMES, SUIT_SYMBOLS, SUITS
 from referee.rules.marks import N_, Plural
+
+if TYPE_CHECKING:
+    from referee.rules.seating import Seating
 
 
 class Translations(Protocol):
@@ -75,7 +79,9 @@ COLOURED_CARD = N_("%(colour)s %(value)s")
 PRINTED_CARD = N_("%(rank)s of %(suit)s")
 
 #: How each parameter is shown, by its name; every other parameter is a number.
-PLAYERS = frozenset({"player", "expected", "chosen_by"})
+PLAYERS = frozenset({"player", "expected", "chosen_by", "after"})
+#: Words a sentence was given already said in the catalog's language (shown as they are).
+SAID = frozenset({"said"})
 CARDS = frozenset({"card"})
 COLOURS = frozenset({"colour", "trump", "fixed"})
 TYPED = frozenset({"name", "text", "start"})
@@ -186,7 +192,7 @@ def shown(name: str, value: object, t: Translations, symbols: bool = True) -> st
         return colour_name(value, t, symbols)
     if name in NAME_LISTS and isinstance(value, (list, tuple)):
         return ", ".join(str(v) for v in value)
-    if name in PLAYERS | CODES and isinstance(value, str):
+    if name in PLAYERS | CODES | SAID and isinstance(value, str):
         return value
     if name in NUMBERS and isinstance(value, int) and not isinstance(value, bool):
         return number_text(value)
@@ -212,3 +218,49 @@ def say(
         if t is ENGLISH:
             raise
         return say(message, params, ENGLISH, symbols)
+
+
+#: How a newcomer's starting points are chosen, in words (docs/rules.md, "Joining, leaving,
+#: sitting out").
+START_WORDS = {"lowest": N_("the lowest total"), "zero": N_("zero"), "average": N_("the average")}
+
+#: A seat change in a sentence, by what it is.
+SEAT_WORDS = {
+    "leave": N_("%(player)s left the table; their total stands"),
+    "sit-out": N_("%(player)s sat out round %(round)s"),
+    "back": N_("%(player)s came back; their total stands"),
+    "join": N_("%(player)s joined, starting with %(said)s"),
+    "join-after": N_("%(player)s joined left of %(after)s, starting with %(said)s"),
+    "points": N_("%(points)s (%(how)s)"),
+}
+
+
+def seat_change_text(event: ev.Event, t: Translations, points: int | None = None) -> str:
+    """A join, leave or sit-out in a short sentence in the catalog's language: a join with the
+    ``points`` it gave the newcomer where they are known (the sheet), else how they were
+    chosen (the history)."""
+    player = getattr(event, "player", "")
+    if not isinstance(event, ev.Join):
+        return say(SEAT_WORDS[event.type], {"player": player, "round": event.round}, t)
+    start = t.gettext(START_WORDS[event.start]) if event.start in START_WORDS else event.start
+    if points is not None:
+        start = t.gettext(SEAT_WORDS["points"]) % {"points": number_text(points), "how": start}
+    if event.after is None:
+        return say(SEAT_WORDS["join"], {"player": player, "said": start}, t)
+    return say(SEAT_WORDS["join-after"], {"player": player, "after": event.after, "said": start}, t)
+
+
+def seat_change_lines(seating: Seating, number: int, t: Translations) -> list[str]:
+    """The seat changes made before round ``number``, in sentences for a sheet: a newcomer with
+    their starting points, one who comes back without (their total stands)."""
+    out = []
+    for change in seating.changes:
+        if change.round != number:
+            continue
+        player = getattr(change, "player", "")
+        if isinstance(change, ev.Join) and seating.joined.get(player) != number:
+            out.append(say(SEAT_WORDS["back"], {"player": player}, t))
+            continue
+        points = seating.starts.get(player) if isinstance(change, ev.Join) else None
+        out.append(seat_change_text(change, t, points))
+    return out

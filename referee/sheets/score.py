@@ -17,7 +17,7 @@ from reportlab.platypus import Flowable, Spacer
 
 from referee.rules import State
 from referee.rules.marks import N_
-from referee.rules.wording import number_text
+from referee.rules.wording import number_text, seat_change_lines
 from referee.sheets import common, fonts
 from referee.sheets.grid import Cell, Grid, Mark, Row
 from referee.sheets.layout import Page, para
@@ -63,16 +63,31 @@ def sheet(state: State, info: SheetInfo | None, page: Page | None) -> bytes:
     page = page or Page()
     game = state.game
     part = printed(game.name)
-    players = state.setup.players
+    players = state.players
     corrected = {c.round for c in info.corrections if c.round is not None}
     rows: list[Row] = []
     running = dict.fromkeys(players, 0)
+    seating = state.seating
+    changes: list[str] = []  # who joined, left or sat out, before which round
     for rnd in state.rounds:
         scores = game.score_round(state, rnd)
         cells: list[Cell] = [f"{rnd.number}{CORRECTED if rnd.number in corrected else ''}"]
         before, strip = part.round_lead(state, rnd)
         cells += before
+        if seating is not None:
+            said = seat_change_lines(seating, rnd.number, translations())
+            if said:
+                changes.append(
+                    _("Before round %(n)s: %(said)s", n=rnd.number, said="; ".join(said))
+                )
+            for player, start in seating.starts.items():
+                if seating.joined[player] == rnd.number:
+                    running[player] += start
         for player in players:
+            if player not in rnd.seats:  # sat out (a dash) or not at the table (blank)
+                out = seating is not None and player in seating.out.get(rnd.number, ())
+                cells += ["–" if out else ""] + [""] * (len(part.score_columns) - 1)
+                continue
             score = None if scores is None else scores[player].points
             if score is not None:
                 running[player] += score
@@ -117,6 +132,7 @@ def sheet(state: State, info: SheetInfo | None, page: Page | None) -> bytes:
     notes = [
         *common.column_legend([*lead, *per_player]),
         *part.legend(state),
+        *seat_notes(changes),
         *footnotes(info.corrections),
         *breaches(state),
         *common.glyph_note([title, *players]),
@@ -154,6 +170,15 @@ def result(winners: Sequence[str], best: int) -> list[Flowable]:
             players=names,
         )
     return [para(line, 12, bold=True), Spacer(0, 6)]
+
+
+def seat_notes(lines: Sequence[str]) -> list[Flowable]:
+    """Who joined, left or sat out, round by round (docs/rules.md, "Joining, leaving, sitting
+    out"): a dash on the sheet is a round sat out, a blank one not at the table."""
+    if not lines:
+        return []
+    heading = _("Who came and went (– a round sat out)")
+    return [Spacer(0, 6), para(heading, 9, bold=True), *(para(line, 8) for line in lines)]
 
 
 def footnotes(corrections: Sequence[Correction]) -> list[Flowable]:

@@ -70,6 +70,9 @@ class Cell:
     #: The score's parts in short, for the round's summary ("" where the sentence of bid and
     #: tricks says it all).
     parts: str = ""
+    #: Not dealt in the round: "out" (sat it out) or "away" (not at the table: not yet joined,
+    #: or gone); "" when dealt in.
+    away: str = ""
 
 
 @dataclass
@@ -85,6 +88,8 @@ class SheetRow:
     running: dict[str, int]
     complete: bool
     roles: dict[str, str | None] = field(default_factory=dict)
+    #: Who joined, left or sat out before the round, in sentences (docs/rules.md).
+    seat_changes: list[str] = field(default_factory=list)
 
 
 class ScreensGame:

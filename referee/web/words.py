@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.rules import Breach, Score, State
+from referee.rules import Breach, Score, State, wording
 from referee.rules import events as ev
 from referee.rules.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
 from referee.rules.marks import N_
@@ -160,7 +160,16 @@ def entry_text(event: ev.Event, turned_up: bool = False, symbols: bool = True) -
         return gettext("trick led by %(player)s: %(cards)s", player=event.leader, cards=cards)
     if isinstance(event, ev.End):
         return gettext("the game ended after round %(round)s", round=event.round)
+    if isinstance(event, ev.SEAT_CHANGES):
+        return wording.seat_change_text(event, t)
     return event.type
+
+
+def seat_change_lines(state: State, number: int) -> list[str]:
+    """The seat changes made before round ``number``, in sentences (the sheet)."""
+    if state.seating is None:
+        return []
+    return wording.seat_change_lines(state.seating, number, translations())
 
 
 @dataclass(frozen=True)

@@ -116,7 +116,7 @@ class AllesScreens(ScreensGame):
         return Bids(
             lines,
             total=sum(known),
-            still=len(state.setup.players) - len(rnd.open),
+            still=len(rnd.seats) - len(rnd.open),
             hidden=len(rnd.open) - len(known),
         )
 

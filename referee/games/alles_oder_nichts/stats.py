@@ -58,7 +58,7 @@ class StatsAlles(StatsGame):
         tricks = rnd.tricks_won() or {}
         return {
             p: {"bid": rnd.bids[p], "tricks": tricks[p], "open": rnd.open[p]}
-            for p in state.setup.players
+            for p in rnd.seats
         }
 
     def counts(self, values: Mapping[str, Value]) -> dict[str, int]:

@@ -101,7 +101,7 @@ class BlackoutScreens(ScreensGame):
         if not rnd.bids:
             return None
         lines = [BidLine(player, bid) for player, bid in rnd.bids.items()]
-        still = len(state.setup.players) - len(rnd.bids)
+        still = len(rnd.seats) - len(rnd.bids)
         return Bids(lines, total=sum(rnd.bids.values()), still=still)
 
     def fill_cell(self, state: State, rnd: RoundState, player: str, cell: Cell) -> None:

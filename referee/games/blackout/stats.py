@@ -45,7 +45,7 @@ class StatsBlackout(StatsGame):
         tricks = rnd.tricks_won() or {}
         return {
             p: {"bid": rnd.bids[p], "tricks": tricks[p], "dealer": p == rnd.dealer}
-            for p in state.setup.players
+            for p in rnd.seats
         }
 
     def counts(self, values: Mapping[str, Value]) -> dict[str, int]:

@@ -269,7 +269,7 @@ class EbbesScreens(ScreensGame):
                     colour,
                     [role for role, c in role_map.items() if c == colour],
                     game.deck.count(colour),
-                    count_fields(state, "won", f"-{colour}"),
+                    count_fields(state, rnd.number, "won", f"-{colour}"),
                     colour_class(colour),
                 )
                 for colour in counted_order(game.deck.colours, role_map)

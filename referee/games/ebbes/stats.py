@@ -45,7 +45,7 @@ class StatsEbbes(StatsGame):
         assert isinstance(rnd, EbbesRound) and isinstance(state.game, Ebbes)
         majority = state.game.nix_majority(state, rnd) or []
         out: dict[str, dict[str, Value]] = {}
-        for p in state.setup.players:
+        for p in rnd.seats:
             terms = scores[p].terms
             out[p] = {
                 "plus_points": sum(t.points for t in terms if t.code == "plus"),

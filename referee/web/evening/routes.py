@@ -33,7 +33,7 @@ def standings(table_id: str) -> Response:
             "evening/standings.html",
             record=record,
             story=story,
-            chart=chart(story.rows, state.setup.players) if story.rows else None,
+            chart=chart(story.rows, state.players) if story.rows else None,
             title=state.game.title,
             cached=True,
         )

@@ -148,7 +148,7 @@ def round_summary(
         return None
     part = screens(state.setup.game)
     lines = []
-    for player in state.setup.players:
+    for player in rnd.seats:
         cell = Cell(score=scores[player].points if player in scores else None)
         if player in scores:
             cell.parts = part.score_parts(scores[player])
@@ -178,7 +178,7 @@ def standings(rows: list[SheetRow], players: tuple[str, ...], has_bids: bool) ->
 def evening(state: State, sheet: list[SheetRow] | None = None) -> Evening:
     """The evening so far for ``state``'s table: only its scored rounds count. ``sheet``: its
     score sheet's rows, where the page has them already."""
-    players = state.setup.players
+    players = state.players
     has_bids = screens(state.setup.game).has_bids
     rows = [row for row in (sheet_rows(state) if sheet is None else sheet) if row.complete]
     told = summary(rows[-1], players, has_bids) if rows else None

@@ -58,7 +58,7 @@ def iso_utc(when: datetime) -> str:
 
 def form_values(state: State, event: ev.Event) -> dict[str, Any]:
     """The form fields that would post ``event`` again (to prefill a correction)."""
-    seat = {p: str(i) for i, p in enumerate(state.setup.players, start=1)}
+    seat = {p: str(i) for i, p in enumerate(state.players, start=1)}
     if isinstance(event, ev.Trump):
         return {"trump": event.card}
     if isinstance(event, (ev.Bid, ev.Reveal)):
@@ -79,6 +79,11 @@ def form_values(state: State, event: ev.Event) -> dict[str, Any]:
         return {f"designator-{c.split('-')[0]}": c.split("-")[-1] for c in event.cards}
     if isinstance(event, ev.Designate):
         return {"colour": event.colour}
+    if isinstance(event, ev.Join):
+        start = {"name": event.player, "start": event.start}
+        return start | ({"after": seat.get(event.after, "")} if event.after else {})
+    if isinstance(event, (ev.Leave, ev.SitOut)):
+        return {"player": seat.get(event.player, "")}
     if isinstance(event, ev.Won):
         return {
             f"won-{seat[p]}-{c}": str(n)

@@ -291,7 +291,7 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
         title=state.game.title,
         colours=state.game.deck.colours,  # ebbes: designators, a designation, the cards won
         tricks=state.game.tricks_in(old.round),  # what the tricks entered add up to
-        trick_rows=count_fields(state, "tricks"),  # the chips of a tricks correction
+        trick_rows=count_fields(state, old.round, "tricks"),  # the chips of a tricks correction
         trumps=trump_choices(state, old),
         bids=range(state.game.tricks_in(old.round) + 1),  # the bids a correction may tap
     ), (422 if error else 200)

@@ -20,7 +20,8 @@ from wtforms.validators import InputRequired, ValidationError
 
 from referee.rules import State
 from referee.rules import events as ev
-from referee.rules.names import quote
+from referee.rules.names import LONGEST_NAME, quote
+from referee.rules.seating import START_CHOICES
 from referee.web.i18n import gettext as _
 from referee.web.screens import Builder, screens
 
@@ -52,7 +53,7 @@ def whole_number(form: Mapping[str, str], name: str, label: str) -> int:
 
 def seat(state: State, form: Mapping[str, str], name: str = "player") -> str:
     """The player whose seat number (1-based) was posted in ``name``."""
-    players = state.setup.players
+    players = state.players
     text = (form.get(name) or "").strip()
     if (
         not (text.isascii() and text.isdigit())
@@ -80,9 +81,11 @@ def trump(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
 
 
 def tricks(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    dealt = state.seats_in(number)
     counts = {
         player: whole_number(form, f"tricks-{i}", lazy_gettext("%(p)s's tricks", p=player))
-        for i, player in enumerate(state.setup.players, start=1)
+        for i, player in enumerate(state.players, start=1)
+        if player in dealt
     }
     return ev.Tricks(number, counts)
 
@@ -99,8 +102,44 @@ def end(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
     return ev.End(number)
 
 
+def join(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    """A newcomer sits down from round ``number`` (docs/rules.md, "Joining, leaving, sitting
+    out"): their name as typed, left of the seat posted in ``after`` (none: the last seat),
+    starting with the points ``start`` names. Whether they may is the engine's call."""
+    name = " ".join((form.get("name") or "").split())
+    if not name:
+        raise EntryError(_("Enter the name of the player who joins."))
+    if len(name) > LONGEST_NAME:
+        raise EntryError(
+            _("A name has at most %(n)s characters: “%(text)s”.", n=LONGEST_NAME, text=quote(name))
+        )
+    after = seat(state, form, "after") if form.get("after") else None
+    start = form.get("start") or START_CHOICES[0]
+    if start not in START_CHOICES:
+        raise EntryError(_("Choose how many points the newcomer starts with."))
+    return ev.Join(number, name, after, start)
+
+
+def leave(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    """A player leaves before round ``number``; their total stands."""
+    return ev.Leave(number, seat(state, form))
+
+
+def sit_out(state: State, number: int, form: Mapping[str, str]) -> ev.Event:
+    """A player sits out round ``number``."""
+    return ev.SitOut(number, seat(state, form))
+
+
 #: The entries every game has, by the action that posts them.
-BUILDERS: dict[str, Builder] = {"trump": trump, "tricks": tricks, "play": play, "end": end}
+BUILDERS: dict[str, Builder] = {
+    "trump": trump,
+    "tricks": tricks,
+    "play": play,
+    "end": end,
+    "join": join,
+    "leave": leave,
+    "sit-out": sit_out,
+}
 
 
 def small(low: int, high: int) -> Callable[[Form, Field], None]:

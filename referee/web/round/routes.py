@@ -93,7 +93,7 @@ def seal(table_id: str, seat: int) -> tuple[str, int]:
     sealed until the round is over (the scorekeeper's phone, or the player's own link)."""
     holder = require(table_id, "player")
     record, state = load(table_id)
-    players = state.setup.players
+    players = state.players
     if not 1 <= seat <= len(players):
         abort(404)
     player = players[seat - 1]

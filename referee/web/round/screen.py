@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from referee.rules import RoundState, State, Step
+from referee.rules.seating import START_CHOICES, start_points
+from referee.rules.wording import number_text
 from referee.store.tables import TableRecord
 from referee.web.evening.story import RoundSummary, last_summary
 from referee.web.i18n import gettext as _
@@ -59,12 +61,18 @@ def round_header(state: State, rnd: RoundState) -> RoundHeader:
 
 def seats(state: State) -> dict[str, int]:
     """Each player's seat number, as the entry forms post it (1 is the first player)."""
-    return {player: seat for seat, player in enumerate(state.setup.players, start=1)}
+    return {player: seat for seat, player in enumerate(state.players, start=1)}
 
 
-def count_fields(state: State, prefix: str, suffix: str = "") -> list[tuple[str, str]]:
-    """Each player with the field their count is posted in: ``<prefix>-<seat><suffix>``."""
-    return [(player, f"{prefix}-{seat}{suffix}") for player, seat in seats(state).items()]
+def count_fields(state: State, number: int, prefix: str, suffix: str = "") -> list[tuple[str, str]]:
+    """Each player dealt in round ``number`` with the field their count is posted in:
+    ``<prefix>-<seat><suffix>``."""
+    dealt = state.seats_in(number)
+    return [
+        (player, f"{prefix}-{seat}{suffix}")
+        for player, seat in seats(state).items()
+        if player in dealt
+    ]
 
 
 @dataclass
@@ -91,7 +99,7 @@ def step_view(state: State, rnd: RoundState, step: Step) -> object | None:
     if step.action == "trump":
         return TrumpStep(colour_chips(state.game.deck.colours))
     if step.action == "play":
-        return TricksStep(count_fields(state, "tricks"))
+        return TricksStep(count_fields(state, rnd.number, "tricks"))
     return None
 
 
@@ -152,6 +160,47 @@ def may_end(state: State, upcoming: RoundState | None) -> int | None:
     return last.number if state.game.round_complete(last) else None
 
 
+@dataclass
+class SeatChanges:
+    """Between rounds, who may join, leave or sit out (docs/rules.md, "Joining, leaving,
+    sitting out"): the round the change takes effect in, the players seated and those dealt in
+    that round (each with the seat number the forms post), and how a newcomer may start (the
+    choice and its words with the points it gives now); an empty list where the game's count
+    allows no such change."""
+
+    round: int
+    seated: list[tuple[str, int]]
+    leavers: list[tuple[str, int]]
+    sitters: list[tuple[str, int]]
+    starts: list[tuple[str, str]]
+
+
+def seat_changes(state: State, upcoming: RoundState | None) -> SeatChanges | None:
+    """The seat changes the table may make now: before a round not begun yet, in a game that
+    allows them; None otherwise."""
+    game = state.game
+    if not game.seats_change or upcoming is None or upcoming is state.current:
+        return None
+    number = upcoming.number
+    seat_of = seats(state)
+    seated = [(p, seat_of[p]) for p in game.players]
+    dealt = state.seats_in(number)
+    totals = state.totals()
+    now = [totals[p] for p in game.players]
+    words = {
+        "lowest": _("the lowest total: %(n)s", n=number_text(start_points("lowest", now))),
+        "zero": _("zero"),
+        "average": _("the average: %(n)s", n=number_text(start_points("average", now))),
+    }
+    return SeatChanges(
+        round=number,
+        seated=seated if len(seated) < game.max_players else [],
+        leavers=seated if len(seated) > game.min_players else [],
+        sitters=[(p, n) for p, n in seated if p in dealt] if len(dealt) > game.min_players else [],
+        starts=[(choice, words[choice]) for choice in START_CHOICES],
+    )
+
+
 def card_rows(state: State, rnd: RoundState) -> list[PickerRow]:
     """The cards still possible, on the picker: a row per colour."""
     return picker_rows(state.game.deck, state.game.cards_left(rnd))
@@ -180,7 +229,7 @@ def card_turn(state: State, rnd: RoundState) -> CardTurn:
         so_far=[(p, card_label(card), colour_class(card.colour)) for p, card in rnd.plays[-1].cards]
         if open_trick
         else [],
-        won=[(p, winners.count(p)) for p in state.setup.players],
+        won=[(p, winners.count(p)) for p in rnd.seats],
     )
 
 
@@ -231,6 +280,8 @@ class RoundScreen:
     may_end: int | None
     round_count: int
     ended: str | None
+    # Who may join, leave or sit out before the next round (None: not now).
+    seat_changes: SeatChanges | None
 
     # The round under way (None: the game is over), its header and the bids made in it so far.
     rnd: RoundState | None
@@ -313,6 +364,7 @@ def round_screen(
             and player == step.player
         ),
         may_end=may_end(state, rnd),
+        seat_changes=seat_changes(state, rnd),
         round_count=state.game.round_count,
         ended=ended_text(state),
         rnd=rnd,

@@ -161,7 +161,7 @@ def change(table_id: str, action: str, mine: str) -> ResponseReturnValue:
             ),
             "info",
         )
-    elif action.startswith("player:") and action[7:] in state.setup.players:
+    elif action.startswith("player:") and action[7:] in state.players:
         player = action[7:]
         link = make_link(table_id, "player", player, by=mine)
         return render_share(table_id, player_link=(player, link))

@@ -86,7 +86,7 @@ def sheet_table(state: State) -> list[list[Value]]:
     """The score sheet's rows as its spreadsheets have them, in the request's language: the
     header, a row per round begun, the totals."""
     part = screens(state.setup.game)
-    players = state.setup.players
+    players = state.players
     own = [*part.entry_headings(), _("Points"), _("Total")]
     meta: list[Value] = [_("Round"), _("Cards"), str(part.who_heading), *part.round_headings()]
     header = list(meta)
@@ -168,7 +168,7 @@ def bgstats_link(record: TableRecord, state: State) -> str | None:
                 "startPlayer": player == starter,
                 "role": "",
             }
-            for player in state.setup.players
+            for player in state.players
         ],
     }
     data = json.dumps(play, ensure_ascii=False, separators=(",", ":"))

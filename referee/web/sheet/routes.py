@@ -58,7 +58,7 @@ def tv_board(state: State, rows: list[SheetRow], part: ScreensGame) -> dict[str,
     story = evening(state, rows)
     return {
         "story": story,
-        "chart": chart(story.rows, state.setup.players) if story.rows else None,
+        "chart": chart(story.rows, state.players) if story.rows else None,
         "bids": None if upcoming is None else part.bids(state, upcoming),
         "header": None if upcoming is None else round_header(state, upcoming),
         "what_next": describe_step(state.next_step(), state.setup.game),
@@ -77,7 +77,7 @@ def sheet_html(record: TableRecord, state: State, template: str, cached: bool = 
         state=state,
         part=part,
         rows=rows,
-        names=short_names(state.setup.players),
+        names=short_names(state.players),
         totals=totals,
         leaders=leaders(totals),
         winners=state.winners(),

@@ -6,19 +6,28 @@ from __future__ import annotations
 
 from referee.rules import State
 from referee.web.screens import Cell, SheetRow, screens
-from referee.web.words import score_text
+from referee.web.words import score_text, seat_change_lines
 
 
 def sheet(state: State) -> list[SheetRow]:
     """One row per round begun: entries, scores with their explanations, running totals."""
     part = screens(state.setup.game)
     rows: list[SheetRow] = []
-    running = dict.fromkeys(state.setup.players, 0)
+    running = dict.fromkeys(state.players, 0)
+    seating = state.seating
     for rnd in state.rounds:
         scores = state.game.score_round(state, rnd)
         cells: dict[str, Cell] = {}
-        for player in state.setup.players:
+        if seating is not None:  # a newcomer's starting points count from their first round
+            for player, start in seating.starts.items():
+                if seating.joined[player] == rnd.number:
+                    running[player] += start
+        for player in state.players:
             cell = cells[player] = Cell()
+            if player not in rnd.seats:
+                out = seating is not None and player in seating.out.get(rnd.number, ())
+                cell.away = "out" if out else "away"
+                continue
             if scores is not None and player in scores:
                 cell.score = scores[player].points
                 cell.explain = score_text(scores[player])
@@ -35,6 +44,7 @@ def sheet(state: State) -> list[SheetRow]:
                 dict(running),
                 scores is not None,
                 part.roles(rnd),
+                seat_change_lines(state, rnd.number),
             )
         )
     return rows

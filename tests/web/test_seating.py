@@ -1,0 +1,153 @@
+"""Joining, leaving and sitting out at the table (docs/rules.md, "Joining, leaving, sitting
+out"), through the web as the scorekeeper's phone does: the panel between rounds, its refusals
+with the rule's sentence and the input kept, the sheet, the PDF, the history, undo and the
+record's round trip."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from referee.records import load_record
+from referee.store.tables import get_table, table_state
+from tests.web.helpers import error_of, new_table, ok, undo
+from tests.web.test_end_early import play_rounds
+from tests.web.test_language import pdf_text_and_fonts
+
+NAMES = ("Ann", "Ben", "Cho", "Dee")
+
+
+def seat_form(page: str, action: str) -> dict[str, str]:
+    """The hidden fields of the panel's ``action`` form (join, leave, sit-out)."""
+    panel = re.search(
+        r'<details class="end-early seat-changes panel"[^>]*>(.*?)</details>', page, re.S
+    )
+    assert panel, "no seat changes on the page"
+    for form in re.findall(r"<form.*?</form>", panel.group(1), re.S):
+        fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
+        if fields.get("action") == action:
+            return fields
+    raise AssertionError(f"no {action} form on the page")
+
+
+def test_a_late_join_a_sit_out_and_a_leave_at_a_blackout_table(app, client) -> None:
+    """Ann, Ben, Cho and Dee play two rounds (Ann and Ben deal); Eve sits down left of Ben
+    with the lowest total and deals round 3; Cho sits out round 4; Dee leaves before round 5."""
+    table_id = new_table(app, client, "blackout", NAMES)
+    play_rounds(app, client, table_id, 2)
+    with app.app_context():
+        lowest = min(table_state(table_id).totals().values())
+    page = client.get(f"/t/{table_id}").text
+    assert "Someone joins, leaves or sits out" in page
+    assert f"the lowest total: {lowest}" in page
+    join = seat_form(page, "join") | {"name": " Eve ", "after": "2", "start": "lowest"}
+    ok(client.post(f"/t/{table_id}/entry", data=join))
+    with app.app_context():
+        state = table_state(table_id)
+    assert state.players == (*NAMES, "Eve") and state.totals()["Eve"] == lowest
+    rnd = state.game.upcoming(state)
+    assert rnd.dealer == "Eve" and state.game.round_count == 19  # 52 ÷ 5 = 10 cards at most
+
+    play_rounds(app, client, table_id, 3)
+    ok(
+        client.post(
+            f"/t/{table_id}/entry",
+            data=seat_form(client.get(f"/t/{table_id}").text, "sit-out") | {"player": "3"},
+        )
+    )
+    play_rounds(app, client, table_id, 4)
+    ok(
+        client.post(
+            f"/t/{table_id}/entry",
+            data=seat_form(client.get(f"/t/{table_id}").text, "leave") | {"player": "4"},
+        )
+    )
+    play_rounds(app, client, table_id, 5)
+    with app.app_context():
+        state = table_state(table_id)
+    assert [r.seats for r in state.rounds[3:5]] == [
+        ("Ann", "Ben", "Eve", "Dee"),
+        ("Ann", "Ben", "Eve", "Cho"),
+    ]
+
+    sheet = client.get(f"/t/{table_id}/sheet").text
+    assert f"Eve joined left of Ben, starting with {lowest} (the lowest total)" in sheet
+    assert "Cho sat out round 4" in sheet and "Dee left the table; their total stands" in sheet
+    assert sheet.count('<td class=away><abbr title="sat out">–</abbr>') == 1
+    assert sheet.count("<td class=away>") == 2 + 1 + 1  # Eve in 1–2, Cho in 4, Dee in 5
+
+    text, _fonts = pdf_text_and_fonts(client.get(f"/t/{table_id}/sheet.pdf").data)
+    flat = " ".join(text.split())
+    assert "Who came and went" in flat and "Before round 3: Eve joined left of Ben" in flat
+    history = client.get(f"/t/{table_id}/history").text
+    assert "Eve joined left of Ben, starting with the lowest total" in history
+
+    doc = client.get(f"/t/{table_id}/record.json").get_json()
+    assert doc["rounds"][2]["seats"] == [{"join": "Eve", "after": "Ben", "start": "lowest"}]
+    again = load_record(json.dumps(doc)).replay()
+    assert again.totals() == state.totals() and not again.violations
+
+
+def test_a_refused_join_keeps_the_input_and_stores_nothing(app, client) -> None:
+    table_id = new_table(app, client, "alles-oder-nichts", NAMES)
+    play_rounds(app, client, table_id, 1)
+    with app.app_context():
+        seq = get_table(table_id).last_seq
+    form = seat_form(client.get(f"/t/{table_id}").text, "join")
+    refused = client.post(f"/t/{table_id}/entry", data=form | {"name": "ben", "start": "zero"})
+    assert refused.status_code == 422
+    assert error_of(refused) == "'ben' sits at the table twice (names must differ, ignoring case)."
+    page = refused.text
+    assert 'value="ben"' in page and re.search(r'value="zero" checked', page)
+    assert re.search(r'<details class="end-early seat-changes panel" open>', page)
+    with app.app_context():
+        assert get_table(table_id).last_seq == seq
+    # The seventh player: Alles oder Nichts seats six at most, so no join is offered then.
+    for name in ("Eve", "Fay"):
+        ok(
+            client.post(
+                f"/t/{table_id}/entry",
+                data=seat_form(client.get(f"/t/{table_id}").text, "join") | {"name": name},
+            )
+        )
+    page = client.get(f"/t/{table_id}").text
+    assert "Seat them from round" not in page
+    full = client.post(f"/t/{table_id}/entry", data=form | {"name": "Gus", "seq": str(seq + 2)})
+    assert full.status_code == 422
+    assert error_of(full) == "Gus cannot join: Alles oder Nichts takes at most 6 players."
+
+
+def test_no_seat_change_mid_round_in_ebbes_or_twice_from_two_phones(app, client) -> None:
+    table_id = new_table(app, client, "ebbes", NAMES[:3])
+    play_rounds(app, client, table_id, 1)
+    assert "Someone joins" not in client.get(f"/t/{table_id}").text
+
+    table_id = new_table(app, client, "blackout", NAMES)
+    play_rounds(app, client, table_id, 1)
+    form = seat_form(client.get(f"/t/{table_id}").text, "join") | {"name": "Eve"}
+    ok(client.post(f"/t/{table_id}/entry", data=form))
+    again = client.post(f"/t/{table_id}/entry", data=form)  # the second phone, same page
+    assert again.status_code == 303
+    with app.app_context():
+        record = get_table(table_id)
+    assert [e.payload["type"] for e in record.entries].count("join") == 1
+    undo(client, table_id)
+    with app.app_context():
+        assert table_state(table_id).players == NAMES
+    # Mid-round: the trump of round 2 is in, so the page offers nothing and a post is refused.
+    play_rounds(app, client, table_id, 1)
+    page = client.get(f"/t/{table_id}").text
+    form = seat_form(page, "sit-out") | {"player": "1"}
+    with app.app_context():
+        record, state = get_table(table_id), table_state(table_id)
+    import random
+
+    from tests.durability.legal import entry_form, next_entry
+
+    event, _after = next_entry(state, random.Random(2))
+    ok(client.post(f"/t/{table_id}/entry", data=entry_form(state, event, record.last_seq)))
+    refused = client.post(f"/t/{table_id}/entry", data=form | {"seq": str(record.last_seq + 1)})
+    assert refused.status_code == 422
+    assert (
+        error_of(refused) == "Players join, leave or sit out between rounds: round 2 is not over."
+    )
