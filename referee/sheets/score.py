@@ -94,6 +94,13 @@ def sheet(state: State, info: SheetInfo | None, page: Page | None) -> bytes:
             cells += part.player_cells(state, rnd, player, score)
             cells.append("" if score is None else number_text(running[player]))
         rows.append(Row(cells, strip))
+    coming = len(state.rounds) + 1  # changes made before a round not begun yet
+    said = seat_change_lines(seating, coming, translations()) if seating is not None else []
+    if said and seating is not None:
+        changes.append(_("Before round %(n)s: %(said)s", n=coming, said="; ".join(said)))
+        for player, start in seating.starts.items():
+            if seating.joined[player] == coming:
+                running[player] += start
     totals = running  # state.totals(), without scoring every round again
     best = max(totals.values())
     winners = [p for p in players if totals[p] == best] if state.complete else []

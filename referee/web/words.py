@@ -165,6 +165,14 @@ def entry_text(event: ev.Event, turned_up: bool = False, symbols: bool = True) -
     return event.type
 
 
+def coming_changes(state: State) -> str | None:
+    """Who joins, leaves or sits out before the round not begun yet, in one line (the sheet
+    shows the rest above their rounds); None: nobody."""
+    number = len(state.rounds) + 1
+    said = seat_change_lines(state, number)
+    return gettext("Before round %(n)s: %(said)s", n=number, said="; ".join(said)) if said else None
+
+
 def seat_change_lines(state: State, number: int) -> list[str]:
     """The seat changes made before round ``number``, in sentences (the sheet)."""
     if state.seating is None:

@@ -60,7 +60,9 @@ def test_a_late_join_takes_three_taps_and_the_name(live_server, phone, shoot, sc
         state = table_state(table)
     assert state.players == (*FOUR, "Eve") and state.seating is not None
     page.goto(live_server.url(f"/t/{table}/sheet"))
-    expect(page.get_by_text("Eve joined, starting with")).to_be_visible()
+    expect(
+        page.get_by_text("Before round 3: Eve joined left of Dee, starting with")
+    ).to_be_visible()
     shoot(page, f"sheet-with-newcomer-{scheme}")
 
 

@@ -57,8 +57,7 @@ class StatsAlles(StatsGame):
         assert isinstance(rnd, AllesRound)
         tricks = rnd.tricks_won() or {}
         return {
-            p: {"bid": rnd.bids[p], "tricks": tricks[p], "open": rnd.open[p]}
-            for p in rnd.seats
+            p: {"bid": rnd.bids[p], "tricks": tricks[p], "open": rnd.open[p]} for p in rnd.seats
         }
 
     def counts(self, values: Mapping[str, Value]) -> dict[str, int]:

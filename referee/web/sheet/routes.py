@@ -45,7 +45,7 @@ from referee.web.sheet.footnotes import sheet_info
 from referee.web.sheet.rows import sheet as sheet_rows
 from referee.web.sheet.rows import short_names
 from referee.web.standings import leaders
-from referee.web.words import ended_text, notes
+from referee.web.words import coming_changes, ended_text, notes
 
 bp = Blueprint("sheet", __name__, url_prefix="/t")
 
@@ -82,6 +82,7 @@ def sheet_html(record: TableRecord, state: State, template: str, cached: bool = 
         leaders=leaders(totals),
         winners=state.winners(),
         ended=ended_text(state),
+        coming=coming_changes(state),
         title=state.game.title,
         notes=notes(state),
         shown_early=shown_early(record.setup, record.entries),
