@@ -151,3 +151,25 @@ def test_no_seat_change_mid_round_in_ebbes_or_twice_from_two_phones(app, client)
     assert (
         error_of(refused) == "Players join, leave or sit out between rounds: round 2 is not over."
     )
+
+
+def test_a_join_is_corrected_like_any_entry(app, client) -> None:
+    """The newcomer's name was typed wrong and their start chosen wrong: the history corrects
+    both, and everything after is checked again."""
+    table_id = new_table(app, client, "blackout", NAMES)
+    play_rounds(app, client, table_id, 1)
+    form = seat_form(client.get(f"/t/{table_id}").text, "join")
+    ok(client.post(f"/t/{table_id}/entry", data=form | {"name": "Evee", "start": "zero"}))
+    with app.app_context():
+        record = get_table(table_id)
+    target = record.last_seq
+    page = client.get(f"/t/{table_id}/amend/{target}").text
+    assert 'value="Evee"' in page and re.search(r'value="zero" checked', page)
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+    fixed = fields | {"name": "Eve", "start": "average", "after": "1"}
+    ok(client.post(f"/t/{table_id}/amend/{target}", data=fixed))
+    with app.app_context():
+        state = table_state(table_id)
+    assert state.players == (*NAMES, "Eve") and state.ring[:2] == ("Ann", "Eve")
+    totals = [state.totals()[p] for p in NAMES]
+    assert state.totals()["Eve"] == (2 * sum(totals) + 4) // 8

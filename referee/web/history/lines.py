@@ -17,7 +17,7 @@ from referee.rules import events as ev
 #: played or laid aside, or an uploaded record's dealer, is taken back with undo instead.
 CORRECTABLE = frozenset(
     {"trump", "bid", "reveal", "declare", "tricks", "starter", "number", "designators"}
-    | {"designate", "won"}
+    | {"designate", "won", "join", "leave", "sit-out"}
 )
 
 

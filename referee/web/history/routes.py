@@ -19,7 +19,8 @@ from referee.rules import Breach, State, apply, replay
 from referee.rules import events as ev
 from referee.rules.engine import Run
 from referee.rules.events import event_from_dict
-from referee.rules.wording import number_text
+from referee.rules.seating import START_CHOICES
+from referee.rules.wording import START_WORDS, number_text
 from referee.store.tables import StaleTable, in_force
 from referee.web.history.lines import (
     CORRECTABLE,
@@ -292,6 +293,7 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
         colours=state.game.deck.colours,  # ebbes: designators, a designation, the cards won
         tricks=state.game.tricks_in(old.round),  # what the tricks entered add up to
         trick_rows=count_fields(state, old.round, "tricks"),  # the chips of a tricks correction
+        starts=[(choice, _(START_WORDS[choice])) for choice in START_CHOICES],  # a join's
         trumps=trump_choices(state, old),
         bids=range(state.game.tricks_in(old.round) + 1),  # the bids a correction may tap
     ), (422 if error else 200)
