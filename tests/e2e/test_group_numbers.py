@@ -106,7 +106,7 @@ def test_the_numbers_without_javascript(live_server, phone, shoot) -> None:
     expect(page.locator("ul.rivals > li")).to_have_count(3)
     rating = page.locator("details#rating")
     rating.locator("summary").click()
-    expect(rating.locator("p")).to_contain_text(re.compile(r"22\.2 is Ann's estimate and ± 7\.8"))
+    expect(rating.locator("p")).to_contain_text(re.compile(r"22\.2 is Ann's rating and ± 7\.8"))
     fits(page)
     shoot(page, "ann-dark-no-script")
     summary.count("journeys")
