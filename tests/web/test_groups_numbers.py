@@ -105,12 +105,28 @@ def test_the_standings_rank_by_the_rating_they_show(app, client) -> None:
     ]
     assert "Players are listed by their rating as shown here, the highest first." in page
     assert "cautious" not in page
+    ann = client.get(f"/g/{group}/p/p1?game=blackout&season=all")
+    assert glance(ann.text) == {
+        "Place": "2 of 2",
+        "Rating": "27.5 ± 7.6",
+        "Win rate": "67% 2/3",
+        "Points": "22",
+    }
+
+
+def glance(page: str) -> dict[str, str]:
+    """A profile's numbers at a glance, at its top: each label → its value's words."""
+    found = re.findall(r"<div><dt>(.*?)</dt><dd>(.*?)</dd></div>", page.split("<dl class")[1])
+    return {
+        html.unescape(label): " ".join(html.unescape(re.sub(r"<[^>]+>", " ", value)).split())
+        for label, value in found
+    }
 
 
 @pytest.mark.parametrize("which", ["friday", "duels"])
 def test_the_command_line_shows_the_rating_the_pages_show(app, client, which) -> None:
     """Each player's Rating column of ``python -m referee stats`` is the rating and ± of the
-    standings and the profile, in the same order."""
+    standings, the profile and its glance, in the same order."""
     data = FRIDAY.read_bytes() if which == "friday" else duels_bytes()
     group = imported(client, data)
     page = client.get(f"/g/{group}/standings?season=all").text
@@ -126,6 +142,7 @@ def test_the_command_line_shows_the_rating_the_pages_show(app, client, which) ->
         by_name = {p["name"]: pid for pid, p in figures["players"].items()}
         for name, rating in on_page:
             profile = client.get(f"/g/{group}/p/{by_name[name]}?game={game}&season=all").text
+            assert glance(profile)["Rating"] == rating
             if rating != "–":
                 assert numbers_of(profile)["Rating"] == rating
 

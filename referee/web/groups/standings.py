@@ -302,6 +302,8 @@ def profile(group_id: str, player_id: str) -> ResponseReturnValue:
             tables = rated_tables(doc["games"][game]["players"])
             chart = rating_chart([(player_id, figures)], tables, shown, band=True)
         found = rivals(group, figures) if figures is not None else []
+        ranked = standings(doc["games"][game]) if figures is not None else []
+        place = next((n for n, pid, _f in placed(ranked) if pid == player_id), None)
         return render_template(
             "groups/_profile.html",
             group=group,
@@ -312,6 +314,8 @@ def profile(group_id: str, player_id: str) -> ResponseReturnValue:
             scope=scope,
             scopes=scopes(group),
             figures=figures,
+            place=place,
+            ranked_count=len(ranked),
             tables=doc["games"].get(game, {}).get("tables", 0),
             keys=game_keys(game),
             rivals=found,
