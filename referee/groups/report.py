@@ -5,7 +5,8 @@ rule (its numbers still count, as the table kept them); 2: the file cannot be re
 season asked for is none of the file's (docs/group-format.md). ``--json`` prints the document of
 ``referee.groups.stats.statistics``; without it, a table for people per game, said in the
 language of the translations given, as ``check``'s table is (``referee.records.check``): the
-players by rating, the highest first (those without one last), ties in roster order.
+players in the standings' order (``ranked``: by the rating as shown, ``referee.groups.rating``),
+each rating shown as the web's pages show it, "26.6 ± 8.0".
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from referee.groups.document import LARGEST_LOADED, Group, GroupError, read_group_head
 from referee.groups.facts import stats_part
+from referee.groups.rating import SHOWN_DECIMALS, shown_rating, standing_key
 from referee.groups.stats import FEWEST_SHARED, counted_tables, statistics
 from referee.records.check import shown
 from referee.rules import GAMES
@@ -23,7 +25,7 @@ from referee.rules.marks import N_, Nn_, Plural
 from referee.rules.names import printable
 from referee.rules.wording import ENGLISH, Translations
 
-__all__ = ["COUNTED", "WORDS", "ranked", "render_stats", "stats_text"]
+__all__ = ["COUNTED", "WORDS", "ranked", "rating_words", "render_stats", "stats_text"]
 
 #: The table's sentences and headings.
 WORDS: dict[str, str] = {
@@ -166,16 +168,27 @@ def _columns(heads: Sequence[str], rows: Sequence[Sequence[str]], t: Translation
 
 
 def ranked(players: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """The players' figures (a game's ``players``: id → figures) by rating, the highest
-    ``ordinal`` first, those without one last; ties in the order given (the roster's). The
-    order of the table for people, the web's standings and the season report."""
+    """The players' figures (a game's ``players``: id → figures) in the standings' order: by
+    ``referee.groups.rating.standing_key`` (the rating as shown, the highest first; then the
+    smaller ±, then the more finished games; those without a rating last), players equal in it
+    in the order given (the roster's). The order of the table for people, the web's standings,
+    the spreadsheet and the season report."""
 
-    def order(item: tuple[int, tuple[str, dict[str, Any]]]) -> tuple[bool, float, int]:
+    def order(item: tuple[int, tuple[str, dict[str, Any]]]) -> tuple[object, ...]:
         index, (_id, player) = item
-        rating = player["rating"]
-        return (rating is None, -rating["ordinal"] if rating else 0.0, index)
+        return (*standing_key(player), index)
 
     return [item for _, item in sorted(enumerate(players.items()), key=order)]
+
+
+def rating_words(rating: object, t: Translations = ENGLISH) -> str:
+    """A rating as every page shows it, "26.6 ± 8.0" (the decimal sign of ``t``); "-" for
+    none."""
+    pair = shown_rating(rating)
+    if pair is None:
+        return "-"
+    value, sigma = pair
+    return f"{_number(value, SHOWN_DECIMALS, t)} ± {_number(sigma, SHOWN_DECIMALS, t)}"
 
 
 #: The headings of the table of results, then of the table of rounds (with the game's own).
@@ -196,7 +209,7 @@ def _results(p: Mapping[str, Any], t: Translations) -> list[str]:
         "-" if best is None else str(best["total"]),
         str(p["streaks"]["longest"]),
         str(p["streaks"]["current"]),
-        _number(None if rating is None else rating["ordinal"], 1, t),
+        rating_words(rating, t),
     ]
 
 

@@ -21,6 +21,7 @@ from reportlab.graphics.shapes import Drawing, Line, PolyLine, String
 from reportlab.lib import colors
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
+from referee.groups.rating import placed, shown_rating
 from referee.sheets import common, fonts
 from referee.sheets.layout import Page, frame_width, para, render
 from referee.sheets.words import _, ngettext, speaking
@@ -82,8 +83,10 @@ def percent(rate: float | None) -> str:
     return "–" if rate is None else _("%(percent)s%%", percent=round(rate * 100))
 
 
-def rating_text(rating: Mapping[str, Any] | None) -> str:
-    return "–" if not rating else f"{decimal(rating['mu'])} ± {decimal(rating['sigma'])}"
+def rating_text(rating: Mapping[str, object] | None) -> str:
+    """A rating as every page shows it (``referee.groups.rating.shown_rating``): "26.6 ± 8.0"."""
+    pair = shown_rating(rating)
+    return "–" if pair is None else f"{decimal(pair[0])} ± {decimal(pair[1])}"
 
 
 def season_report(
@@ -150,7 +153,8 @@ def game_part(figures: Mapping[str, Any], words: GameWords, width: float) -> lis
 
 
 def standings(players: Sequence[tuple[str, Mapping[str, Any]]], width: float) -> Table:
-    """The standings: place by rating, name, rating, tables, finished, wins, win rate, average
+    """The standings: place by rating (players equal in what the standings rank by share it:
+    ``referee.groups.rating.placed``), name, rating, tables, finished, wins, win rate, average
     place, best total, longest and current streak."""
     heads = [
         "#",
@@ -166,7 +170,7 @@ def standings(players: Sequence[tuple[str, Mapping[str, Any]]], width: float) ->
         _("Now"),
     ]
     rows: list[list[str]] = [heads]
-    for place, (_pid, p) in enumerate(players, start=1):
+    for place, _pid, p in placed(players):
         best = p["best_game"]
         rows.append(
             [
@@ -279,7 +283,7 @@ def rating_chart(
             )
         )
         name = fonts.shorten(fonts.printable(p["name"]), LABEL_ROOM - 46, 7)
-        label = f"{name} {decimal(p['rating']['mu'])}"
+        label = f"{name} {decimal((shown_rating(p['rating']) or (0.0, 0.0))[0])}"
         drawing.add(String(right + 22, label_y[i], label, fontName=face.regular, fontSize=7))
         drawing.add(  # a piece of the line's own dash before its name
             Line(
@@ -302,11 +306,12 @@ def notes(doc: Mapping[str, Any]) -> list[Flowable]:
         para(
             _(
                 "Rating: a skill estimate from the places of finished games (openskill's "
-                "Weng-Lin rating), the estimate ± its uncertainty; players are listed by the "
-                "estimate less three times its uncertainty. Complete: finished games; wins, win "
-                "rate, average place, best total and streaks count finished games only. A table "
-                "still in play counts its complete rounds; tables marked as not counting count "
-                "nowhere."
+                "Weng-Lin rating), the rating ± its uncertainty; players are listed by the "
+                "rating as printed, the highest first; of equal ratings, the smaller uncertainty "
+                "first, then the more finished games (players equal in all three share a place). "
+                "Complete: finished games; wins, win rate, average place, best total and streaks "
+                "count finished games only. A table still in play counts its complete rounds; "
+                "tables marked as not counting count nowhere."
             ),
             8,
         )

@@ -67,6 +67,18 @@ def test_a_players_profile_and_head_to_head(live_server, phone, shoot) -> None:
 
     answered(page, blackout.get_by_role("link", name="Ann", exact=True).tap)
     expect(page.locator("h1")).to_have_text("Ann")
+    # what she came for, in view on a phone without scrolling: place, rating, win rate, points
+    glance = page.get_by_role("definition")
+    for label, value in (
+        ("Place", "4 of 4"),
+        ("Rating", "22.2 ± 7.8"),
+        ("Win rate", "0% 0/2"),
+        ("Points", "33"),
+    ):
+        item = page.locator("dl.glance > div", has=page.locator("dt", has_text=label))
+        expect(item.locator("dd")).to_have_text(value)
+        expect(item.locator("dd")).to_be_in_viewport(ratio=1)
+    expect(glance).to_have_count(4)
     heading = page.locator("section[aria-labelledby=h2h-title]")
     expect(heading).to_contain_text("Finishes behind Ben, Cho, Dee most often: 1 time.")
     expect(heading).to_contain_text("Has finished ahead of nobody yet.")
@@ -106,7 +118,7 @@ def test_the_numbers_without_javascript(live_server, phone, shoot) -> None:
     expect(page.locator("ul.rivals > li")).to_have_count(3)
     rating = page.locator("details#rating")
     rating.locator("summary").click()
-    expect(rating.locator("p")).to_contain_text(re.compile(r"22\.2 is Ann's estimate and ± 7\.8"))
+    expect(rating.locator("p")).to_contain_text(re.compile(r"22\.2 is Ann's rating and ± 7\.8"))
     fits(page)
     shoot(page, "ann-dark-no-script")
     summary.count("journeys")

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -39,12 +40,13 @@ def test_a_group_that_keeps_the_rules_prints_its_tables_and_exits_0():
     assert out.startswith("Friday club: every counted table\n")
     for line in ("Blackout: 3 tables", "Alles oder Nichts: 2 tables", "ebbes: 1 table"):
         assert line in out
-    assert "Player  Tables  Complete  Wins  Win rate  Avg place  Best  Streak  Now  Rating" in out
+    head = "Player  Tables  Complete  Wins  Win rate  Avg place  Best  Streak  Now      Rating\n"
+    assert head in out  # the rating as the web shows it: "22.2 ± 7.8", right-aligned
     blackout = out.split("Blackout: 3 tables")[1].split("Alles oder Nichts")[0]
     heads = "Player  Rounds  Points  Made  Over  Under  Bid 0  0 made  Dealt  Dealt, made"
     assert heads in blackout
     rows = [line.split() for line in blackout.splitlines() if line.startswith("Ann")]
-    assert rows[0][:6] == ["Ann", "3", "2", "0", "0%", "2.50"]
+    assert rows[0] == ["Ann", "3", "2", "0", "0%", "2.50", "22", "0", "0", "22.2", "±", "7.8"]
     assert rows[1] == ["Ann", "7", "33", "3", "2", "2", "2", "0", "3", "1"]
     assert "Eve" not in out and "Gus" not in out and "Chloe" not in out
     assert "breaks the rules" not in out
@@ -56,8 +58,18 @@ def test_players_are_listed_by_rating():
     names = [line.split()[0] for line in blackout.strip().splitlines()[1:]]
     doc = json.loads(referee("stats", str(FRIDAY), "--json").stdout)
     players = doc["games"]["blackout"]["players"].values()
-    by_rating = sorted(players, key=lambda p: -p["rating"]["ordinal"])
-    assert names == [p["name"] for p in by_rating]
+    # by the rating as shown, then the smaller ± as shown, then more finished games; Ben and
+    # Cho are level in all three (27.9 ± 8.2, one finished game each): roster order
+    by_rating = sorted(
+        players,
+        key=lambda p: (-shown(p["rating"]["mu"]), shown(p["rating"]["sigma"]), -p["complete"]),
+    )
+    assert names == [p["name"] for p in by_rating] == ["Ben", "Cho", "Dee", "Ann"]
+
+
+def shown(value: float) -> float:
+    """A figure as the table shows it, to one decimal, a half rounded up."""
+    return float(Decimal(str(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 
 def test_json_on_standard_input():

@@ -50,12 +50,12 @@ def test_the_report_prints_the_standings_and_each_players_line() -> None:
     assert "Friday club — season report" in text and "All time: every counted table" in text
     assert "Blackout 3 counted tables" in text
     standings = [
-        "1 Cho 27.9 ± 8.2 1 1 1 100% 1.00 33 1 1",
-        "2 Ben 27.9 ± 8.2 2 1 1 100% 1.00 31 1 1",
+        "1 Ben 27.9 ± 8.2 2 1 1 100% 1.00 31 1 1",  # level with Cho in all the order
+        "1 Cho 27.9 ± 8.2 1 1 1 100% 1.00 33 1 1",  # goes by: they share the place
         "3 Dee 25.8 ± 8.1 2 1 0 0% 2.00 30 0 0",
         "4 Ann 22.2 ± 7.8 3 2 0 0% 2.50 22 0 0",
     ]
-    assert " ".join(standings) in text  # in rating order, as stats prints them
+    assert " ".join(standings) in text  # in the standings' order, as stats prints them
     assert "Alles oder Nichts 2 counted tables" in text and "ebbes 1 counted table" in text
     ann = doc["games"]["blackout"]["players"]["p1"]
     line = f"Ann — rounds: {ann['rounds']} · points: {ann['points']} · Bids made: 3"

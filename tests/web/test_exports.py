@@ -513,27 +513,41 @@ def test_the_standings_download_as_an_xlsx_with_the_pages_numbers(
     titles = {name: game.title for name, game in GAMES.items()}
     expected = []
     for game, figures in doc["games"].items():
-        # the page's order: each player's row in the game's table on the standings page
+        # the page's order, places and ratings: each player's row in the game's table on the
+        # standings page, its rating and ± the figures the page shows (and ranks by)
         section = page.split(f'id="game-{game}"')[1].split("</table>")[0]
-        names = [
-            html.unescape(n) for n in re.findall(r'<th scope="row"><a [^>]*>([^<]*)<', section)
-        ]
+        shown = re.findall(
+            r'<tr><td>(\d+)</td>\s*<th scope="row"><a [^>]*>([^<]*)</a></th>\s*'
+            r'<td class="num">(?:([−\d.,]+) <small>± ([\d.,]+)</small>|–)</td>',
+            section,
+        )
+        assert len(shown) == len(figures["players"])
+
+        def number(text: str) -> float | None:
+            return float(text.replace(",", ".").replace("−", "-")) if text else None
+
         by_name = {p["name"]: p for p in figures["players"].values()}
-        for place, name in enumerate(names, start=1):
-            p = by_name[name]
-            rating = p["rating"] or {}
+        for place, name, rating, sigma in shown:
+            p = by_name[html.unescape(name)]
             expected.append(
                 [
-                    titles[game], place, name, rating.get("mu"), rating.get("sigma"), p["wins"],
-                    p["complete"], p["win_rate"], p["average_place"],
+                    titles[game], int(place), html.unescape(name), number(rating), number(sigma),
+                    p["wins"], p["complete"], p["win_rate"], p["average_place"],
                 ]
             )  # fmt: skip
     assert rows == expected
-    assert rows[0][:3] == ["Blackout", 1, "Cho"] and "Zoë ♦" in [row[2] for row in rows]
+    # Ben and Cho are level in all the standings rank by (27.9 ± 8.2, one finished game each):
+    # they share the first place, in roster order
+    assert [row[:3] for row in rows[:3]] == [
+        ["Blackout", 1, "Ben"],
+        ["Blackout", 1, "Cho"],
+        ["Blackout", 3, "Dee"],
+    ]
+    assert "Zoë ♦" in [row[2] for row in rows]
     assert all(isinstance(row[3], float) for row in rows if row[3] is not None)
     formats = [cell.number_format for cell in sheet[2]]
     assert formats[3:5] == ["0.0", "0.0"] and formats[7:] == ["0%", "0.00"]
-    assert (rows[0][3], rows[0][4]) == pytest.approx((27.9, 8.2), abs=0.05)  # "27.9 ± 8.2"
+    assert (rows[0][3], rows[0][4]) == (27.9, 8.2)  # "27.9 ± 8.2", as the page shows it
 
 
 #: How ``soffice --convert-to`` writes the sheets it opened, so that Python's csv module reads

@@ -12,11 +12,14 @@ from __future__ import annotations
 import html
 import json
 import re
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 from flask import Flask
 
 from referee.groups.report import stats_text
+from referee.rules import GAMES
+from tests.groups.test_rating_shown import cli_ratings, duels_bytes
 from tests.groups.test_stats_by_hand import FRIDAY
 from tests.web.group_helpers import imported, join_group, main_text, stored
 from tests.web.helpers import ok
@@ -61,8 +64,8 @@ def test_the_pages_are_rendered_from_the_groups_statistics(app: Flask, client) -
     page = client.get(f"/g/{group}/standings?season=all").text
     blackout = rows(page.split('id="game-blackout"')[1].split("</table>")[0])
     assert blackout[1:] == [
-        ["1", "Cho", "27.9 ± 8.2", "1/1 100%", "1.00"],
-        ["2", "Ben", "27.9 ± 8.2", "1/1 100%", "1.00"],
+        ["1", "Ben", "27.9 ± 8.2", "1/1 100%", "1.00"],  # level with Cho in all the order
+        ["1", "Cho", "27.9 ± 8.2", "1/1 100%", "1.00"],  # goes by: they share the place
         ["3", "Dee", "25.8 ± 8.1", "0/1 0%", "2.00"],
         ["4", "Ann", "22.2 ± 7.8", "0/2 0%", "2.50"],
     ]
@@ -70,14 +73,78 @@ def test_the_pages_are_rendered_from_the_groups_statistics(app: Flask, client) -
     for game, figures in doc["games"].items():
         section = page.split(f'id="game-{game}"')[1].split("</table>")[0]
         for (_pid, p), row in zip(
-            sorted(
-                figures["players"].items(),
-                key=lambda item: -(item[1]["rating"] or {"ordinal": -99})["ordinal"],
-            ),
+            sorted(figures["players"].items(), key=lambda item: standing(item[1])),
             rows(section)[1:],
             strict=True,
         ):
             assert row[1] == p["name"] and row[3].startswith(f"{p['wins']}/{p['complete']}")
+
+
+def shown(value: float) -> float:
+    """A figure as the pages show it, to one decimal, a half rounded up."""
+    return float(Decimal(str(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+
+
+def standing(p: dict) -> tuple:
+    """The standings' order as docs/group-format.md states it: the rating shown, the higher
+    first; then the smaller ± shown; then more finished games; no rating last."""
+    if p["rating"] is None:
+        return (1, 0.0, 0.0, -p["complete"])
+    return (0, -shown(p["rating"]["mu"]), shown(p["rating"]["sigma"]), -p["complete"])
+
+
+def test_the_standings_rank_by_the_rating_they_show(app, client) -> None:
+    """Ben's 27.6 ± 8.1 above Ann's 27.5 ± 7.6, though Ann's hidden cautious figure (mu − 3
+    sigma) is the higher: what is ranked is what is shown."""
+    group = imported(client, duels_bytes())
+    page = client.get(f"/g/{group}/standings?season=all").text
+    blackout = rows(page.split('id="game-blackout"')[1].split("</table>")[0])
+    assert blackout[1:] == [
+        ["1", "Ben", "27.6 ± 8.1", "1/1 100%", "1.00"],
+        ["2", "Ann", "27.5 ± 7.6", "2/3 67%", "1.33"],
+    ]
+    assert "Players are listed by their rating as shown here, the highest first." in page
+    assert "cautious" not in page
+    ann = client.get(f"/g/{group}/p/p1?game=blackout&season=all")
+    assert glance(ann.text) == {
+        "Place": "2 of 2",
+        "Rating": "27.5 ± 7.6",
+        "Win rate": "67% 2/3",
+        "Points": "22",
+    }
+
+
+def glance(page: str) -> dict[str, str]:
+    """A profile's numbers at a glance, at its top: each label → its value's words."""
+    found = re.findall(r"<div><dt>(.*?)</dt><dd>(.*?)</dd></div>", page.split("<dl class")[1])
+    return {
+        html.unescape(label): " ".join(html.unescape(re.sub(r"<[^>]+>", " ", value)).split())
+        for label, value in found
+    }
+
+
+@pytest.mark.parametrize("which", ["friday", "duels"])
+def test_the_command_line_shows_the_rating_the_pages_show(app, client, which) -> None:
+    """Each player's Rating column of ``python -m referee stats`` is the rating and ± of the
+    standings, the profile and its glance, in the same order."""
+    data = FRIDAY.read_bytes() if which == "friday" else duels_bytes()
+    group = imported(client, data)
+    page = client.get(f"/g/{group}/standings?season=all").text
+    doc = cli(data)
+    for game, figures in doc["games"].items():
+        section = page.split(f'id="game-{game}"')[1].split("</table>")[0]
+        on_page = [(row[1], row[2]) for row in rows(section)[1:]]
+        printed = [
+            (name, rating.replace("-", "–"))
+            for name, rating in cli_ratings(data, GAMES[game].title)
+        ]
+        assert printed == on_page
+        by_name = {p["name"]: pid for pid, p in figures["players"].items()}
+        for name, rating in on_page:
+            profile = client.get(f"/g/{group}/p/{by_name[name]}?game={game}&season=all").text
+            assert glance(profile)["Rating"] == rating
+            if rating != "–":
+                assert numbers_of(profile)["Rating"] == rating
 
 
 def test_a_profile_shows_every_number_of_its_game_each_saying_what_it_counts(app, client):
@@ -224,6 +291,35 @@ def test_the_standings_offer_the_season_report(app, client) -> None:
     text = " ".join(" ".join(page_texts(german.data)).split())
     assert "Saisonbericht Saison 2026" in text and "Spielstärke" in text
     assert app.test_client().get(link).status_code == 403
+
+
+@pytest.mark.parametrize("which", ["friday", "duels"])
+def test_the_season_report_prints_the_rating_the_pages_and_the_command_line_show(
+    app, client, which
+) -> None:
+    """The PDF's standings, read back, have the page's places, names and ratings in the page's
+    order, each rating the command line's too, and the chart's line ends the same ratings."""
+    from tests.sheets.reading import page_texts
+
+    data = FRIDAY.read_bytes() if which == "friday" else duels_bytes()
+    group = imported(client, data)
+    page = client.get(f"/g/{group}/standings?season=all").text
+    pdf = client.get(f"/g/{group}/report.pdf?season=all")
+    assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
+    text = " ".join(" ".join(page_texts(pdf.data)).split())
+    for game, _figures in cli(data)["games"].items():
+        section = page.split(f'id="game-{game}"')[1].split("</table>")[0]
+        on_page = rows(section)[1:]
+        printed = dict(cli_ratings(data, GAMES[game].title))
+        at = text.index(f"{GAMES[game].title} ")
+        for place, name, rating, *_rest in on_page:  # in the page's order
+            at = text.index(f" {place} {name} {rating} ", at) + 1
+            assert printed[name].replace("-", "–") == rating
+            if rating != "–":
+                assert f"{name} {rating.split()[0]}" in text  # the chart's line ends
+    if which == "duels":
+        assert "1 Ben 27.6 ± 8.1 1 1 1 100% 1.00 11 1 1 2 Ann 27.5 ± 7.6 3 3 2 67% 1.33" in text
+    assert "players are listed by the rating as printed, the highest first" in text
 
 
 def test_a_table_breaking_a_rule_says_so_on_its_page(app, client) -> None:

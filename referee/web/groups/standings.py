@@ -25,7 +25,7 @@ from flask import Response, abort, render_template, request
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
-from referee.groups.rating import MODEL_PARAMETERS, ORDINAL_Z
+from referee.groups.rating import MODEL_PARAMETERS, placed, shown, shown_rating
 from referee.rules import GAMES
 from referee.rules.wording import MINUS, number_text
 from referee.sheets.season import GameWords, season_report
@@ -82,16 +82,31 @@ def whole(value: int) -> str:
     return number_text(value)
 
 
-def rating_text(rating: Mapping[str, Any] | None) -> str:
-    """A rating as "27.3 ± 2.1" (``mu`` ± ``sigma``); a dash for none."""
-    if not rating:
+def rating_text(rating: Mapping[str, object] | None) -> str:
+    """A rating as shown everywhere (``referee.groups.rating.shown_rating``), "27.3 ± 2.1"; a
+    dash for none."""
+    pair = shown_rating(rating)
+    if pair is None:
         return "–"
-    return f"{decimal(rating['mu'])}\u00a0±\u00a0{decimal(rating['sigma'])}"  # never broken
+    return f"{decimal(pair[0])}\u00a0±\u00a0{decimal(pair[1])}"  # never broken
 
 
-def end_label(rating: Mapping[str, Any] | None) -> str:
-    """A rating where its line ends on the chart: the estimate alone (room is short)."""
-    return decimal(rating["mu"]) if rating else ""
+def rating_value(rating: Mapping[str, object] | None) -> str:
+    """The rating alone, as shown (its ± apart); a dash for none."""
+    pair = shown_rating(rating)
+    return "–" if pair is None else decimal(pair[0])
+
+
+def rating_sigma(rating: Mapping[str, object] | None) -> str:
+    """A rating's ± alone, as shown; a dash for none."""
+    pair = shown_rating(rating)
+    return "–" if pair is None else decimal(pair[1])
+
+
+def end_label(rating: Mapping[str, object] | None) -> str:
+    """A rating where its line ends on the chart: the rating alone (room is short)."""
+    pair = shown_rating(rating)
+    return "" if pair is None else decimal(pair[0])
 
 
 def formats() -> dict[str, Any]:
@@ -101,9 +116,10 @@ def formats() -> dict[str, Any]:
         "percent": percent,
         "whole": whole,
         "rating_text": rating_text,
-        "start_mu": decimal(float(MODEL_PARAMETERS["mu"])),
-        "start_sigma": decimal(float(MODEL_PARAMETERS["sigma"])),
-        "ordinal_z": int(ORDINAL_Z),
+        "rating_value": rating_value,
+        "rating_sigma": rating_sigma,
+        "start_mu": decimal(shown(float(MODEL_PARAMETERS["mu"]))),
+        "start_sigma": decimal(shown(float(MODEL_PARAMETERS["sigma"]))),
     }
 
 
@@ -148,6 +164,7 @@ def standings_page(group_id: str) -> ResponseReturnValue:
                     "title": GAMES[game].title,
                     "figures": figures,
                     "ranked": ranked,
+                    "placed": placed(ranked),
                     "honesty": honesty(group, scope, game, doc),
                     "chart": rating_chart(ranked, rated_tables(figures["players"]), shown),
                 }
@@ -186,15 +203,18 @@ def standings_page(group_id: str) -> ResponseReturnValue:
 
 
 #: The standings spreadsheet's numbers shown as the page shows them (by column): the rating and
-#: its uncertainty with one decimal, the win rate as a percentage, the average place with two.
+#: its uncertainty with one decimal (the figures the page shows and ranks by), the win rate as a
+#: percentage, the average place with two.
 STANDINGS_FORMATS = {3: "0.0", 4: "0.0", 7: "0%", 8: "0.00"}
 
 
 def standings_table(doc: Mapping[str, Any]) -> list[list[SpreadsheetValue]]:
     """Every game's standings in one table, in the request's language: the header, then each
-    game's players in the page's order with the page's numbers (the statistics document's, whole:
-    a spreadsheet rounds them only as it shows them, ``STANDINGS_FORMATS``); an empty cell for a
-    number the page shows as a dash."""
+    game's players in the page's order and places with the page's numbers (the statistics
+    document's, whole: a spreadsheet rounds them only as it shows them, ``STANDINGS_FORMATS``;
+    but the rating and its ±, which the standings rank by, as shown:
+    ``referee.groups.rating.shown_rating``); an empty cell for a number the page shows as a
+    dash."""
     lines: list[list[SpreadsheetValue]] = [
         [
             gettext("Game"),
@@ -209,15 +229,15 @@ def standings_table(doc: Mapping[str, Any]) -> list[list[SpreadsheetValue]]:
         ]
     ]
     for game, figures in doc["games"].items():
-        for place, (_pid, player) in enumerate(standings(figures), start=1):
-            rating = player["rating"] or {}
+        for place, _pid, player in placed(standings(figures)):
+            rating, sigma = shown_rating(player["rating"]) or (None, None)
             lines.append(
                 [
                     GAMES[game].title,
                     place,
                     player["name"],
-                    rating.get("mu"),
-                    rating.get("sigma"),
+                    rating,
+                    sigma,
                     player["wins"],
                     player["complete"],
                     player["win_rate"],
@@ -282,6 +302,8 @@ def profile(group_id: str, player_id: str) -> ResponseReturnValue:
             tables = rated_tables(doc["games"][game]["players"])
             chart = rating_chart([(player_id, figures)], tables, shown, band=True)
         found = rivals(group, figures) if figures is not None else []
+        ranked = standings(doc["games"][game]) if figures is not None else []
+        place = next((n for n, pid, _f in placed(ranked) if pid == player_id), None)
         return render_template(
             "groups/_profile.html",
             group=group,
@@ -292,6 +314,8 @@ def profile(group_id: str, player_id: str) -> ResponseReturnValue:
             scope=scope,
             scopes=scopes(group),
             figures=figures,
+            place=place,
+            ranked_count=len(ranked),
             tables=doc["games"].get(game, {}).get("tables", 0),
             keys=game_keys(game),
             rivals=found,
