@@ -140,8 +140,10 @@ def change(game: Game[Any], run: Run, event: ev.Event) -> None:
     raised and nothing changes. Lenient: it is noted and the change left out."""
     state = run.state
     seating = seating_of(state)
+    # A game that allows no change says so first; then where the change comes, then what it does.
     breach = seat_breach(game, seating, event) if not game.seats_change else None
-    breach = breach or why_not(game, state, event, run.lenient) or seat_breach(game, seating, event)
+    if breach is None:
+        breach = why_not(game, state, event, run.lenient) or seat_breach(game, seating, event)
     if breach is not None:
         run.flag(breach)
         return
