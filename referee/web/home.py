@@ -92,7 +92,7 @@ def summary(table_id: str) -> TableSummary | None:
         url=url_for("round.show", table_id=table_id),
         record_url=url_for("records.download", table_id=table_id),
         game=game.title,
-        players=state.setup.players,
+        players=state.players,
         progress=progress,
     )
 

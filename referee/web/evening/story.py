@@ -168,9 +168,10 @@ def standings(rows: list[SheetRow], players: tuple[str, ...], has_bids: bool) ->
     for place, player in enumerate(order, start=1):
         rank = out[-1].rank if out and out[-1].total == totals[player] else place
         made = rate = None
-        if has_bids:
-            made = sum(made_bid(row.cells[player]) is True for row in rows)
-            rate = f"{round(100 * made / len(rows))} %" if rows else "—"
+        if has_bids:  # over the rounds the player was dealt in (docs/rules.md: sitting out)
+            played = [row for row in rows if not row.cells[player].away]
+            made = sum(made_bid(row.cells[player]) is True for row in played)
+            rate = f"{round(100 * made / len(played))} %" if played else "—"
         out.append(Standing(rank, player, totals[player], best - totals[player], made, rate))
     return out
 
