@@ -55,6 +55,7 @@ def test_a_late_join_a_sit_out_and_a_leave_at_a_blackout_table(app, client) -> N
             data=seat_form(client.get(f"/t/{table_id}").text, "sit-out") | {"player": "3"},
         )
     )
+    assert re.search(r"Sits out</dt>\s*<dd>Cho</dd>", client.get(f"/t/{table_id}").text)
     play_rounds(app, client, table_id, 4)
     ok(
         client.post(

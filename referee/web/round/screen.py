@@ -46,6 +46,13 @@ class RoundHeader:
     facts: list[tuple[str, str]]
 
 
+def not_dealt(state: State, rnd: RoundState) -> list[tuple[str, str]]:
+    """Who sits out the round (docs/rules.md, "Joining, leaving, sitting out"), as a fact of
+    its header; nothing when everyone at the table is dealt in."""
+    out = [p for p in state.game.players if p not in rnd.seats]
+    return [(_("Sits out"), ", ".join(out))] if out else []
+
+
 def round_header(state: State, rnd: RoundState) -> RoundHeader:
     part = screens(state.setup.game)
     return RoundHeader(
@@ -55,7 +62,7 @@ def round_header(state: State, rnd: RoundState) -> RoundHeader:
         rnd.tricks_total,
         rnd.leader,
         part.trump(state, rnd),
-        part.facts(state, rnd),
+        part.facts(state, rnd) + not_dealt(state, rnd),
     )
 
 
