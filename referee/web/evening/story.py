@@ -17,7 +17,7 @@ from referee.web.language import language
 from referee.web.memo import memo
 from referee.web.screens import Cell, SheetRow, screens
 from referee.web.sheet.rows import sheet as sheet_rows
-from referee.web.words import points_text
+from referee.web.words import names_text, points_text
 
 
 @dataclass
@@ -78,7 +78,7 @@ def leader_text(totals: dict[str, int]) -> str:
         return _("%(player)s leads with %(total)s.", player=ahead[0], total=number_text(best))
     return _(
         "%(players)s share the lead with %(total)s.",
-        players=", ".join(ahead),
+        players=names_text(ahead),
         total=number_text(best),
     )
 
