@@ -309,6 +309,8 @@ def test_earlier_evenings_list_their_tables_and_winners(app, client) -> None:
     assert "No table yet tonight." in text
     assert "Earlier evenings" in text and "1 table" in text and "won by Ben" in text
     assert last_week.strftime("%B") in text  # the evening's date
+    german = main_text(client.get(f"/g/{group_id}?lang=de"))
+    assert "Frühere Abende" in german and "Gewinner: Ben" in german
 
 
 @pytest.mark.parametrize("when", ["tonight", "last week"])
