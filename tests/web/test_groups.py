@@ -313,6 +313,21 @@ def test_earlier_evenings_list_their_tables_and_winners(app, client) -> None:
     assert "Frühere Abende" in german and "Gewinner: Ben" in german
 
 
+def test_an_earlier_table_this_phone_holds_has_a_link_to_open_it(app, client) -> None:
+    """The link after a table of an earlier evening says what it does: "open" ("öffnen", the
+    verb; the German for the "open" of a bid, "offen", is another word)."""
+    group_id = new_group(client)
+    assert start(client, group_id, here=["p1", "p2", "p3"]).status_code == 303
+    with app.app_context():
+        db.session.execute(
+            update(GroupTable).values(played_at=datetime.now(UTC) - timedelta(days=7))
+        )
+        db.session.commit()
+    link = re.compile(r'· <a href="/t/[^"]+">([^<]+)</a>')
+    assert link.findall(client.get(f"/g/{group_id}").text) == ["open"]
+    assert link.findall(client.get(f"/g/{group_id}?lang=de").text) == ["öffnen"]
+
+
 @pytest.mark.parametrize("when", ["tonight", "last week"])
 def test_an_evening_of_many_tables_shows_its_last_ones_and_says_how_many_more(
     app, client, when
