@@ -141,7 +141,7 @@ def test_an_ebbes_summary_says_what_each_player_scored_with(
     assert "Dee: ebbes bonus +3, 4 minus cards −4 → −1 point." in told
     assert "Ann leads with 5." in told
     german = section(client.get(f"/t/{table}?lang=de").text, "summary-title")
-    assert "Dee: Ebbes-Bonus +3, 4 Minuskarten −4 → −1 Punkt." in german
+    assert "Dee: ebbes-Bonus +3, 4 Minuskarten −4 → −1 Punkt." in german
     standings = section(client.get(f"/t/{table}/standings").text, "summary-title")
     assert "Ann: 3 plus cards +3, ebbes bonus +3, 1 minus card −1 → 5 points." in standings
 
