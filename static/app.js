@@ -374,14 +374,17 @@ document.addEventListener("click", (event) => {
   link.setAttribute("aria-expanded", String(open));
   if (!open && row.matches(":target")) location.hash = link.closest("tr").id;
 });
-// Times of the history in the phone's own time zone (the page says them in UTC without this).
+// Times of the history in the phone's own time zone (the page says them in UTC without this),
+// written the way the page's language writes them (<html lang>), not the phone's: a German page
+// says 21:05:09 on a phone set to English, an English one 9:05:09 PM.
 function localTimes() {
+  const lang = document.documentElement.lang || [];
   document.querySelectorAll("time[data-local]").forEach((time) => {
     const when = new Date(time.getAttribute("datetime"));
     if (Number.isNaN(when.getTime())) return;
     const clock = { hour: "2-digit", minute: "2-digit", second: "2-digit" };
-    time.textContent = when.toLocaleTimeString([], clock);
-    time.title = when.toLocaleString();
+    time.textContent = when.toLocaleTimeString(lang, clock);
+    time.title = when.toLocaleString(lang);
   });
 }
 localTimes();

@@ -27,7 +27,7 @@ from referee.records.parts import NO_TRUMP, record_part
 from referee.rules import Breach, State
 from referee.rules.marks import N_, Nn_, Plural
 from referee.rules.names import printable, quote
-from referee.rules.wording import ENGLISH, Translations, say, trump_name
+from referee.rules.wording import ENGLISH, Translations, names_list, say, trump_name
 
 #: The variables that name the locale, in the order ``gettext`` reads them.
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
@@ -207,7 +207,7 @@ def render_table(
             lines.append("\n" + _in_play(rnd["number"], rnd["trick_in_play"], len(players), t))
     if doc["winners"]:
         label = WORDS["winner" if len(doc["winners"]) == 1 else "winners"]
-        winners = ", ".join(shown(w) for w in doc["winners"])
+        winners = names_list((shown(w) for w in doc["winners"]), t)
         lines.append("\n" + t.gettext(label) % {"players": winners})
     notes = {
         "violations": sorted(state.violations, key=_sort_key),

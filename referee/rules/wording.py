@@ -18,7 +18,7 @@ falls back to the English sentence: a slip in a catalog never hides a breach.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from referee.rules import events as ev
@@ -120,6 +120,19 @@ NUMBERS = frozenset(
 )
 
 
+#: A list of names, its last joined with "and" ("Ann, Ben and Cho"; German "Ann, Ben und Cho").
+AND_LAST = N_("%(names)s and %(last)s")
+
+
+def names_list(names: Iterable[object], t: Translations) -> str:
+    """Names as a sentence lists them, in the catalog's language: "Ann", "Ann and Ben",
+    "Ann, Ben and Cho"."""
+    shown = [str(name) for name in names]
+    if len(shown) < 2:
+        return "".join(shown)
+    return t.gettext(AND_LAST) % {"names": ", ".join(shown[:-1]), "last": shown[-1]}
+
+
 #: The minus sign numbers are shown to people with (U+2212): never a hyphen, in any language.
 #: (A spreadsheet's cells and the JSON documents keep plain numbers.)
 MINUS = "\u2212"
@@ -191,7 +204,7 @@ def shown(name: str, value: object, t: Translations, symbols: bool = True) -> st
     if name in COLOURS and isinstance(value, str):
         return colour_name(value, t, symbols)
     if name in NAME_LISTS and isinstance(value, (list, tuple)):
-        return ", ".join(str(v) for v in value)
+        return names_list(value, t)
     if name in PLAYERS | CODES | SAID and isinstance(value, str):
         return value
     if name in NUMBERS and isinstance(value, int) and not isinstance(value, bool):

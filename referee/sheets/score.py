@@ -17,7 +17,7 @@ from reportlab.platypus import Flowable, Spacer
 
 from referee.rules import State
 from referee.rules.marks import N_
-from referee.rules.wording import number_text, seat_change_lines
+from referee.rules.wording import names_list, number_text, seat_change_lines
 from referee.sheets import common, fonts
 from referee.sheets.grid import Cell, Grid, Mark, Row
 from referee.sheets.layout import Page, para
@@ -161,7 +161,7 @@ def result(winners: Sequence[str], best: int) -> list[Flowable]:
     """The winner or winners of a complete game, in large print."""
     if not winners:
         return []
-    names = ", ".join(winners)
+    names = names_list(winners, translations())
     if len(winners) == 1:
         line = ngettext(
             "Winner: %(players)s with %(num)s point",

@@ -38,7 +38,7 @@ def register_blueprints(app: Flask) -> None:
     from referee.web.sharing import routes as sharing
     from referee.web.sharing.access import links_in_templates
     from referee.web.sheet import routes as sheet
-    from referee.web.words import breach_text, name_of
+    from referee.web.words import breach_text, name_of, names_text
 
     app.after_request(security_headers)
     app.add_template_global(game_titles)
@@ -47,6 +47,7 @@ def register_blueprints(app: Flask) -> None:
     app.add_template_global(breach_text)  # a breach in words (_notes.html)
     app.add_template_global(disputes.rule_ids_shown)  # English pages show rule ids as text
     app.add_template_filter(name_of, "named")  # a suit, colour or role code as its name
+    app.add_template_filter(names_text, "listed")  # names in a sentence: "Ann, Ben and Cho"
     app.add_template_filter(number_text, "number")  # a score or total: "−2", never "-2"
     app.context_processor(links_in_templates)
     app.context_processor(groups_in_templates)

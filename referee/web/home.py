@@ -19,6 +19,7 @@ from referee.web.groups.access import held_group, held_groups
 from referee.web.i18n import gettext
 from referee.web.loading import table
 from referee.web.recent import remembered
+from referee.web.words import names_text
 
 bp = Blueprint("home", __name__)
 
@@ -82,7 +83,7 @@ def summary(table_id: str) -> TableSummary | None:
     if number is None:
         winners = state.winners()
         progress = (
-            gettext("Finished · won by %(names)s", names=", ".join(winners))
+            gettext("Finished · won by %(names)s", names=names_text(winners))
             if winners
             else gettext("Finished")
         )

@@ -7,6 +7,7 @@ Every one is said in the request's language (Flask-Babel's translations, through
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from referee.rules import Breach, Score, State, wording
@@ -14,7 +15,14 @@ from referee.rules import events as ev
 from referee.rules.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
 from referee.rules.marks import N_
 from referee.rules.names import quote
-from referee.rules.wording import ROLE_NAMES, card_name, colour_name, number_text, trump_name
+from referee.rules.wording import (
+    ROLE_NAMES,
+    card_name,
+    colour_name,
+    names_list,
+    number_text,
+    trump_name,
+)
 from referee.web.i18n import gettext, ngettext, translations
 from referee.web.sealed import shown_notes
 
@@ -34,6 +42,12 @@ def points_text(points: int) -> str:
     return ngettext(
         "%(signed)s point", "%(signed)s points", abs(points), signed=number_text(points)
     )
+
+
+def names_text(names: Iterable[object]) -> str:
+    """Names as a sentence lists them, in the request's language: "Ann, Ben and Cho" ("Ann,
+    Ben und Cho"); the templates' ``listed`` filter."""
+    return names_list(names, translations())
 
 
 def hidden_name_text(name: str) -> str:

@@ -39,7 +39,7 @@ def test_a_round_is_summed_up_and_the_chart_is_one_tap_away(live_server, phone, 
     expect(summary).to_contain_text("Ann bid 0, took 0 and made it: 10 points.")
     expect(summary).to_contain_text("Ben bid 0, took 1 and blacked out: 0 points.")
     expect(summary).to_contain_text("Cho bid 0, took 0 and made it: 10 points.")
-    expect(summary).to_contain_text("Ann, Cho share the lead with 10.")
+    expect(summary).to_contain_text("Ann and Cho share the lead with 10.")
     shoot(page, "summary")
 
     page.get_by_role("link", name="Standings", exact=True).tap()

@@ -80,7 +80,7 @@ def test_a_players_profile_and_head_to_head(live_server, phone, shoot) -> None:
         expect(item.locator("dd")).to_be_in_viewport(ratio=1)
     expect(glance).to_have_count(4)
     heading = page.locator("section[aria-labelledby=h2h-title]")
-    expect(heading).to_contain_text("Finishes behind Ben, Cho, Dee most often: 1 time.")
+    expect(heading).to_contain_text("Finishes behind Ben, Cho and Dee most often: 1 time.")
     expect(heading).to_contain_text("Has finished ahead of nobody yet.")
     for name in ("Ben", "Cho", "Dee"):
         expect(rival(page, name)).to_contain_text(
@@ -111,7 +111,7 @@ def test_the_numbers_without_javascript(live_server, phone, shoot) -> None:
     blackout = page.locator("section", has=page.locator("#game-blackout"))
     blackout.get_by_role("link", name="Ann", exact=True).click()
     heading = page.locator("section[aria-labelledby=h2h-title]")
-    expect(heading).to_contain_text("Finishes behind Cho, Dee most often: 1 time.")  # 2026
+    expect(heading).to_contain_text("Finishes behind Cho and Dee most often: 1 time.")  # 2026
     expect(page.locator("ul.rivals > li")).to_have_count(2)
     page.get_by_label("Season").select_option(label="All time")
     page.get_by_role("button", name="Show").click()

@@ -226,3 +226,19 @@ def test_without_a_catalog_english_comes_out():
 
 def test_suits_stay_symbols_in_every_language():
     assert all(card_name("10" + s, german()) == SUIT_SYMBOLS[s] + "10" for s in SUIT_SYMBOLS)
+
+
+def test_a_list_of_names_ends_with_and_in_the_catalogs_language():
+    """Names in a sentence join the last with "and" ("und" in the shipped German catalog), never
+    a bare comma: "Ben, Jörg und Zoë haben …", not "Ben, Jörg, Zoë"."""
+    from referee import TRANSLATIONS
+    from referee.rules.wording import names_list
+
+    german = Translations.load(TRANSLATIONS, ["de"])
+    assert names_list([], ENGLISH) == ""
+    assert names_list(["Ann"], ENGLISH) == "Ann"
+    assert names_list(["Ann", "Ben"], ENGLISH) == "Ann and Ben"
+    assert names_list(("Ann", "Ben", "Cho"), ENGLISH) == "Ann, Ben and Cho"
+    assert names_list(["Ann", "Ben", "Cho"], german) == "Ann, Ben und Cho"
+    breach = Breach("starter", "starter-chooser", chosen_by="Ann", majority=("Ben", "Cho"))
+    assert "Ben und Cho" in breach.sentence(german)

@@ -96,7 +96,25 @@ def test_a_blacked_out_bid_and_a_made_one_are_said_so(app: Flask, client: FlaskC
     told = section(client.get(f"/t/{table}").text, "summary-title")
     assert "Ann bid 0, took 0 and made it: 10 points." in told
     assert "Ben bid 0, took 1 and blacked out: 0 points." in told
-    assert "Ann leads with 10." in told
+    assert "Ann wins with 10." in told  # the only round: the game is over, nobody "leads"
+    german = client.get(f"/t/{table}?lang=de").text
+    assert "Ann gewinnt mit 10." in section(german, "summary-title")
+    assert "führt" not in german
+    assert "Gewinner:\n        Ann" in german
+
+
+def test_a_shared_win_names_the_winners_with_and(app: Flask, client: FlaskClient) -> None:
+    """Two on the highest total after the last round: they share the win, "Ann and Cho" ("Ann
+    und Cho" in German), not "Ann, Cho"."""
+    table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"), {"max_cards": 1})
+    for seat in (2, 3, 1):
+        ok(post(client, table, "bid", player=seat, bid=0))
+    ok(post(client, table, "tricks", tricks_1=0, tricks_2=1, tricks_3=0))  # Ben blacks out
+    told = section(client.get(f"/t/{table}").text, "summary-title")
+    assert "Ann and Cho share the win with 10." in told
+    german = client.get(f"/t/{table}?lang=de").text
+    assert "Ann und Cho gewinnen gemeinsam mit 10." in section(german, "summary-title")
+    assert "Geteilter Sieg:\n        Ann und Cho" in german
 
 
 def test_an_ebbes_summary_says_what_each_player_scored_with(
@@ -123,7 +141,7 @@ def test_an_ebbes_summary_says_what_each_player_scored_with(
     assert "Dee: ebbes bonus +3, 4 minus cards −4 → −1 point." in told
     assert "Ann leads with 5." in told
     german = section(client.get(f"/t/{table}?lang=de").text, "summary-title")
-    assert "Dee: Ebbes-Bonus +3, 4 Minuskarten −4 → −1 Punkt." in german
+    assert "Dee: ebbes-Bonus +3, 4 Minuskarten −4 → −1 Punkt." in german
     standings = section(client.get(f"/t/{table}/standings").text, "summary-title")
     assert "Ann: 3 plus cards +3, ebbes bonus +3, 1 minus card −1 → 5 points." in standings
 

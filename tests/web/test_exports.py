@@ -325,7 +325,7 @@ def test_the_separator_follows_the_readers_language(client: FlaskClient) -> None
         client.get(f"/t/{table}/sheet.csv?lang={lang}").data for lang in ("en", "de")
     )
     assert english.decode("utf-8-sig").startswith('"Round","Cards","Deals","Trump",')
-    assert german.decode("utf-8-sig").startswith('"Runde";"Karten";"Gibt";"Trumpf";')
+    assert german.decode("utf-8-sig").startswith('"Runde";"Karten";"Geber";"Trumpf";')
     assert b"." not in german.split(b"\r\n", 1)[1] and b"." not in english.split(b"\r\n", 1)[1]
 
 
@@ -496,7 +496,7 @@ def test_the_standings_download_as_an_xlsx_with_the_pages_numbers(
         r"attachment; filename=group-[A-Za-z0-9_-]{8}-all-standings\.xlsx",
         response.headers["Content-Disposition"],
     ), response.headers["Content-Disposition"]
-    assert sheet.title == {"en": "Standings", "de": "Stand"}[lang]
+    assert sheet.title == {"en": "Standings", "de": "Rangliste"}[lang]
     header_style(sheet)
     header, *rows = rows_of(sheet)
     assert header == {
@@ -617,8 +617,8 @@ def test_libreoffice_opens_the_spreadsheets_with_every_value_in_its_own_cell(
         assert "Zoë" in header and "Даша ♦" in header and "Jörg" in header, name
         assert "=1+2" in header, name
         assert len(rows[0]) == 4 + 4 * 4 and all(len(row) == len(rows[0]) for row in rows), name
-    assert shown["sheet-de.csv"][0][:4] == ["Runde", "Karten", "Gibt", "Trumpf"]
-    assert shown["book-de.xlsx"][0][:4] == ["Runde", "Karten", "Gibt", "Trumpf"]
+    assert shown["sheet-de.csv"][0][:4] == ["Runde", "Karten", "Geber", "Trumpf"]
+    assert shown["book-de.xlsx"][0][:4] == ["Runde", "Karten", "Geber", "Trumpf"]
     assert shown["book-en.xlsx"][0][4:6] == ["Zoë: Bid", "Zoë: Tricks won"]
 
 

@@ -309,6 +309,23 @@ def test_earlier_evenings_list_their_tables_and_winners(app, client) -> None:
     assert "No table yet tonight." in text
     assert "Earlier evenings" in text and "1 table" in text and "won by Ben" in text
     assert last_week.strftime("%B") in text  # the evening's date
+    german = main_text(client.get(f"/g/{group_id}?lang=de"))
+    assert "Frühere Abende" in german and "Gewinner: Ben" in german
+
+
+def test_an_earlier_table_this_phone_holds_has_a_link_to_open_it(app, client) -> None:
+    """The link after a table of an earlier evening says what it does: "open" ("öffnen", the
+    verb; the German for the "open" of a bid, "offen", is another word)."""
+    group_id = new_group(client)
+    assert start(client, group_id, here=["p1", "p2", "p3"]).status_code == 303
+    with app.app_context():
+        db.session.execute(
+            update(GroupTable).values(played_at=datetime.now(UTC) - timedelta(days=7))
+        )
+        db.session.commit()
+    link = re.compile(r'· <a href="/t/[^"]+">([^<]+)</a>')
+    assert link.findall(client.get(f"/g/{group_id}").text) == ["open"]
+    assert link.findall(client.get(f"/g/{group_id}?lang=de").text) == ["öffnen"]
 
 
 @pytest.mark.parametrize("when", ["tonight", "last week"])

@@ -19,13 +19,13 @@ def test_the_share_page_offers_to_keep_the_table_in_a_group(app: Flask, client) 
     assert f'href="/t/{table}/group"' in share.text
     page = client.get(f"/t/{table}/group")
     assert page.status_code == 200
-    assert "Its roster is this table's players: Ann, Ben, Gus." in main_text(page)
+    assert "Its roster is this table's players: Ann, Ben and Gus." in main_text(page)
 
 
 def test_a_new_group_made_from_a_table_keeps_it_with_its_players(app: Flask, client) -> None:
     table = new_table(app, client, "blackout", ("Ann", "Ben", "Gus"))
     page = client.get(f"/t/{table}/group").text
-    assert html.unescape(hidden(page, "name")) == "Ann, Ben, Gus's group"
+    assert html.unescape(hidden(page, "name")) == "Ann, Ben and Gus's group"
     response = client.post(
         f"/t/{table}/group", data={"action": "new", "name": "Cabin", "time_zone": "UTC"}
     )

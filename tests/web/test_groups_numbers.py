@@ -177,7 +177,7 @@ def test_a_profile_shows_every_number_of_its_game_each_saying_what_it_counts(app
     details = re.findall(r'<details class="number"[^>]*>.*?<p>(.*?)</p>', page.text, re.S)
     assert len(details) == len(shown) and all(len(sentence) > 20 for sentence in details)
     text = main_text(page)
-    assert "Finishes behind Ben, Cho, Dee most often: 1 time." in text
+    assert "Finishes behind Ben, Cho and Dee most often: 1 time." in text
     assert "Has finished ahead of nobody yet." in text
     assert "<svg" in page.text and "The chart in words" in text  # the rating chart, and in words
     alles = numbers_of(client.get(f"/g/{group}/p/p1?game=alles-oder-nichts&season=all").text)

@@ -166,7 +166,7 @@ def test_a_german_pdf_prints_umlauts_in_the_built_in_font(app, client) -> None:
     client.set_cookie("lang", "de")
     text, fonts = pdf_text_and_fonts(client.get(f"/t/{table}/sheet.pdf").data)
     assert fonts == {"/Helvetica", "/Helvetica-Bold"}
-    for german in ("Punkteblock", "Gibt Runde 1: Jörg", "Müßig", "Seite 1 von 1"):
+    for german in ("Punkteblock", "Geber in Runde 1: Jörg", "Müßig", "Seite 1 von 1"):
         assert german in text
     # the black box is explained, and every shortened column head spelled out
     assert "schwarzes Feld: Ansage verfehlt, 0 Punkte" in text

@@ -17,7 +17,7 @@ from referee.web.language import language
 from referee.web.memo import memo
 from referee.web.screens import Cell, SheetRow, screens
 from referee.web.sheet.rows import sheet as sheet_rows
-from referee.web.words import points_text
+from referee.web.words import names_text, points_text
 
 
 @dataclass
@@ -70,15 +70,24 @@ def made_bid(cell: Cell) -> bool | None:
     return cell.bid == cell.tricks
 
 
-def leader_text(totals: dict[str, int]) -> str:
-    """Who leads on ``totals``, in a sentence (a shared lead names everyone in it)."""
+def leader_text(totals: dict[str, int], over: bool = False) -> str:
+    """Who leads on ``totals``, in a sentence (a shared lead names everyone in it); once the
+    game is ``over``, who won it (nobody leads a game that has ended)."""
     best = max(totals.values())
     ahead = [player for player, total in totals.items() if total == best]
+    if over and len(ahead) == 1:
+        return _("%(player)s wins with %(total)s.", player=ahead[0], total=number_text(best))
+    if over:
+        return _(
+            "%(players)s share the win with %(total)s.",
+            players=names_text(ahead),
+            total=number_text(best),
+        )
     if len(ahead) == 1:
         return _("%(player)s leads with %(total)s.", player=ahead[0], total=number_text(best))
     return _(
         "%(players)s share the lead with %(total)s.",
-        players=", ".join(ahead),
+        players=names_text(ahead),
         total=number_text(best),
     )
 
@@ -113,10 +122,13 @@ def player_line(cell: Cell, player: str, has_bids: bool) -> SummaryLine:
     return SummaryLine(player, text, made, cell.blacked)
 
 
-def summary(row: SheetRow, players: tuple[str, ...], has_bids: bool) -> RoundSummary:
-    """The summary of the scored ``row``: each player's round, then the leader after it."""
+def summary(
+    row: SheetRow, players: tuple[str, ...], has_bids: bool, over: bool = False
+) -> RoundSummary:
+    """The summary of the scored ``row``: each player's round, then the leader after it (the
+    winner, when ``row`` is the game's last round, ``over``)."""
     lines = [player_line(row.cells[player], player, has_bids) for player in players]
-    return RoundSummary(row.number, lines, leader_text(row.running))
+    return RoundSummary(row.number, lines, leader_text(row.running, over))
 
 
 def last_summary(state: State) -> RoundSummary | None:
@@ -154,8 +166,9 @@ def round_summary(
             cell.parts = part.score_parts(scores[player])
         part.fill_cell(state, rnd, player, cell)
         lines.append(player_line(cell, player, part.has_bids))
+    over = state.complete and rnd is state.rounds[-1]
     return RoundSummary(
-        rnd.number, lines, leader_text(state.totals() if totals is None else totals)
+        rnd.number, lines, leader_text(state.totals() if totals is None else totals, over)
     )
 
 
@@ -182,5 +195,5 @@ def evening(state: State, sheet: list[SheetRow] | None = None) -> Evening:
     players = state.players
     has_bids = screens(state.setup.game).has_bids
     rows = [row for row in (sheet_rows(state) if sheet is None else sheet) if row.complete]
-    told = summary(rows[-1], players, has_bids) if rows else None
+    told = summary(rows[-1], players, has_bids, state.complete) if rows else None
     return Evening(rows, told, standings(rows, players, has_bids), has_bids)

@@ -39,6 +39,7 @@ from referee.web.groups.words import not_kept_text, refusal_text
 from referee.web.i18n import gettext
 from referee.web.loading import load
 from referee.web.sharing.access import creator, require
+from referee.web.words import names_text
 
 
 class KeepForm(FlaskForm):
@@ -97,7 +98,7 @@ def render_keep(
 
 
 def default_name(players: tuple[str, ...]) -> str:
-    return gettext("%(names)s's group", names=", ".join(players))[:LONGEST_GROUP_NAME]
+    return gettext("%(names)s's group", names=names_text(players))[:LONGEST_GROUP_NAME]
 
 
 @bp.get("/t/<table_id>/group")
