@@ -54,6 +54,8 @@ PAGE_BUDGETS = {"requests": 3, "gzip": 13 * 1024}
 def budgets_of(page: str) -> dict[str, int]:
     """The first view's budgets of ``page`` ("table page" or "score sheet")."""
     return SHEET_BUDGETS if page == "score sheet" else BUDGETS
+
+
 #: The languages measured: English, and German (the longest words of the catalogs).
 LANGUAGES = ("en", "de")
 

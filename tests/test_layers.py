@@ -1,7 +1,8 @@
 """The pure layers stay pure: the rules engine (no Flask, SQL, reportlab or I/O: nothing but
 itself and small standard modules, and ``importlib`` for the registry to import a game's rules
 by the name its line gives), the score sheets with each game's printed part (PDF bytes
-from the engine's state with reportlab; no web or database), the records with each game's
+from the engine's state with reportlab, a season report's ratings shown as the group's rating
+module shows them; no web or database), the records with each game's
 record part (``table-referee/1`` documents and the referee's report: the engine, the registry
 and the standard library only), the groups with each game's stats part (group files and their
 statistics: the records, the engine, the standard library and the rating library only, with
@@ -57,7 +58,9 @@ LAYERS = [
     Layer(
         "sheets",
         ("sheets/*.py", "parts.py", "games/*/printed.py"),
-        ("referee.rules", "referee.sheets", "referee.parts"),
+        # A group's season report shows the group's ratings as the group's room says they are
+        # shown (``referee.groups.rating``): one rule for every page, report and command.
+        ("referee.rules", "referee.sheets", "referee.parts", "referee.groups.rating"),
         frozenset(
             SMALL_STDLIB
             | {"contextlib", "contextvars", "datetime", "gettext", "importlib", "io", "re", "xml"}
@@ -88,7 +91,9 @@ LAYERS = [
         "groups",
         ("groups/*.py", "games/*/stats.py"),
         ("referee.rules", "referee.records", "referee.groups", "referee.parts"),
-        frozenset(SMALL_STDLIB | {"datetime", "json", "multiprocessing", "pathlib", "re"})
+        frozenset(
+            SMALL_STDLIB | {"datetime", "decimal", "json", "multiprocessing", "pathlib", "re"}
+        )
         | {"openskill"},
         frozenset(WEB_AND_DATABASE | {"reportlab"}),
         "stats",

@@ -174,7 +174,12 @@ def changed(path: str, value: object) -> dict:
         (changed("1.event.bid", 1.0), "history[1].event.bid", "must be int"),
         (changed("1.event.player", None), "history[1].event.player", "is missing"),
         (changed("1.event.colour", "red"), "history[1].event.colour", "is not a field of a bid"),
-        (changed("4.event.tricks", dict.fromkeys("ABCDE", 0)), "history[4].event.tricks", "most 4"),
+        # A map may name everyone the game seats (a newcomer too: Blackout's 8), no more.
+        (
+            changed("4.event.tricks", dict.fromkeys("ABCDEFGHI", 0)),
+            "history[4].event.tricks",
+            "most 8",
+        ),
         (changed("4.event.tricks", {"Ann": [1]}), "history[4].event.tricks", "Mapping"),
         (
             changed("5.event", ev.Trump(1, "S").to_dict()),

@@ -5,11 +5,10 @@ the rules."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
-
-import json
 
 from referee.records import export_record, parse_record
 from referee.records.check import check_text

@@ -6,10 +6,12 @@ record's round trip."""
 from __future__ import annotations
 
 import json
+import random
 import re
 
 from referee.records import load_record
 from referee.store.tables import get_table, table_state
+from tests.durability.legal import entry_form, next_entry
 from tests.web.helpers import error_of, new_table, ok, undo
 from tests.web.test_end_early import play_rounds
 from tests.web.test_language import pdf_text_and_fonts
@@ -141,9 +143,6 @@ def test_no_seat_change_mid_round_in_ebbes_or_twice_from_two_phones(app, client)
     form = seat_form(page, "sit-out") | {"player": "1"}
     with app.app_context():
         record, state = get_table(table_id), table_state(table_id)
-    import random
-
-    from tests.durability.legal import entry_form, next_entry
 
     event, _after = next_entry(state, random.Random(2))
     ok(client.post(f"/t/{table_id}/entry", data=entry_form(state, event, record.last_seq)))
