@@ -11,7 +11,7 @@ from referee.games.blackout.printed import BLACKED
 from referee.records import load_record
 from referee.rules import Setup, State, apply, replay, start
 from referee.rules import events as ev
-from referee.rules.wording import number_text
+from referee.rules.wording import ENGLISH, names_list, number_text
 from referee.sheets import Correction, Page, SheetInfo, fonts, table_sheet
 from referee.sheets.grid import LABEL_SIZE
 from tests.sheets.reading import line_of, page_sizes, page_texts, round_numbers, rows, words
@@ -208,7 +208,8 @@ def test_a_game_with_an_earlier_round_not_complete_is_not_called_complete():
 def test_a_shared_win():
     state = golden("blackout/shared-win-3p-max1.json")
     assert len(state.winners()) > 1
-    assert "Shared win: " + ", ".join(state.winners()) in page_texts(table_sheet(state))[0]
+    said = "Shared win: " + names_list(state.winners(), ENGLISH)  # "Ann and Cho"
+    assert said in page_texts(table_sheet(state))[0]
 
 
 @pytest.mark.parametrize(
