@@ -244,6 +244,7 @@ class Table:
 FIELD_NAMES = [
     *("player", "bid", "choice", "chosen_by", "colour", "trump", "number"),
     *("tricks-4", "tricks-0", "won-1-black", "designator-red", "csrf_token"),
+    *("name", "after", "start"),
 ]
 
 
