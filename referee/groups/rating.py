@@ -95,7 +95,8 @@ def ratings(tables: Sequence[CountedTable]) -> dict[str, dict[str, Any]]:
         facts = table.facts
         if not facts.complete or len(facts.seats) < 2 or not any(table.seats.values()):
             continue  # a table of one player (a breach of its game's rules) has no one to beat
-        members = [table.seats[seat.name] or "" for seat in facts.seats]  # "": a guest
+        # "": a guest, or a newcomer who joined late (no seat of the table): an anonymous opponent
+        members = [table.seats.get(seat.name) or "" for seat in facts.seats]
         teams = [[now[m] if m in now else rater.rating()] for m in members]
         ranks: list[float] = [float(seat.place or 0) for seat in facts.seats]
         rated = rater.rate(teams, ranks=ranks)

@@ -131,7 +131,7 @@ def sheet(state: State, info: SheetInfo | None, page: Page | None) -> bytes:
             )
             if part
         ),
-        common.seats_line(players),
+        common.seats_line(state.ring),  # as they sit, newcomers where they sat down
         _(part.first_line, player=state.setup.first_player),
     ]
     head = common.heading(title, lines)

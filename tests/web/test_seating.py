@@ -9,11 +9,14 @@ import json
 import random
 import re
 
+from referee.groups.facts import table_facts
 from referee.records import load_record
 from referee.store.tables import get_table, table_state
 from tests.durability.legal import entry_form, next_entry
+from tests.web.group_helpers import main_text, new_group
 from tests.web.helpers import error_of, new_table, ok, undo
-from tests.web.test_end_early import play_rounds
+from tests.web.test_end_early import end_form, play_rounds
+from tests.web.test_groups_start import started
 from tests.web.test_language import pdf_text_and_fonts
 
 NAMES = ("Ann", "Ben", "Cho", "Dee")
@@ -173,3 +176,42 @@ def test_a_join_is_corrected_like_any_entry(app, client) -> None:
     assert state.players == (*NAMES, "Eve") and state.ring[:2] == ("Ann", "Eve")
     totals = [state.totals()[p] for p in NAMES]
     assert state.totals()["Eve"] == (2 * sum(totals) + 4) // 8
+
+
+def test_a_groups_table_where_people_come_and_go(app, client) -> None:
+    """At a group's table of four, a guest joins after round 1 and a roster player sits out
+        round 3 and leaves before round 5; the table ends after round 5. The group's pages show the
+        table with everyone at it, and its numbers count each roster player's own rounds: 5 for those
+        who stayed, 3 for the one who sat out round 3 and left before round 5; the newcomer, no roster
+    player, has 4 and counts for nobody."""
+    group_id = new_group(client)
+    table_id = started(client, group_id, here=["p1", "p2", "p3", "p4"])
+    play_rounds(app, client, table_id, 1)
+    page = client.get(f"/t/{table_id}").text
+    ok(client.post(f"/t/{table_id}/entry", data=seat_form(page, "join") | {"name": "Gus"}))
+    play_rounds(app, client, table_id, 2)
+    with app.app_context():
+        left = table_state(table_id).setup.players[3]
+    ok(
+        client.post(
+            f"/t/{table_id}/entry",
+            data=seat_form(client.get(f"/t/{table_id}").text, "sit-out") | {"player": "4"},
+        )
+    )
+    play_rounds(app, client, table_id, 4)
+    ok(
+        client.post(
+            f"/t/{table_id}/entry",
+            data=seat_form(client.get(f"/t/{table_id}").text, "leave") | {"player": "4"},
+        )
+    )
+    play_rounds(app, client, table_id, 5)
+    ok(client.post(f"/t/{table_id}/entry", data=end_form(client.get(f"/t/{table_id}").text)))
+    assert "Gus" in main_text(client.get(f"/g/{group_id}"))
+    assert client.get(f"/g/{group_id}/standings?season=all").status_code == 200
+    with app.app_context():
+        state = table_state(table_id)
+    facts = table_facts(state)
+    rounds = {seat.name: seat.rounds for seat in facts.seats}
+    assert rounds[left] == 3 and rounds["Gus"] == 4
+    assert all(rounds[p] == 5 for p in state.setup.players if p != left)

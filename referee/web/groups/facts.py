@@ -165,7 +165,8 @@ def line(group: GroupRecord, kept: KeptTable) -> TableLine:
     totals = dict(zip(facts.players, facts.totals, strict=True)) if facts is not None else {}
     ahead = set(facts.ahead) if facts is not None else set()
     seats = []
-    for name in kept.players:
+    # Everyone who played, a newcomer who joined late too (no roster seat: shown as named).
+    for name in facts.players if facts is not None else kept.players:
         player_id = kept.seats.get(name)
         player = group.player(player_id)
         shown = player.name if player is not None else name
