@@ -180,10 +180,10 @@ def test_a_join_is_corrected_like_any_entry(app, client) -> None:
 
 def test_a_groups_table_where_people_come_and_go(app, client) -> None:
     """At a group's table of four, a guest joins after round 1 and a roster player sits out
-        round 3 and leaves before round 5; the table ends after round 5. The group's pages show the
-        table with everyone at it, and its numbers count each roster player's own rounds: 5 for those
-        who stayed, 3 for the one who sat out round 3 and left before round 5; the newcomer, no roster
-    player, has 4 and counts for nobody."""
+    round 3 and leaves before round 5; the table ends after round 5. The group's pages show the
+    table with everyone at it, and its numbers count each roster player's own rounds: 5 for
+    those who stayed, 3 for the one who sat out round 3 and left before round 5; the newcomer,
+    no roster player, has 4 and counts for nobody."""
     group_id = new_group(client)
     table_id = started(client, group_id, here=["p1", "p2", "p3", "p4"])
     play_rounds(app, client, table_id, 1)
