@@ -166,6 +166,9 @@ def test_watching_phones_polls_cost_flask_one_page_per_change(app, calls, client
     """With the speed layer: "unchanged" never reaches Flask; after a change, the first
     spectator's poll is rendered by Flask (its page kept), the others' are answered from
     memory, each with the page its own request gets."""
+    # No sweep of the positions due while the phones poll, however slow a loaded machine makes
+    # them (one is due every 0.25 s): a due sweep sends a poll on to Flask, as it should.
+    app.extensions["referee.speed"].positions.every = 3600.0
     address = f"/t/{table}/sheet"
     viewers = [phone(app, table, "viewer") for _ in range(4)]
     for viewer in viewers:  # each page opened as the phone opens it (settled: no new cookie)
