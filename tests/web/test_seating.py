@@ -35,6 +35,12 @@ def seat_form(page: str, action: str) -> dict[str, str]:
     raise AssertionError(f"no {action} form on the page")
 
 
+def change_seats(client, table_id: str, action: str, **fields: str) -> None:
+    """Post the panel's ``action`` form from the table's page as it is now, with ``fields``."""
+    page = client.get(f"/t/{table_id}").text
+    ok(client.post(f"/t/{table_id}/entry", data=seat_form(page, action) | fields))
+
+
 def test_a_late_join_a_sit_out_and_a_leave_at_a_blackout_table(app, client) -> None:
     """Ann, Ben, Cho and Dee play two rounds (Ann and Ben deal); Eve sits down left of Ben
     with the lowest total and deals round 3; Cho sits out round 4; Dee leaves before round 5."""
@@ -54,20 +60,10 @@ def test_a_late_join_a_sit_out_and_a_leave_at_a_blackout_table(app, client) -> N
     assert rnd.dealer == "Eve" and state.game.round_count == 19  # 52 ÷ 5 = 10 cards at most
 
     play_rounds(app, client, table_id, 3)
-    ok(
-        client.post(
-            f"/t/{table_id}/entry",
-            data=seat_form(client.get(f"/t/{table_id}").text, "sit-out") | {"player": "3"},
-        )
-    )
+    change_seats(client, table_id, "sit-out", player="3")
     assert re.search(r"Sits out</dt>\s*<dd>Cho</dd>", client.get(f"/t/{table_id}").text)
     play_rounds(app, client, table_id, 4)
-    ok(
-        client.post(
-            f"/t/{table_id}/entry",
-            data=seat_form(client.get(f"/t/{table_id}").text, "leave") | {"player": "4"},
-        )
-    )
+    change_seats(client, table_id, "leave", player="4")
     play_rounds(app, client, table_id, 5)
     with app.app_context():
         state = table_state(table_id)
@@ -192,19 +188,9 @@ def test_a_groups_table_where_people_come_and_go(app, client) -> None:
     play_rounds(app, client, table_id, 2)
     with app.app_context():
         left = table_state(table_id).setup.players[3]
-    ok(
-        client.post(
-            f"/t/{table_id}/entry",
-            data=seat_form(client.get(f"/t/{table_id}").text, "sit-out") | {"player": "4"},
-        )
-    )
+    change_seats(client, table_id, "sit-out", player="4")
     play_rounds(app, client, table_id, 4)
-    ok(
-        client.post(
-            f"/t/{table_id}/entry",
-            data=seat_form(client.get(f"/t/{table_id}").text, "leave") | {"player": "4"},
-        )
-    )
+    change_seats(client, table_id, "leave", player="4")
     play_rounds(app, client, table_id, 5)
     ok(client.post(f"/t/{table_id}/entry", data=end_form(client.get(f"/t/{table_id}").text)))
     assert "Gus" in main_text(client.get(f"/g/{group_id}"))
