@@ -99,7 +99,7 @@ def test_the_page_after_an_entry_another_process_wrote_catches_up(app, client, s
 
 
 def test_an_entry_from_a_page_ahead_of_this_process_catches_up_without_asking_the_position(
-    app, client
+    app, client, sweep_due
 ):
     table = new_table(app, client, "blackout", ("Ann", "Ben", "Cho"))
     ok(post(client, table, "trump", trump="H"))  # this process keeps the table at entry 1

@@ -24,7 +24,7 @@ def breaks(app: Flask, how: str) -> None:
 
 
 @pytest.mark.parametrize("how", ["raises", "database"])
-def test_a_failure_gets_a_plain_page_of_our_own(app, how):
+def test_a_failure_gets_a_plain_page_of_our_own(app, how, sweep_due):
     app.config["PROPAGATE_EXCEPTIONS"] = False  # as in production: the handler answers
     breaks(app, how)
 

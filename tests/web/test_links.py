@@ -377,7 +377,7 @@ def test_a_revoked_links_poll_key_stops_answering(app, client, table, sweep_due)
 
 
 def test_a_link_revoked_in_another_process_writes_nothing_and_reads_until_a_sweep_at_most(
-    app, client, table, sweep_due
+    app, sweep_due, client, table
 ):
     from referee.store.links import revoke
 
@@ -643,7 +643,7 @@ def forget_links(app) -> None:
 
 
 def test_a_write_takes_what_its_link_may_do_from_the_session_and_checks_the_link_itself(
-    app, client, table
+    app, sweep_due, client, table
 ):
     """A write by a link this process does not keep reads no link first: the signed session
     says what the link opened (its kind and player never change), and the write's own statement
