@@ -60,12 +60,20 @@ LAYERS = [
         ("sheets/*.py", "parts.py", "games/*/printed.py"),
         # A group's season report shows the group's ratings as the group's room says they are
         # shown (``referee.groups.rating``): one rule for every page, report and command.
-        ("referee.rules", "referee.sheets", "referee.parts", "referee.groups.rating"),
+        # The readable card is drawn where the reader looks for its boxes (``referee.paper
+        # .layout``), with its QR code made by segno.
+        (
+            "referee.rules",
+            "referee.sheets",
+            "referee.parts",
+            "referee.groups.rating",
+            "referee.paper.layout",
+        ),
         frozenset(
             SMALL_STDLIB
             | {"contextlib", "contextvars", "datetime", "gettext", "importlib", "io", "re", "xml"}
         )
-        | {"reportlab"},
+        | {"reportlab", "segno"},
         frozenset(WEB_AND_DATABASE),
         "printed",
     ),
@@ -97,6 +105,13 @@ LAYERS = [
         | {"openskill"},
         frozenset(WEB_AND_DATABASE | {"reportlab"}),
         "stats",
+    ),
+    Layer(
+        "paper",
+        ("paper/*.py",),
+        ("referee.rules", "referee.paper"),
+        frozenset(SMALL_STDLIB | {"json", "math", "struct"}) | {"numpy", "cv2", "sklearn"},
+        frozenset(WEB_AND_DATABASE | {"reportlab"}),
     ),
     Layer(
         "command line",
