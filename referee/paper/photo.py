@@ -18,7 +18,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.paper.layout import (
-    MARKER,
     PAGE_HEIGHT,
     PAGE_WIDTH,
     VERSION,
@@ -55,7 +54,6 @@ class Card:
     game: str
     players: int
     options: dict[str, Any]
-    flipped: bool
 
 
 def image_size(data: bytes) -> tuple[str, int, int]:
@@ -186,12 +184,11 @@ def read_card_code(straight: NDArray[np.uint8], qr: Box) -> str:
     x1, y1 = int((qr.x + qr.w) * SCALE + pad), int((qr.y + qr.h) * SCALE + pad)
     crop = straight[y0:y1, x0:x1]
     detector = cv2.QRCodeDetector()
-    for factor in (1.0, 2.0):
-        tried = crop if factor == 1.0 else cv2.resize(crop, None, fx=factor, fy=factor)
-        for attempt in (
-            tried,
-            cv2.threshold(tried, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1],
-        ):
+    for factor in (1, 2, 3):  # a blurred or coarse code often reads at another size or contrast
+        tried = cv2.resize(crop, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+        sharp = cv2.addWeighted(tried, 2.0, cv2.GaussianBlur(tried, (0, 0), 1.5 * factor), -1, 0)
+        binary = cv2.threshold(sharp, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1]
+        for attempt in (tried, sharp, binary):
             text, _points, _straight = detector.detectAndDecode(attempt)
             if text:
                 return str(text)
@@ -209,8 +206,4 @@ def card_of(data: bytes, qr: Box) -> Card:
     version, game, players, options = named
     if version != VERSION:
         raise PhotoError("version", f"layout version {version}")
-    return Card(straight, version, game, players, options, flipped=False)
-
-
-#: The marker size in points, for the tests to draw photos at a known scale.
-MARKER_POINTS = MARKER
+    return Card(straight, version, game, players, options)

@@ -131,7 +131,7 @@ def ink_of(image: NDArray[np.uint8]) -> NDArray[np.float32]:
     paper = cv2.dilate(grey, np.ones((15, 15), np.uint8))
     paper = cv2.GaussianBlur(paper, (0, 0), 8)
     ratio = grey / np.maximum(paper, 1.0)
-    ink: NDArray[np.float32] = np.clip((0.8 - ratio) / 0.35, 0.0, 1.0).astype(np.float32)
+    ink: NDArray[np.float32] = np.clip((0.66 - ratio) / 0.3, 0.0, 1.0).astype(np.float32)
     return ink
 
 
@@ -231,10 +231,11 @@ def raw_fields(
 
 def joint_scores(
     odds: Sequence[Mapping[int, float]], allowed: Callable[[int], bool]
-) -> list[dict[int, float]]:
-    """For each of several numbers whose sum must be ``allowed``: for each value it may take,
-    the log-likelihood of the likeliest whole set with it at that value (-inf when none is
-    allowed). Exact, by sums: forward and backward over the numbers."""
+) -> tuple[list[dict[int, float]], list[int]]:
+    """For several numbers whose sum must be ``allowed``: for each number and each value it may
+    take, the log-likelihood of the likeliest whole set with it at that value (-inf when none
+    is allowed); and the likeliest whole set itself. Exact, by sums: forward and backward over
+    the numbers."""
     count = len(odds)
     logs = [{v: math.log(p) for v, p in o.items()} for o in odds]
     forward: list[dict[int, float]] = [{0: 0.0}]
@@ -267,19 +268,35 @@ def joint_scores(
                         top = max(top, left + lp + right)
             best[v] = top
         out.append(best)
-    return out
+    chosen: list[int] = []
+    so_far = 0
+    for i in range(count):
+        best_value, top = next(iter(logs[i])), -math.inf
+        for v, lp in logs[i].items():
+            for after, right in backward[i + 1].items():
+                if allowed(so_far + v + after) and lp + right > top:
+                    best_value, top = v, lp + right
+        chosen.append(best_value)
+        so_far += best_value
+    return out, chosen
 
 
-def decide(fields: Sequence[Field], scores: Mapping[str, dict[Any, float]]) -> list[Cell]:
-    """Each field's reading: the value of the likeliest allowed round, with its doubts."""
+def decide(
+    fields: Sequence[Field], scores: Mapping[str, dict[Any, float]], best: Mapping[str, Any]
+) -> list[Cell]:
+    """Each field's reading: its value in the likeliest allowed round (``best``; else its
+    own likeliest), with its doubts: how close the likeliest round with another value in it
+    comes (``scores``), whether the rules overruled the box, whether it is empty."""
     cells = []
     for f in fields:
         joint = scores[f.key]
         ranked = sorted((v for v in joint if joint[v] > -math.inf), key=lambda v: -joint[v])
         if not ranked:
             ranked = sorted(f.odds, key=lambda v: -f.odds[v])
-        chosen = ranked[0]
-        margin = joint[ranked[0]] - joint[ranked[1]] if len(ranked) > 1 else math.inf
+        chosen = best.get(f.key, ranked[0])
+        ranked = [chosen, *(v for v in ranked if v != chosen)]
+        others = [joint[v] for v in ranked[1:] if v in joint]
+        margin = joint.get(chosen, -math.inf) - max(others, default=-math.inf)
         overruled = f.odds.get(chosen, 0.0) < OVERRULED
         doubtful = f.blank or overruled or margin < math.log(DOUBT_RATIO)
         n = int(f.key.split(".")[0])
@@ -303,22 +320,19 @@ def decide(fields: Sequence[Field], scores: Mapping[str, dict[Any, float]]) -> l
 def round_cells(fields: Sequence[Field], layout: CardLayout, hand: int, hook: bool) -> list[Cell]:
     """A round's readings as the rules choose them."""
     scores: dict[str, dict[Any, float]] = {}
+    best: dict[str, Any] = {}
     for f in fields:
-        if f.field in ("trump", "open"):
+        if f.field in ("trump", "open") or (f.field == "bid" and not hook):
             scores[f.key] = {k: math.log(p) for k, p in f.odds.items()}
-    took = [f for f in fields if f.field == "took"]
-    for f, joint in zip(
-        took, joint_scores([f.odds for f in took], lambda s: s == hand), strict=True
-    ):
-        scores[f.key] = joint
-    bids = [f for f in fields if f.field == "bid"]
-    if layout.game == "blackout" and hook:
-        joints = joint_scores([f.odds for f in bids], lambda s: s != hand)
-    else:
-        joints = [{v: math.log(p) for v, p in f.odds.items()} for f in bids]
-    for f, joint in zip(bids, joints, strict=True):
-        scores[f.key] = joint
-    return decide(fields, scores)
+    sums = [("took", lambda total: total == hand)]
+    if hook:  # the bids may not add up to the hand (Blackout's hook)
+        sums.append(("bid", lambda total: total != hand))
+    for name, allowed in sums:
+        group = [f for f in fields if f.field == name]
+        joints, chosen = joint_scores([f.odds for f in group], allowed)
+        for f, joint, value in zip(group, joints, chosen, strict=True):
+            scores[f.key], best[f.key] = joint, value
+    return decide(fields, scores, best)
 
 
 def read_straight(image: NDArray[np.uint8], layout: CardLayout, setup: Setup) -> Reading:

@@ -1,0 +1,96 @@
+"""Benchmark: reading photographed readable scorecards back (``referee.paper``).
+
+A corpus made from the app's own printed card (``tests/paper/photos.py``): the PDF rendered by
+pdftoppm at 150 dpi, every box filled with a held-out handwritten digit (scikit-learn's digits
+the classifier is not trained on, mostly from other writers) or a pen tick, then photographed:
+up to 30° of tilt, any turn (some upside down), blur, uneven light, a shadow on some, JPEG
+quality 60–90, 1,800–2,400 pixels on the long side. Half the cards are 4-player Blackout (25
+rounds), half 4-player Alles oder Nichts (7 rounds), every round filled in.
+
+Per cell it reports: read right by the box alone (the classifier's or tick's likeliest
+reading, no rules); read right with the rules' help and no question; the share of cells asked
+about; read right after the questions are answered (a wrong reading not asked about stays
+wrong); and readings accepted unasked that the rules engine then refuses (the card replayed
+with the questions answered truthfully). Cards whose markers or QR code are not found are
+counted apart. Seconds per card are the reader's alone (not the corpus's making), on one core.
+
+    python bench/paper.py [--cards N] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core, as the budget says
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import cv2  # noqa: E402
+
+from referee.paper.photo import PhotoError  # noqa: E402
+from referee.paper.reader import entries, read  # noqa: E402
+from referee.rules import Breach, Setup  # noqa: E402
+from tests.paper.photos import card_photo, random_shot  # noqa: E402
+
+cv2.setNumThreads(1)
+NAMES = ("Ann", "Ben", "Cho", "Dee")
+SETUPS = [Setup("blackout", NAMES, {}, "Ann"), Setup("alles-oder-nichts", NAMES, {}, "Ann")]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cards", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=44)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    cells = alone = ruled = asked = after = 0
+    broken = unread = 0
+    seconds: list[float] = []
+    for number in range(args.cards):
+        setup = SETUPS[number % len(SETUPS)]
+        data, values = card_photo(rng, setup, random_shot(rng))
+        started = time.process_time()
+        try:
+            reading = read(data, setup)
+        except PhotoError as error:
+            unread += 1
+            print(f"card {number}: not read ({error.reason}: {error})", file=sys.stderr)
+            continue
+        seconds.append(time.process_time() - started)
+        answered = {}
+        for cell in reading.cells:
+            truth = values[cell.key]
+            cells += 1
+            alone += cell.alone == truth
+            ruled += cell.value == truth
+            asked += cell.doubtful
+            answered[cell.key] = truth if cell.doubtful else cell.value
+            after += cell.doubtful or cell.value == truth
+        try:
+            entries(setup, answered, reading.rounds)
+        except (Breach, KeyError):
+            broken += 1
+    read_cards = args.cards - unread
+    print(f"cards: {args.cards} ({read_cards} read; markers or QR code not found: {unread})")
+    print(f"cells: {cells}")
+    print(f"right by the box alone (no rules):     {alone / cells:.2%}")
+    print(f"right with the rules, no question:     {ruled / cells:.2%}")
+    print(f"cells asked about:                     {asked / cells:.2%}")
+    print(f"right after the questions:             {after / cells:.2%}")
+    print(f"cards whose accepted readings the rules refuse: {broken}")
+    print(
+        f"seconds per card (reader, one core): median {statistics.median(seconds):.2f}, "
+        f"max {max(seconds):.2f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
