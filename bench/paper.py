@@ -48,7 +48,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cards", type=int, default=200)
     parser.add_argument("--seed", type=int, default=44)
+    parser.add_argument(
+        "--keep", type=Path, help="a folder to keep the photos not read and the hardest cards in"
+    )
     args = parser.parse_args()
+    if args.keep:
+        args.keep.mkdir(parents=True, exist_ok=True)
+    hardest: list[tuple[int, int, bytes, str]] = []
     rng = random.Random(args.seed)
     cells = alone = ruled = asked = after = 0
     broken = unread = 0
@@ -62,6 +68,8 @@ def main() -> int:
         except PhotoError as error:
             unread += 1
             print(f"card {number}: not read ({error.reason}: {error})", file=sys.stderr)
+            if args.keep:
+                (args.keep / f"unread-{number}.jpg").write_bytes(data)
             continue
         seconds.append(time.process_time() - started)
         answered = {}
@@ -77,6 +85,13 @@ def main() -> int:
             entries(setup, answered, reading.rounds)
         except (Breach, KeyError):
             broken += 1
+        wrong = [c for c in reading.cells if c.alone != values[c.key]]
+        said = "; ".join(
+            f"{c.key}: wrote {values[c.key]}, box alone {c.alone}, chosen {c.value}"
+            f"{' (asked)' if c.doubtful else ''}"
+            for c in wrong
+        )
+        hardest = sorted([*hardest, (len(wrong), number, data, said)], reverse=True)[:3]
     read_cards = args.cards - unread
     print(f"cards: {args.cards} ({read_cards} read; markers or QR code not found: {unread})")
     print(f"cells: {cells}")
@@ -89,6 +104,10 @@ def main() -> int:
         f"seconds per card (reader, one core): median {statistics.median(seconds):.2f}, "
         f"max {max(seconds):.2f}"
     )
+    for count, number, data, said in hardest:
+        print(f"hard card {number}: {count} boxes misread alone: {said}")
+        if args.keep:
+            (args.keep / f"hard-{number}.jpg").write_bytes(data)
     return 0
 
 

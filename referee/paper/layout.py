@@ -3,7 +3,9 @@ left corner, for the PDF (``referee.sheets.readable``) to draw and the reader to
 
 The page carries four ArUco markers (4×4 bits, ids 0–3, clockwise from the top left) in its
 corners, which the reader finds to straighten the photo, and a QR code naming the card: its
-layout version, game, player count and the game's options (``card_code``). Each round is a
+layout version, game, player count and the game's options that differ from the defaults
+(``card_code``: ``TR1 blackout 4 {"max_cards":5}``, short, so that the code is coarse and reads
+from a blurred photo). Each round is a
 row: its number and hand size printed, a tick box per trump suit or colour (none in a round
 without trump), then per player a box per digit of the bid and of the tricks won (Alles oder
 Nichts adds tick boxes for open and secret) and a free box for the running total, which people
@@ -26,8 +28,8 @@ from referee.rules.dealt import DealtGame
 
 #: The layout's version, named in the QR code: a reader refuses a card of a version it lacks.
 VERSION = 1
-#: What the QR code's text starts with.
-CODE_PREFIX = "table-referee card "
+#: What the QR code's text starts with (then the version): short, for a coarse code.
+CODE_PREFIX = "TR"
 #: The games with a readable card (record names). ebbes is not among them: its rounds record
 #: a number card, a colour per role and the cards won of each scoring colour per player, which
 #: would need many more boxes a row than a page across holds for six players.
@@ -162,30 +164,35 @@ def card_code(game: str, players: int, options: Mapping[str, Any]) -> str:
     names = tuple(f"seat {n}" for n in range(1, players + 1))
     defaults = start(Setup(game, names, {})).game.options
     own = {key: value for key, value in options.items() if defaults.get(key) != value}
-    body = {"v": VERSION, "g": game, "n": players, "o": own}
-    return CODE_PREFIX + json.dumps(body, separators=(",", ":"), sort_keys=True)
+    text = json.dumps(own, separators=(",", ":"), sort_keys=True)
+    return f"{CODE_PREFIX}{VERSION} {game} {players} {text}"
 
 
 def read_code(text: str) -> tuple[int, str, int, dict[str, Any]] | None:
     """The version, game, player count and options a QR code's text names, or None when it is
     not a card's code."""
-    if not text.startswith(CODE_PREFIX):
+    parts = text.split(" ", 3)
+    if len(parts) != 4 or not parts[0].startswith(CODE_PREFIX):
+        return None
+    version, game, players, rest = parts[0][len(CODE_PREFIX) :], parts[1], parts[2], parts[3]
+    if not (version.isascii() and version.isdigit() and players.isascii() and players.isdigit()):
         return None
     try:
-        body = json.loads(text[len(CODE_PREFIX) :])
+        options = json.loads(rest)
     except ValueError:
         return None
-    if not isinstance(body, dict):
+    if not isinstance(options, dict) or len(version) > 3 or len(players) > 2:
         return None
-    version, game, players, options = body.get("v"), body.get("g"), body.get("n"), body.get("o")
-    if not (
-        isinstance(version, int)
-        and isinstance(game, str)
-        and isinstance(players, int)
-        and isinstance(options, dict)
-    ):
-        return None
-    return version, game, players, options
+    return int(version), game, int(players), options
+
+
+def has_card(game: str, players: int, options: Mapping[str, Any]) -> bool:
+    """Whether a table of ``game``, ``players`` and ``options`` has a readable card."""
+    try:
+        card_layout(game, players, options)
+    except ValueError:  # CardError, and what the rules say of the players or options
+        return False
+    return True
 
 
 def digits_for(high: int) -> int:

@@ -29,7 +29,7 @@ from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import HiddenField
 
-from referee.paper.layout import READABLE_GAMES, CardError, card_layout
+from referee.paper.layout import CardError, card_layout, has_card
 from referee.rules import Breach, Setup, State
 from referee.sheets.card import BlankCard
 from referee.sheets.readable import readable_card
@@ -86,13 +86,7 @@ class ShownRound:
 def readable(state: State) -> bool:
     """Whether the table's game and size have a readable card."""
     setup = state.setup
-    if setup.game not in READABLE_GAMES:
-        return False
-    try:
-        card_layout(setup.game, len(setup.players), setup.options)
-    except (CardError, ValueError):
-        return False
-    return True
+    return has_card(setup.game, len(setup.players), setup.options)
 
 
 def not_begun(record: Any) -> bool:

@@ -39,7 +39,8 @@ def test_the_code_names_the_card_and_only_what_differs_from_the_defaults():
     code = card_code("blackout", 4, card_layout("blackout", 4, {"max_cards": 5}).options)
     assert read_code(code) == (1, "blackout", 4, {"max_cards": 5})
     assert read_code("https://example.org") is None
-    assert read_code("table-referee card [1, 2]") is None
+    assert read_code("TR1 blackout 4 [1, 2]") is None
+    assert read_code("TR1 blackout four {}") is None
 
 
 def checked(reading, values):

@@ -80,6 +80,7 @@ def by_taps(client, table, setup, values, rounds):
 def test_a_photographed_card_is_the_table_entered_by_taps(app, client, photo):
     setup, data, values, rounds = photo
     table = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    assert "Keeping score on paper?" in client.get(f"/t/{table}").text  # the table says so
     page = client.get(f"/t/{table}/paper")
     assert 'accept="image/*" capture="environment"' in page.text
     read = upload(client, table, data)
@@ -88,6 +89,7 @@ def test_a_photographed_card_is_the_table_entered_by_taps(app, client, photo):
         assert get_table(table).last_seq == 0  # nothing stored before it is confirmed
     confirmed = client.post(f"/t/{table}/paper/confirm", data=answers(read.text, values))
     assert confirmed.status_code == 303, confirmed.text[-2000:]
+    assert "Keeping score on paper?" not in client.get(f"/t/{table}").text
     tapped = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
     by_taps(client, tapped, setup, values, rounds)
     with app.app_context():
