@@ -142,3 +142,15 @@ def test_the_upload_needs_the_form_token(db_app, photo):
     assert confirm.status_code == 400
     with db_app.app_context():
         assert get_table(table).last_seq == 0
+
+
+def test_the_scorecards_page_makes_a_blank_readable_card(app, client):
+    made = client.post("/scorecards", data={"game": "blackout", "players": "4", "readable": "y"})
+    assert made.status_code == 200
+    assert made.mimetype == "application/pdf"
+    assert "paper-card.pdf" in made.headers["Content-Disposition"]
+    plain = client.post("/scorecards", data={"game": "blackout", "players": "4"})
+    assert "paper-card.pdf" not in plain.headers["Content-Disposition"]
+    refused = client.post("/scorecards", data={"game": "ebbes", "players": "4", "readable": "y"})
+    assert refused.status_code == 422
+    assert "no card the app can read back" in refused.text
