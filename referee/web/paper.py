@@ -77,10 +77,19 @@ class Shown:
 
 @dataclass
 class ShownRound:
+    """A round as the confirmation page shows it: its trump, a row per player (their cells in
+    the order of ``heads``), and the rules' sentence when they refuse it."""
+
     number: int
     hand: int
-    cells: list[Shown]
+    trump: Shown | None
+    players: list[tuple[str, list[Shown]]]
     problem: str | None = None
+
+    @property
+    def cells(self) -> list[Shown]:
+        own = [cell for _name, cells in self.players for cell in cells]
+        return [self.trump, *own] if self.trump is not None else own
 
 
 def readable(state: State) -> bool:
@@ -266,27 +275,11 @@ def confirm_page(
         "took": gettext("tricks won"),
         "open": gettext("open or secret"),
     }
+    fields = [name for name in ("open", "bid", "took") if f"1.{name}.1" in values]
     shown_rounds = []
     for rnd in layout.rounds[:rounds]:
-        keys = [f"{rnd.number}.trump"] if rnd.trump else []
-        for seat in range(1, len(setup.players) + 1):
-            keys += [
-                k
-                for k in (
-                    f"{rnd.number}.open.{seat}",
-                    f"{rnd.number}.bid.{seat}",
-                    f"{rnd.number}.took.{seat}",
-                )
-                if k in values
-            ]
-        cells = []
-        for key in keys:
-            _n, name, *rest = key.split(".")
-            label = (
-                gettext("Trump")
-                if name == "trump"
-                else f"{setup.players[int(rest[0]) - 1]}: {labels[name]}"
-            )
+
+        def shown(key: str, label: str, name: str) -> Shown:
             value = values.get(key)
             offered = list(choices.get(key) or [])
             if name == "trump":
@@ -296,20 +289,28 @@ def confirm_page(
             else:
                 high = rnd.bid_high if name == "bid" else rnd.hand
                 offered += [v for v in range(high + 1) if v not in offered]
-            cells.append(
-                Shown(
-                    key,
-                    label,
-                    form_value(value),
-                    value_text(name, value),
-                    key in doubtful,
-                    [(form_value(v), value_text(name, v)) for v in offered],
-                    images.get(key),
-                )
+            return Shown(
+                key,
+                label,
+                form_value(value),
+                value_text(name, value),
+                key in doubtful,
+                [(form_value(v), value_text(name, v)) for v in offered],
+                images.get(key),
             )
-        shown_rounds.append(ShownRound(rnd.number, rnd.hand, cells, problems.get(rnd.number)))
+
+        n = rnd.number
+        trump = shown(f"{n}.trump", gettext("Trump"), "trump") if rnd.trump else None
+        players = [
+            (
+                player,
+                [shown(f"{n}.{name}.{seat}", f"{player}: {labels[name]}", name) for name in fields],
+            )
+            for seat, player in enumerate(setup.players, start=1)
+        ]
+        shown_rounds.append(ShownRound(n, rnd.hand, trump, players, problems.get(n)))
     form = ConfirmForm(rounds=str(rounds))
-    asked = sum(cell.doubtful for r in shown_rounds for cell in r.cells)
+    questions = [(r.number, cell) for r in shown_rounds for cell in r.cells if cell.doubtful]
     return (
         render_template(
             "paper/confirm.html",
@@ -318,7 +319,8 @@ def confirm_page(
             title=state.game.title,
             form=form,
             rounds=shown_rounds,
-            asked=asked,
+            heads=[labels[name] for name in fields],
+            questions=questions,
             error=error,
         ),
         status,

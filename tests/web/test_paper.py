@@ -154,3 +154,20 @@ def test_the_scorecards_page_makes_a_blank_readable_card(app, client):
     refused = client.post("/scorecards", data={"game": "ebbes", "players": "4", "readable": "y"})
     assert refused.status_code == 422
     assert "no card the app can read back" in refused.text
+
+
+def test_a_card_the_rules_refuse_is_asked_again_and_nothing_is_stored(app, client, photo):
+    setup, data, values, _rounds = photo
+    table = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    read = upload(client, table, data)
+    form = answers(read.text, values)
+    form["c-2.took.1"] = str(int(form["c-2.took.1"]) + 1)  # the tricks no longer add up
+    refused = client.post(f"/t/{table}/paper/confirm", data=form)
+    assert refused.status_code == 422
+    assert "The rules refuse this card as it stands" in refused.text
+    asked = set(re.findall(r'type="radio" name="c-([^"]+)"', refused.text))
+    assert "2.took.1" in asked and all(key.startswith("2.") for key in asked)
+    with app.app_context():
+        assert get_table(table).last_seq == 0
+    again = answers(refused.text, values)
+    assert client.post(f"/t/{table}/paper/confirm", data=again).status_code == 303
