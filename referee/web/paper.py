@@ -29,7 +29,7 @@ from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import HiddenField
 
-from referee.paper.layout import CardError, card_layout, has_card
+from referee.paper.layout import CardError, RoundCells, card_layout, has_card
 from referee.rules import Breach, Setup, State
 from referee.sheets.card import BlankCard
 from referee.sheets.readable import readable_card
@@ -277,34 +277,37 @@ def confirm_page(
     }
     fields = [name for name in ("open", "bid", "took") if f"1.{name}.1" in values]
     shown_rounds = []
+
+    def shown(rnd: RoundCells, key: str, label: str, name: str) -> Shown:
+        value = values.get(key)
+        offered = list(choices.get(key) or [])
+        if name == "trump":
+            offered += [c for c in layout.trump_codes if c not in offered]
+        elif name == "open":
+            offered += [v for v in (True, False) if v not in offered]
+        else:
+            high = rnd.bid_high if name == "bid" else rnd.hand
+            offered += [v for v in range(high + 1) if v not in offered]
+        return Shown(
+            key,
+            label,
+            form_value(value),
+            value_text(name, value),
+            key in doubtful,
+            [(form_value(v), value_text(name, v)) for v in offered],
+            images.get(key),
+        )
+
     for rnd in layout.rounds[:rounds]:
-
-        def shown(key: str, label: str, name: str) -> Shown:
-            value = values.get(key)
-            offered = list(choices.get(key) or [])
-            if name == "trump":
-                offered += [c for c in layout.trump_codes if c not in offered]
-            elif name == "open":
-                offered += [v for v in (True, False) if v not in offered]
-            else:
-                high = rnd.bid_high if name == "bid" else rnd.hand
-                offered += [v for v in range(high + 1) if v not in offered]
-            return Shown(
-                key,
-                label,
-                form_value(value),
-                value_text(name, value),
-                key in doubtful,
-                [(form_value(v), value_text(name, v)) for v in offered],
-                images.get(key),
-            )
-
         n = rnd.number
-        trump = shown(f"{n}.trump", gettext("Trump"), "trump") if rnd.trump else None
+        trump = shown(rnd, f"{n}.trump", gettext("Trump"), "trump") if rnd.trump else None
         players = [
             (
                 player,
-                [shown(f"{n}.{name}.{seat}", f"{player}: {labels[name]}", name) for name in fields],
+                [
+                    shown(rnd, f"{n}.{name}.{seat}", f"{player}: {labels[name]}", name)
+                    for name in fields
+                ],
             )
             for seat, player in enumerate(setup.players, start=1)
         ]
