@@ -68,6 +68,7 @@ LAYERS = [
             "referee.parts",
             "referee.groups.rating",
             "referee.paper.layout",
+            "referee.paper.parts",
         ),
         frozenset(
             SMALL_STDLIB
@@ -108,10 +109,11 @@ LAYERS = [
     ),
     Layer(
         "paper",
-        ("paper/*.py",),
-        ("referee.rules", "referee.paper"),
+        ("paper/*.py", "games/*/paper.py"),
+        ("referee.rules", "referee.paper", "referee.parts"),
         frozenset(SMALL_STDLIB | {"json", "math", "struct"}) | {"numpy", "cv2", "sklearn"},
         frozenset(WEB_AND_DATABASE | {"reportlab"}),
+        "paper",
     ),
     Layer(
         "command line",
@@ -125,7 +127,7 @@ LAYERS = [
 #: ``os``, to name where the package's translation catalogs are.
 ROOT_PACKAGE = "referee"
 #: The modules the layers with game parts find in each game's package.
-PARTS = {"printed", "record", "screens", "stats"}
+PARTS = {"paper", "printed", "record", "screens", "stats"}
 FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval", "__import__"}
 
 

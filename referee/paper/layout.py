@@ -22,18 +22,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from referee.paper.parts import paper
 from referee.rules import Setup, start
-from referee.rules.cards import SUITS
 from referee.rules.dealt import DealtGame
 
 #: The layout's version, named in the QR code: a reader refuses a card of a version it lacks.
 VERSION = 1
 #: What the QR code's text starts with (then the version): short, for a coarse code.
 CODE_PREFIX = "TR"
-#: The games with a readable card (record names). ebbes is not among them: its rounds record
-#: a number card, a colour per role and the cards won of each scoring colour per player, which
-#: would need many more boxes a row than a page across holds for six players.
-READABLE_GAMES = ("blackout", "alles-oder-nichts")
 
 #: A4 portrait, in points.
 PAGE_WIDTH = 595.2756
@@ -203,20 +199,16 @@ def digits_for(high: int) -> int:
 def card_layout(game: str, players: int, options: Mapping[str, Any] | None = None) -> CardLayout:
     """The readable card of ``game`` for ``players`` with ``options`` (``CardError`` when it
     has none or it does not fit; ``Breach``/``OptionError`` when the rules do not allow it)."""
-    if game not in READABLE_GAMES:
+    own = paper(game)
+    if own is None:
         raise CardError("game", f"{game} has no readable card")
     names = tuple(f"seat {n}" for n in range(1, players + 1))
     rules = start(Setup(game, names, dict(options or {}))).game
     options = dict(rules.options)
     schedule = list(rules.schedule)
-    if game == "blackout":
-        codes: tuple[str, ...] = tuple(reversed(SUITS))  # S H D C
-        bid_high = max(schedule)
-        ticks = False
-    else:
-        codes = tuple(options["colours"])
-        bid_high = 6
-        ticks = True
+    codes = own.trump_codes(rules)
+    bid_high = max(own.bid_high(rules, hand) for hand in schedule)
+    ticks = own.declares
     if len(codes) > 6:
         raise CardError("wide", f"{len(codes)} trump colours do not fit a readable card")
     bid_digits = digits_for(bid_high)
@@ -305,7 +297,7 @@ def card_layout(game: str, players: int, options: Mapping[str, Any] | None = Non
             RoundCells(
                 number,
                 hand,
-                hand if game == "blackout" else bid_high,
+                own.bid_high(rules, hand),
                 Box(left, y, width, row),
                 trump,
                 tuple(cells),
