@@ -8,7 +8,8 @@ table plays with the hook, one trump is ticked (none in a round that deals the w
 of open and secret. The chosen readings are the likeliest whole round the rules allow (an exact
 search: a few players' sums); a box is in doubt when another value is nearly as likely for the
 round as a whole, when the rules had to overrule the classifier, or when it is empty in a round
-that was played. Last, the chosen card is replayed through the rules engine itself
+that was played; and with a box in doubt in a sum, the boxes its runner-up would change too
+(answered alone, the round would no longer add up). Last, the chosen card is replayed through the rules engine itself
 (``entries``): a round it refuses has all its boxes asked about, so no reading that breaks a
 rule is ever accepted unasked.
 """
@@ -281,6 +282,21 @@ def joint_scores(
     return out, chosen
 
 
+def likeliest(
+    odds: Sequence[Mapping[int, float]], allowed: Callable[[int], bool], forced: Mapping[int, int]
+) -> list[int] | None:
+    """The likeliest values of several numbers whose sum must be ``allowed``, with the numbers
+    ``forced`` (by index) at the values given; None when no such set is allowed."""
+    fixed = [
+        {v: p for v, p in o.items() if v == forced[i]} if i in forced else o
+        for i, o in enumerate(odds)
+    ]
+    if any(not o for o in fixed):
+        return None
+    joints, chosen = joint_scores(fixed, allowed)
+    return chosen if all(max(j.values()) > -math.inf for j in joints) else None
+
+
 def decide(
     fields: Sequence[Field], scores: Mapping[str, dict[Any, float]], best: Mapping[str, Any]
 ) -> list[Cell]:
@@ -327,12 +343,27 @@ def round_cells(fields: Sequence[Field], layout: CardLayout, hand: int, hook: bo
     sums = [("took", lambda total: total == hand)]
     if hook:  # the bids may not add up to the hand (Blackout's hook)
         sums.append(("bid", lambda total: total != hand))
+    groups = []
     for name, allowed in sums:
         group = [f for f in fields if f.field == name]
         joints, chosen = joint_scores([f.odds for f in group], allowed)
         for f, joint, value in zip(group, joints, chosen, strict=True):
             scores[f.key], best[f.key] = joint, value
-    return decide(fields, scores, best)
+        groups.append((group, allowed))
+    cells = decide(fields, scores, best)
+    # A box asked about in a sum asks about the boxes the likeliest round with its runner-up
+    # changes too: answered alone, the round would no longer add up.
+    by_key = {cell.key: cell for cell in cells}
+    for group, allowed in groups:
+        for i, f in enumerate(group):
+            cell = by_key[f.key]
+            if not cell.doubtful or len(cell.choices) < 2:
+                continue
+            other = likeliest([g.odds for g in group], allowed, {i: cell.choices[1]})
+            for g, value in zip(group, other or [], strict=False):
+                if value != by_key[g.key].value:
+                    by_key[g.key].doubtful = True
+    return cells
 
 
 def read_straight(image: NDArray[np.uint8], layout: CardLayout, setup: Setup) -> Reading:
