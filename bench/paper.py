@@ -57,6 +57,7 @@ def main() -> int:
     if args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)
     hardest: list[tuple[int, int, bytes, str]] = []
+    kinds: dict[str, list[int]] = {}  # per kind of box: boxes, right alone, right with rules
     rng = random.Random(args.seed)
     cells = alone = ruled = asked = after = 0
     broken = unread = proposed = 0
@@ -84,6 +85,10 @@ def main() -> int:
             asked += cell.doubtful
             answered[cell.key] = truth if cell.doubtful else cell.value
             after += cell.doubtful or cell.value == truth
+            kind = kinds.setdefault(cell.field, [0, 0, 0])
+            kind[0] += 1
+            kind[1] += cell.alone == truth
+            kind[2] += cell.value == truth
         try:
             entries(setup, answered, reading.rounds)
         except (Breach, KeyError):
@@ -112,6 +117,11 @@ def main() -> int:
         f"seconds per card (reader, one core): median {statistics.median(seconds):.2f}, "
         f"max {max(seconds):.2f}"
     )
+    for name, (boxes, right, ruled_right) in sorted(kinds.items()):
+        print(
+            f"  {name}: {boxes} boxes, right alone {right / boxes:.2%}, "
+            f"with the rules {ruled_right / boxes:.2%}"
+        )
     for count, number, data, said in hardest:
         print(f"hard card {number}: {count} boxes misread alone: {said}")
         if args.keep:

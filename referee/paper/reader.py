@@ -9,9 +9,9 @@ of open and secret. The chosen readings are the likeliest whole round the rules 
 search: a few players' sums); a box is in doubt when another value is nearly as likely for the
 round as a whole, when the rules had to overrule the classifier, or when it is empty in a round
 that was played; and with a box in doubt in a sum, the boxes its runner-up would change too
-(answered alone, the round would no longer add up). Last, the chosen card is replayed through the rules engine itself
-(``entries``): a round it refuses has all its boxes asked about, so no reading that breaks a
-rule is ever accepted unasked.
+(answered alone, the round would no longer add up). Last, the chosen card is replayed through
+the rules engine itself (``entries``): a round it refuses has all its boxes asked about, so no
+reading that breaks a rule is ever proposed unasked.
 """
 
 from __future__ import annotations
