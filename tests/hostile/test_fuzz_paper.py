@@ -10,7 +10,7 @@ import zlib
 from functools import cache
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from referee.rules import Setup
@@ -87,3 +87,45 @@ def test_photos_under_fire(hostile_app, hostile_client, paper_table, data, name)
     assert response.status_code in (200, 422)
     with hostile_app.app_context():
         assert get_table(paper_table).last_seq == 0
+
+
+KEYS = [f"c-{n}.{name}.{seat}" for n in (1, 2) for name in ("bid", "took") for seat in (1, 2, 3, 4)]
+KEYS += ["c-1.trump", "c-2.trump"]
+
+
+@st.composite
+def confirmations(draw: st.DrawFn) -> dict[str, str]:
+    form = {"rounds": draw(st.sampled_from(["1", "2", "0", "99", "-1", "x", ""]))}
+    for key in draw(st.lists(st.sampled_from(KEYS), unique=True)):
+        form[key] = draw(
+            st.sampled_from(["0", "1", "2", "3", "S", "H", "X", "", "-1", "1e9"])
+            | st.text(max_size=12)
+        )
+    if draw(st.booleans()):
+        form[draw(st.text(min_size=1, max_size=30))] = draw(st.text(max_size=30))
+    return form
+
+
+ROUND_ONE = {"rounds": "1", "c-1.trump": "S"} | {f"c-1.bid.{n}": "0" for n in (1, 2, 3, 4)}
+
+
+@fuzz(80)
+@given(form=confirmations())
+@example(
+    form=ROUND_ONE | {"c-1.took.1": "1", "c-1.took.2": "0", "c-1.took.3": "0", "c-1.took.4": "0"}
+)
+def test_confirmations_under_fire(hostile_app, form):
+    from referee.rules import replay
+    from referee.store.tables import effective_events
+
+    client = hostile_app.test_client()
+    with hostile_app.app_context():
+        table = create_table(Setup("blackout", NAMES, {"max_cards": 2}, "Ann"))
+    join(hostile_app, client, table)
+    response = client.post(f"/t/{table}/paper/confirm", data=form)
+    answered(response, what="confirm")
+    with hostile_app.app_context():
+        record = get_table(table)
+        assert record is not None
+        replay(record.setup, effective_events(record.entries))  # strict: only legal entries
+        assert record.last_seq == 0 or response.status_code == 303
