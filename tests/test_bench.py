@@ -47,11 +47,11 @@ def test_the_paper_bench_reads_cards_of_digits_the_classifier_never_saw():
     import subprocess
     import sys
 
-    from referee.paper import digits
+    from tools.train_digits import TRAINED, held_out
 
     tool("pdftoppm")
-    images, labels = digits.held_out()
-    assert len(images) == len(labels) == 1797 - digits.TRAINED > 400
+    images, labels = held_out()
+    assert len(images) == len(labels) == 1797 - TRAINED > 400
     run = subprocess.run(
         [sys.executable, "bench/paper.py", "--cards", "2"],
         capture_output=True,

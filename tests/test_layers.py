@@ -111,8 +111,8 @@ LAYERS = [
         "paper",
         ("paper/*.py", "games/*/paper.py"),
         ("referee.rules", "referee.paper", "referee.parts"),
-        frozenset(SMALL_STDLIB | {"json", "math", "struct"}) | {"numpy", "cv2", "sklearn"},
-        frozenset(WEB_AND_DATABASE | {"reportlab"}),
+        frozenset(SMALL_STDLIB | {"json", "math", "pathlib", "struct"}) | {"numpy", "cv2"},
+        frozenset(WEB_AND_DATABASE | {"reportlab", "sklearn", "scipy"}),
         "paper",
     ),
     Layer(

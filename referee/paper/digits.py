@@ -1,11 +1,12 @@
-"""The handwritten digit classifier: trained on first use from the digits scikit-learn ships.
+"""The handwritten digit classifier: a support vector machine, run with numpy alone.
 
-scikit-learn's ``load_digits`` holds 1,797 handwritten digits (from the UCI "optdigits" set, by
-43 writers), each a 32 × 32 bitmap counted into 8 × 8 blocks of 0–16 pixels. The classifier is
-an RBF support vector machine trained on the first ``TRAINED`` of them when a process first
-reads a card (about a second), and kept for the life of the process; nothing is downloaded or
-stored. The rest of the set, written mostly by other writers, is what ``bench/paper.py`` fills
-its cards with, so the figures measure writers the classifier never saw.
+The machine was trained by ``tools/train_digits.py`` on scikit-learn's handwritten digits (the
+UCI "optdigits" set: 43 writers, each digit a 32 × 32 bitmap counted into 8 × 8 blocks of
+0–16), and is committed as ``digits.npz``: its support vectors, their coefficients, the
+intercepts and the kernel's gamma. Here the one-against-one decision values are computed from
+them as libsvm does (an RBF kernel against every support vector, then per pair of digits the
+two digits' weighted sums and the intercept), so the app needs neither scikit-learn nor
+anything downloaded; the file is read once per process.
 
 A box's ink is brought to the same shape as the training digits (``features``): the ink's
 bounding box made square around its middle, scaled to 32 × 32, thresholded and counted in
@@ -14,17 +15,17 @@ bounding box made square around its middle, scaled to 32 × 32, thresholded and 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-#: How many of the shipped digits train the classifier; the rest are kept for the bench.
-TRAINED = 1300
-#: The sizes (pixels), blurs and turns (degrees) each training digit is drawn again at.
-VARIANTS = ((22, 0.0, 0.0), (34, 0.0, 0.0), (28, 1.2, 7.0), (40, 0.8, -7.0))
-#: The digit pairs of the one-against-one decision values, in scikit-learn's order.
+#: The trained machine (``tools/train_digits.py`` writes it).
+MODEL = Path(__file__).with_name("digits.npz")
+#: The digit pairs of the one-against-one decision values, in libsvm's order.
 PAIRS = [(i, j) for i in range(10) for j in range(i + 1, 10)]
 #: How sharply the margins become odds (see ``probabilities``).
 SHARPNESS = 6.0
@@ -32,22 +33,55 @@ SHARPNESS = 6.0
 FLOOR = 1e-4
 
 
-@cache
-def _model() -> Any:
-    """The trained classifier (trained once per process)."""
-    from sklearn.datasets import load_digits
-    from sklearn.svm import SVC
+@dataclass(frozen=True)
+class Machine:
+    """The trained machine: support vectors (rows, by digit), their coefficients against each
+    other digit, the pairs' intercepts, where each digit's support vectors start, gamma."""
 
-    data = load_digits()
-    images, labels = data.images[:TRAINED], data.target[:TRAINED]
-    samples = [image.reshape(64) for image in images]
-    for size, blur, turn in VARIANTS:  # each digit again as the reader sees a written one
-        for image in images:
-            found = features(stroke(image, size, blur, turn))
-            samples.append(found if found is not None else image.reshape(64))
-    model = SVC(gamma=0.0012, C=8.0, decision_function_shape="ovo")
-    model.fit(np.stack(samples), np.concatenate([labels] * (1 + len(VARIANTS))))
-    return model
+    support: NDArray[np.float64]
+    squares: NDArray[np.float64]
+    dual: NDArray[np.float64]
+    intercept: NDArray[np.float64]
+    starts: tuple[int, ...]
+    gamma: float
+
+
+@cache
+def _model() -> Machine:
+    """The committed machine (read once per process)."""
+    with np.load(MODEL) as saved:
+        support = saved["support"].astype(np.float64)
+        counts = [int(n) for n in saved["counts"]]
+        return Machine(
+            support,
+            (support**2).sum(axis=1),
+            saved["dual"],
+            saved["intercept"],
+            tuple(int(n) for n in np.concatenate([[0], np.cumsum(counts)])),
+            float(saved["gamma"][0]),
+        )
+
+
+def decisions(samples: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The 45 one-against-one decision values of each sample (rows), in ``PAIRS`` order:
+    positive where the pair's first digit wins."""
+    machine = _model()
+    distances = (
+        (samples**2).sum(axis=1)[:, None]
+        + machine.squares[None, :]
+        - 2 * samples @ machine.support.T
+    )
+    kernel = np.exp(-machine.gamma * np.maximum(distances, 0.0))
+    starts = machine.starts
+    out = np.empty((len(samples), len(PAIRS)))
+    for k, (i, j) in enumerate(PAIRS):
+        own, other = slice(starts[i], starts[i + 1]), slice(starts[j], starts[j + 1])
+        out[:, k] = (
+            kernel[:, own] @ machine.dual[j - 1, own]
+            + kernel[:, other] @ machine.dual[i, other]
+            + machine.intercept[k]
+        )
+    return out
 
 
 def stroke(
@@ -67,14 +101,6 @@ def stroke(
     if blur:
         ink = np.clip(cv2.GaussianBlur(ink, (0, 0), blur) * 1.3, 0.0, 1.0)
     return np.asarray(ink, np.float32)
-
-
-def held_out() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """The shipped digits the classifier is not trained on (8 × 8, 0–16), with their labels."""
-    from sklearn.datasets import load_digits
-
-    data = load_digits()
-    return data.images[TRAINED:], data.target[TRAINED:]
 
 
 def features(ink: NDArray[np.float32]) -> NDArray[np.float64] | None:
@@ -106,7 +132,7 @@ def probabilities(samples: list[NDArray[np.float64]]) -> NDArray[np.float64]:
     about half a unit between the two best separates almost every misreading from the rest."""
     if not samples:
         return np.zeros((0, 10))
-    pairs = _model().decision_function(np.stack(samples))
+    pairs = decisions(np.stack(samples))
     weakest = np.full((len(samples), 10), np.inf)
     for k, (i, j) in enumerate(PAIRS):
         weakest[:, i] = np.minimum(weakest[:, i], pairs[:, k])

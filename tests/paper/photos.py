@@ -2,9 +2,9 @@
 tests and ``bench/paper.py``.
 
 The PDF is rendered by poppler's ``pdftoppm``; each box is filled with a handwritten digit the
-classifier never trained on (``digits.held_out``) or a pen tick; the page is then laid on a
-table, tilted in space and photographed (perspective, rotation, uneven light and a shadow, blur,
-noise, JPEG). Everything random comes from one ``random.Random``.
+classifier never trained on (``held_out`` of ``tools/train_digits.py``) or a pen tick; the page
+is then laid on a table, tilted in space and photographed (perspective, rotation, uneven light
+and a shadow, blur, noise, JPEG). Everything random comes from one ``random.Random``.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from typing import Any
 import cv2
 import numpy as np
 
-from referee.paper import digits
 from referee.paper.layout import PAGE_HEIGHT, Box, CardLayout, card_layout
 from referee.paper.reader import entries
 from referee.rules import Setup, start
 from referee.sheets.card import BlankCard
 from referee.sheets.readable import readable_card
+from tools.train_digits import held_out
 
 #: The printed card's pixels per point before it is photographed.
 PRINT_DPI = 150
@@ -76,7 +76,7 @@ def printed(game: str, players: int, options: str = "{}") -> np.ndarray:
 
 @cache
 def _held_out() -> dict[int, list[np.ndarray]]:
-    images, labels = digits.held_out()
+    images, labels = held_out()
     out: dict[int, list[np.ndarray]] = {d: [] for d in range(10)}
     for image, label in zip(images, labels, strict=True):
         out[int(label)].append(image)
