@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from referee.groups.document import LARGEST_LOADED, Group, GroupError, read_group_head
+from referee.groups.document import LARGEST_LOADED, GroupError, GroupFile, read_group_head
 from referee.groups.facts import stats_part
 from referee.groups.rating import SHOWN_DECIMALS, shown_rating, standing_key
 from referee.groups.stats import FEWEST_SHARED, counted_tables, statistics
@@ -129,7 +129,7 @@ def expected_seconds(size: int, tables: int, processes: int) -> int:
     return -(-size // (BYTES_PER_SECOND * working))
 
 
-def _no_season(group: Group, season: str, as_json: bool, t: Translations) -> str:
+def _no_season(group: GroupFile, season: str, as_json: bool, t: Translations) -> str:
     said = t.gettext(WORDS["no season"]) % {"season": shown(season)}
     if as_json:
         return json.dumps({"error": said, "field": "--season"}, ensure_ascii=False)

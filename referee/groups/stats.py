@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from referee.groups.document import Group, GroupError, Member, Season, read_table
+from referee.groups.document import GroupError, GroupFile, read_table
 from referee.groups.facts import SeatFacts, TableFacts, stats_part, table_facts
+from referee.groups.model import Member, Season
 from referee.groups.rating import ratings
 from referee.records.parts import record_part
 from referee.rules import GAMES
@@ -60,7 +61,7 @@ class CountedTable:
 
 
 def counted_tables(
-    group: Group, tables: Sequence[Any], season: Season | None = None, processes: int = 1
+    group: GroupFile, tables: Sequence[Any], season: Season | None = None, processes: int = 1
 ) -> list[CountedTable]:
     """The tables of a group file that count (``counts`` true; with ``season``, played in it),
     each replayed for its facts and named by its number in the file (from 1), in the file's
@@ -100,7 +101,7 @@ FEWEST_SHARED = 100
 
 _FORKS = "fork" in multiprocessing.get_all_start_methods()
 
-_Shared = tuple[Group, Sequence[Any], Season | None]
+_Shared = tuple[GroupFile, Sequence[Any], Season | None]
 #: What the processes ``counted_tables`` forks read (each gets a copy).
 _SHARED: _Shared | None = None
 
@@ -110,11 +111,11 @@ def _counted(shared: _Shared, start: int, stop: int) -> list[CountedTable] | tup
     and why the first of them that cannot be read cannot be (a ``GroupError``'s field and
     message: they cross between processes as they are)."""
     group, tables, season = shared
-    ids = {member.id for member in group.players}
+    roster = {member.id: member for member in group.players}
     out = []
     for index in range(start, min(stop, len(tables))):
         try:
-            table = read_table(tables[index], index, ids)
+            table = read_table(tables[index], index, roster)
         except GroupError as exc:
             return exc.field, exc.message
         if table.counts and (season is None or group.season_of(table) == season):

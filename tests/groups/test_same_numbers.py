@@ -57,7 +57,9 @@ def web(app: Flask, text: bytes) -> dict[str, str]:
     # The form's body made here: a body this large that the test client made itself would be
     # spooled to a file it never closes.
     boundary, body = encode_multipart(
-        MultiDict({"group": FileStorage(io.BytesIO(text), "group.json"), "time_zone": "Europe/Berlin"})
+        MultiDict(
+            {"group": FileStorage(io.BytesIO(text), "group.json"), "time_zone": "Europe/Berlin"}
+        )
     )
     with app.app_context(), loading_here():
         answer = client.post(

@@ -13,9 +13,10 @@ import pytest
 from flask import Flask
 from sqlalchemy import update
 
+from referee.groups import KeptTable
 from referee.rules import Setup
 from referee.store import db
-from referee.store.groups import KeptTable, attach_table, revoke_group_links
+from referee.store.groups import attach_table, revoke_group_links
 from referee.store.models import GroupTable
 from referee.store.tables import append_entry, create_table
 from tests.links import join, open_shared

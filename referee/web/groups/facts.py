@@ -23,8 +23,8 @@ from datetime import date
 
 from flask import current_app
 
+from referee.groups import Group, KeptTable
 from referee.rules import GAMES
-from referee.store.groups import GroupRecord, KeptTable
 from referee.web.loading import Loaded, recent_seq, recent_seqs, table
 from referee.web.memo import memo
 from referee.web.standings import leaders
@@ -85,7 +85,7 @@ def make_facts(table_id: str) -> TableFacts | None:
     return None if found is None else facts_of(table_id, found)
 
 
-def kept_tables(group: GroupRecord) -> Iterator[tuple[KeptTable, Loaded]]:
+def kept_tables(group: Group) -> Iterator[tuple[KeptTable, Loaded]]:
     """Each table the group keeps, in the order played, with its stored record and replayed
     state (see the module: the seam for the statistics and export pages)."""
     for kept in group.tables:
@@ -160,7 +160,7 @@ class Evening:
 Day = tuple[date, tuple[KeptTable, ...], int]
 
 
-def line(group: GroupRecord, kept: KeptTable) -> TableLine:
+def line(group: Group, kept: KeptTable) -> TableLine:
     facts = table_facts(kept.table_id)
     totals = dict(zip(facts.players, facts.totals, strict=True)) if facts is not None else {}
     ahead = set(facts.ahead) if facts is not None else set()
@@ -174,7 +174,7 @@ def line(group: GroupRecord, kept: KeptTable) -> TableLine:
     return TableLine(kept, facts, tuple(seats))
 
 
-def evening_days(group: GroupRecord) -> list[tuple[date, tuple[KeptTable, ...]]]:
+def evening_days(group: Group) -> list[tuple[date, tuple[KeptTable, ...]]]:
     """The group's evenings, the newest first, each with its tables in the order played:
     computed once per group version (no table is read)."""
 
@@ -203,9 +203,7 @@ class Shown:
         return [kept for _day, tables, _others in days for kept in tables]
 
 
-def shown_evenings(
-    group: GroupRecord, today: date, limit: int | None, most: int | None = None
-) -> Shown:
+def shown_evenings(group: Group, today: date, limit: int | None, most: int | None = None) -> Shown:
     """Tonight and at most ``limit`` earlier evenings, each with at most its ``most`` last
     tables (a group file of records without dates puts all its tables on one evening)."""
 
@@ -225,15 +223,13 @@ def shown_evenings(
     )
 
 
-def evening(group: GroupRecord, day: Day) -> Evening:
+def evening(group: Group, day: Day) -> Evening:
     """One evening with what its tables show (each table's facts read or kept)."""
     date_, tables, others = day
     return Evening(date_, tuple(line(group, kept) for kept in tables), others)
 
 
-def positions(
-    group: GroupRecord, tables: Iterable[KeptTable] | None = None
-) -> tuple[int | None, ...]:
+def positions(group: Group, tables: Iterable[KeptTable] | None = None) -> tuple[int | None, ...]:
     """Each kept table's log position now (from memory, with the speed layer; those to read
     read together: a few reads for a group's thousands); with ``tables``, theirs only."""
     chosen = [kept.table_id for kept in (group.tables if tables is None else tables)]

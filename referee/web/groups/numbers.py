@@ -24,10 +24,18 @@ from typing import Any
 
 from flask import abort, request
 
-from referee.groups import CountedTable, Member, Season, TableFacts, season_of, statistics
+from referee.groups import (
+    CountedTable,
+    Group,
+    KeptTable,
+    Member,
+    Season,
+    TableFacts,
+    season_of,
+    statistics,
+)
 from referee.groups.facts import stats_part, table_facts
 from referee.groups.report import ranked
-from referee.store.groups import GroupRecord, KeptTable
 from referee.web.groups.facts import positions
 from referee.web.i18n import gettext
 from referee.web.loading import each_table, recent_seqs
@@ -46,18 +54,18 @@ class Scope:
     season: Season | None
 
 
-def scopes(group: GroupRecord) -> list[Scope]:
+def scopes(group: Group) -> list[Scope]:
     """What a season picker offers: the seasons, the newest first, then all time."""
     return [Scope(s.start.isoformat(), s) for s in reversed(group.seasons)] + [Scope(ALL, None)]
 
 
-def current_scope(group: GroupRecord) -> Scope:
+def current_scope(group: Group) -> Scope:
     """The season the group is in today, or all time (no season yet)."""
     season = group.season_of(group.today())
     return Scope(ALL, None) if season is None else Scope(season.start.isoformat(), season)
 
 
-def chosen_scope(group: GroupRecord) -> Scope:
+def chosen_scope(group: Group) -> Scope:
     """The scope the address asks for (``?season=``: a season's first day, or ``all``); the
     current season when it asks for none; a 404 page for one the group does not have."""
     value = request.args.get("season")
@@ -69,12 +77,12 @@ def chosen_scope(group: GroupRecord) -> Scope:
     abort(404, description=gettext("The group has no such season."))
 
 
-def member_of(group: GroupRecord, player_id: str) -> Member | None:
+def member_of(group: Group, player_id: str) -> Member | None:
     player = group.player(player_id)
     return None if player is None else Member(player.id, player.name, player.retired)
 
 
-def roster(group: GroupRecord) -> tuple[Member, ...]:
+def roster(group: Group) -> tuple[Member, ...]:
     return tuple(Member(p.id, p.name, p.retired) for p in group.players)
 
 
@@ -119,12 +127,12 @@ def facts_of_tables(table_ids: Sequence[str]) -> dict[str, TableFacts | None]:
     return found
 
 
-def in_scope(group: GroupRecord, kept: KeptTable, scope: Scope) -> bool:
+def in_scope(group: Group, kept: KeptTable, scope: Scope) -> bool:
     """Whether a kept table is of the scope (played in its season; any, for all time)."""
     return scope.season is None or season_of(group.seasons, kept.evening) == scope.season
 
 
-def counted(group: GroupRecord, scope: Scope) -> Iterator[CountedTable]:
+def counted(group: Group, scope: Scope) -> Iterator[CountedTable]:
     """The tables of the scope that count, each named by its number in the group's file."""
     chosen = [
         (number, kept)
@@ -139,7 +147,7 @@ def counted(group: GroupRecord, scope: Scope) -> Iterator[CountedTable]:
             yield CountedTable(number, kept.played, seats, facts)
 
 
-def numbers(group: GroupRecord, scope: Scope) -> dict[str, Any]:
+def numbers(group: Group, scope: Scope) -> dict[str, Any]:
     """The statistics document of the scope (see the module), kept per group version and
     tables' positions."""
     key = ("numbers", group.id, group.version, positions(group), scope.value)
@@ -175,7 +183,7 @@ class Honesty:
     breaking: tuple[TableNote, ...]
 
 
-def honesty(group: GroupRecord, scope: Scope, game: str, doc: Mapping[str, Any]) -> Honesty:
+def honesty(group: Group, scope: Scope, game: str, doc: Mapping[str, Any]) -> Honesty:
     """What the standings of ``game`` say beside the numbers (``doc``: ``numbers``')."""
     breaking = set(doc["breaking"])
     chosen = [
@@ -197,7 +205,7 @@ def honesty(group: GroupRecord, scope: Scope, game: str, doc: Mapping[str, Any])
     return Honesty(tuple(not_counted), tuple(in_play), tuple(broken))
 
 
-def table_id_of(group: GroupRecord, number: int) -> str | None:
+def table_id_of(group: Group, number: int) -> str | None:
     """The id of the table the document names by ``number`` (its place in the group's file)."""
     return group.tables[number - 1].table_id if 0 < number <= len(group.tables) else None
 
@@ -224,7 +232,7 @@ class Rival:
     level: int
 
 
-def rivals(group: GroupRecord, figures: Mapping[str, Any]) -> list[Rival]:
+def rivals(group: Group, figures: Mapping[str, Any]) -> list[Rival]:
     """A player's head-to-head (``figures``: theirs in one game), in roster order."""
     out = []
     for other, tally in figures["head_to_head"].items():

@@ -38,17 +38,19 @@ from flask_wtf import FlaskForm
 from markupsafe import Markup
 from wtforms import StringField, TextAreaField
 
-from referee.rules import GAMES
-from referee.rules.names import LONGEST_NAME
-from referee.store.groups import (
+from referee.groups import (
     DEFAULT_TIME_ZONE,
     LONGEST_GROUP_NAME,
     LONGEST_ROSTER,
-    GroupAccess,
-    GroupChanged,
-    GroupRecord,
+    Group,
     GroupRefused,
     KeptTable,
+)
+from referee.rules import GAMES
+from referee.rules.names import LONGEST_NAME
+from referee.store.groups import (
+    GroupAccess,
+    GroupChanged,
     TooManyGroups,
     UnknownGroup,
     add_player,
@@ -112,7 +114,7 @@ class NewGroupForm(FlaskForm):
     )
 
 
-def load_group(group_id: str) -> GroupRecord:
+def load_group(group_id: str) -> Group:
     """The group as stored now, read once per version (``referee.web.memo``); a 404 page for
     an unknown group."""
     version = group_version(group_id)
@@ -123,7 +125,7 @@ def load_group(group_id: str) -> GroupRecord:
     return group
 
 
-def read(group_id: str) -> Callable[[], GroupRecord | None]:
+def read(group_id: str) -> Callable[[], Group | None]:
     return lambda: get_group(group_id)
 
 
@@ -229,9 +231,7 @@ def open_new_group(group_id: str) -> None:
 # --- the group page ----------------------------------------------------------------------------
 
 
-def tables_part(
-    group: GroupRecord, keeper: bool, limit: int | None, most: int | None = None
-) -> Markup:
+def tables_part(group: Group, keeper: bool, limit: int | None, most: int | None = None) -> Markup:
     """Tonight's tables and the earlier evenings (at most ``limit``, each with its last ``most``
     tables), rendered once for the group's version, the shown tables' positions, the language,
     the kind of link and the shown tables this browser holds a link of. Only the tables shown
@@ -263,7 +263,7 @@ def tables_part(
     return memo("groups", key, render)
 
 
-def render_page(group: GroupRecord, status: int = 200, **shown: Any) -> tuple[str, int]:
+def render_page(group: Group, status: int = 200, **shown: Any) -> tuple[str, int]:
     keeper = keeps_group(group.id)
     today = group.today()
     page = render_template(
@@ -428,7 +428,7 @@ def stale_seasons(message: str) -> ResponseReturnValue:
 
 
 def render_roster(
-    group: GroupRecord,
+    group: Group,
     status: int = 200,
     error: tuple[str, str] | None = None,
     typed: tuple[str, str] | None = None,
@@ -528,7 +528,7 @@ def stale_roster(message: str) -> ResponseReturnValue:
 
 
 def render_kept(
-    group: GroupRecord, table_id: str, status: int = 200, error: str | None = None
+    group: Group, table_id: str, status: int = 200, error: str | None = None
 ) -> tuple[str, int]:
     kept = group.kept(table_id)
     if kept is None:
@@ -620,7 +620,7 @@ def stale_kept(message: str) -> ResponseReturnValue:
 # --- sharing -----------------------------------------------------------------------------------
 
 
-def render_share(group: GroupRecord, keeper: str | None = None) -> ResponseReturnValue:
+def render_share(group: Group, keeper: str | None = None) -> ResponseReturnValue:
     """The group's share page; ``keeper``: a keeper link just made, shown this once."""
     viewer = shown_group_token(group.id)
     if viewer is not None and group_access(viewer, group.id) is None:

@@ -25,11 +25,11 @@ from flask import Response, abort, render_template, request
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
+from referee.groups import Group
 from referee.groups.rating import MODEL_PARAMETERS, placed, shown, shown_rating
 from referee.rules import GAMES
 from referee.rules.wording import MINUS, number_text
 from referee.sheets.season import GameWords, season_report
-from referee.store.groups import GroupRecord
 from referee.web.downloads import (
     XLSX,
     SpreadsheetValue,
@@ -123,9 +123,7 @@ def formats() -> dict[str, Any]:
     }
 
 
-def part(
-    group: GroupRecord, scope: Scope, what: tuple[object, ...], render: Callable[[], str]
-) -> Markup:
+def part(group: Group, scope: Scope, what: tuple[object, ...], render: Callable[[], str]) -> Markup:
     """A page's content, rendered once per group version, tables' positions, language, scope
     and ``what`` (the page and its subject)."""
     key = (
