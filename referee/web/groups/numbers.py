@@ -36,7 +36,7 @@ from referee.groups import (
 )
 from referee.groups.facts import stats_part, table_facts
 from referee.groups.report import ranked
-from referee.web.groups.facts import positions
+from referee.web.groups.glance import positions
 from referee.web.i18n import gettext
 from referee.web.loading import each_table, recent_seqs
 from referee.web.memo import memo

@@ -9,7 +9,7 @@ is said beside the form, with what was typed kept (``GroupRefused``).
 
 The group page renders its tables part once per group version, table positions, language, kind
 of link and the tables this browser holds links of (``referee.web.memo``); what it shows of
-each table is kept by table and log position (``facts.py``). It never grants a table: a table
+each table is kept by table and log position (``glance.py``). It never grants a table: a table
 is linked only for a browser that holds that table's own link, and anyone else sees its
 standings there and nothing more.
 """
@@ -81,7 +81,7 @@ from referee.web.groups.access import (
     require_group,
     shown_group_token,
 )
-from referee.web.groups.facts import evening, line, positions, shown_evenings
+from referee.web.groups.glance import evening, line, positions, shown_evenings
 from referee.web.groups.numbers import facts_of
 from referee.web.groups.words import changed_text, not_kept_text, refusal_text
 from referee.web.i18n import gettext, ngettext

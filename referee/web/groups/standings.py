@@ -40,7 +40,7 @@ from referee.web.downloads import (
 )
 from referee.web.groups.access import keeps_group, require_group
 from referee.web.groups.chart import rated_tables, rating_chart
-from referee.web.groups.facts import positions
+from referee.web.groups.glance import positions
 from referee.web.groups.numbers import (
     Scope,
     chosen_scope,

@@ -74,7 +74,7 @@ from referee.web import csrf
 from referee.web.downloads import attachment, safe_file_name
 from referee.web.errors import on_stale
 from referee.web.groups.access import held_group_token, require_group
-from referee.web.groups.facts import kept_tables, positions
+from referee.web.groups.glance import kept_tables, positions
 from referee.web.groups.import_job import restart_loader, start_loader
 from referee.web.groups.keep import seats_in
 from referee.web.groups.routes import bp, load_group, open_new_group, too_many_groups
