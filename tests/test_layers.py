@@ -59,9 +59,16 @@ LAYERS = [
     Layer(
         "sheets",
         ("sheets/*.py", "parts.py", "games/*/printed.py"),
-        # A group's season report shows the group's ratings as the group's room says they are
-        # shown (``referee.groups.rating``): one rule for every page, report and command.
-        ("referee.rules", "referee.sheets", "referee.parts", "referee.groups.rating"),
+        # A group's season report prints the group's statistics (``referee.groups.figures``)
+        # and shows its ratings as the group's room says they are shown
+        # (``referee.groups.rating``): one rule for every page, report and command.
+        (
+            "referee.rules",
+            "referee.sheets",
+            "referee.parts",
+            "referee.groups.rating",
+            "referee.groups.figures",
+        ),
         frozenset(
             SMALL_STDLIB
             | {"contextlib", "contextvars", "datetime", "gettext", "importlib", "io", "re", "xml"}

@@ -1,11 +1,12 @@
-"""The group's numbers as the web has them: the statistics document of ``referee.groups`` for a
-season or for all time, built from the tables the group keeps, and what the pages say of it.
+"""The group's numbers as the web has them: the statistics of ``referee.groups`` for a season or
+for all time, built from the tables the group keeps, and what the pages say of them.
 
-``numbers(group, scope)`` is exactly ``referee.groups.statistics``'s document (the ``--json`` of
-``python -m referee stats``): the counted tables are the kept ones with ``counts`` true (and, for a
-season, played in it), each named by its number in the group's file (``transfer.py`` writes the
-tables in the same order, the order played), so that the document the pages are rendered from is
-the one the command line gives for the group's export. The web adds up nothing of its own.
+``numbers(group, scope)`` is exactly ``referee.groups.statistics``' (``Statistics``: its
+document is the ``--json`` of ``python -m referee stats``): the counted tables are the kept ones
+with ``counts`` true (and, for a season, played in it), each named by its number in the group's
+file (``transfer.py`` writes the tables in the same order, the order played), so that the
+numbers the pages are rendered from are the ones the command line gives for the group's export.
+The web adds up nothing of its own.
 
 What is computed is kept through the memo (``referee.web.memo``'s ``groups`` shelf): each table's
 facts by table and log position, the document by group version and the tables' positions, so a
@@ -17,10 +18,9 @@ of the database, not one per table.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
 
 from flask import abort, request
 
@@ -35,6 +35,7 @@ from referee.groups import (
     statistics,
 )
 from referee.groups.facts import stats_part, table_facts
+from referee.groups.figures import GameFigures, PlayerFigures, Statistics
 from referee.groups.report import ranked
 from referee.web.groups.glance import positions
 from referee.web.i18n import gettext
@@ -147,12 +148,12 @@ def counted(group: Group, scope: Scope) -> Iterator[CountedTable]:
             yield CountedTable(number, kept.played, seats, facts)
 
 
-def numbers(group: Group, scope: Scope) -> dict[str, Any]:
-    """The statistics document of the scope (see the module), kept per group version and
-    tables' positions."""
+def numbers(group: Group, scope: Scope) -> Statistics:
+    """The statistics of the scope (see the module), kept per group version and tables'
+    positions."""
     key = ("numbers", group.id, group.version, positions(group), scope.value)
 
-    def make() -> dict[str, Any]:
+    def make() -> Statistics:
         name = None if scope.season is None else scope.season.name
         return statistics(group.name, roster(group), name, list(counted(group, scope)))
 
@@ -183,9 +184,9 @@ class Honesty:
     breaking: tuple[TableNote, ...]
 
 
-def honesty(group: Group, scope: Scope, game: str, doc: Mapping[str, Any]) -> Honesty:
+def honesty(group: Group, scope: Scope, game: str, doc: Statistics) -> Honesty:
     """What the standings of ``game`` say beside the numbers (``doc``: ``numbers``')."""
-    breaking = set(doc["breaking"])
+    breaking = set(doc.breaking)
     chosen = [
         (number, kept)
         for number, kept in enumerate(group.tables, start=1)
@@ -210,14 +211,14 @@ def table_id_of(group: Group, number: int) -> str | None:
     return group.tables[number - 1].table_id if 0 < number <= len(group.tables) else None
 
 
-def standings(figures: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def standings(figures: GameFigures) -> list[tuple[str, PlayerFigures]]:
     """A game's players by rating, as the table for people lists them (``ranked``)."""
-    return ranked(figures["players"])
+    return ranked(figures.players)
 
 
-def played_day(played: str) -> date:
-    """The date of a document's ``played`` time, where it was played: the table's evening."""
-    return datetime.fromisoformat(played).date()
+def played_day(played: datetime) -> date:
+    """The date of a ``played`` time, where it was played: the table's evening."""
+    return played.date()
 
 
 @dataclass(frozen=True)
@@ -232,15 +233,13 @@ class Rival:
     level: int
 
 
-def rivals(group: Group, figures: Mapping[str, Any]) -> list[Rival]:
+def rivals(group: Group, figures: PlayerFigures) -> list[Rival]:
     """A player's head-to-head (``figures``: theirs in one game), in roster order."""
     out = []
-    for other, tally in figures["head_to_head"].items():
+    for other, tally in figures.head_to_head.items():
         player = group.player(other)
         name = player.name if player is not None else other
-        out.append(
-            Rival(other, name, tally["tables"], tally["ahead"], tally["behind"], tally["level"])
-        )
+        out.append(Rival(other, name, tally.tables, tally.ahead, tally.behind, tally.level))
     return out
 
 
