@@ -4,8 +4,9 @@ by the name its line gives), the score sheets with each game's printed part (PDF
 from the engine's state with reportlab, a season report's ratings shown as the group's rating
 module shows them; no web or database), the records with each game's
 record part (``table-referee/1`` documents and the referee's report: the engine, the registry
-and the standard library only), the groups with each game's stats part (group files and their
-statistics: the records, the engine, the standard library and the rating library only, with
+and the standard library only), the groups with each game's stats part (the group's model and
+rules, group files and their statistics: the records, the engine, the standard library and the
+rating library only — never the web or the store, which keep and show the group's model — with
 ``multiprocessing`` for the command line to share a large file's tables out to its cores) and the
 command line (``python -m referee``: the records, and the groups only for ``stats``). Checked
 by reading their imports, and by importing each in a fresh interpreter and looking at what it
@@ -58,8 +59,9 @@ LAYERS = [
     Layer(
         "sheets",
         ("sheets/*.py", "parts.py", "games/*/printed.py"),
-        # A group's season report shows the group's ratings as the group's room says they are
-        # shown (``referee.groups.rating``): one rule for every page, report and command.
+        # A group's season report prints the group's statistics (``referee.groups.figures``)
+        # and shows its ratings as the group's room says they are shown
+        # (``referee.groups.rating``): one rule for every page, report and command.
         # The readable card is drawn where the reader looks for its boxes (``referee.paper
         # .layout``), with its QR code made by segno.
         (
@@ -67,6 +69,7 @@ LAYERS = [
             "referee.sheets",
             "referee.parts",
             "referee.groups.rating",
+            "referee.groups.figures",
             "referee.paper.layout",
             "referee.paper.parts",
         ),
@@ -101,7 +104,8 @@ LAYERS = [
         ("groups/*.py", "games/*/stats.py"),
         ("referee.rules", "referee.records", "referee.groups", "referee.parts"),
         frozenset(
-            SMALL_STDLIB | {"datetime", "decimal", "json", "multiprocessing", "pathlib", "re"}
+            SMALL_STDLIB
+            | {"datetime", "decimal", "json", "multiprocessing", "pathlib", "re", "zoneinfo"}
         )
         | {"openskill"},
         frozenset(WEB_AND_DATABASE | {"reportlab"}),

@@ -1,17 +1,17 @@
 """The group file, ``table-referee-group/1`` (docs/group-format.md): read and written.
 
-``read_group`` turns a file's text into a ``Group`` — its roster (``Member``), its seasons
-(``Season``) and its tables (``Table``: when it was played, whether it counts, who sat where, and
-its ``table-referee/1`` record read by ``referee.records``) — or raises ``GroupError`` with one
-sentence naming what is wrong and where ("table 3: seats.Gus: …"): ``python -m referee stats``'s
-exit 2. ``group_document`` writes a group back (``write_group`` writes one from its parts, a
-record document for each table); read → write → read → write gives the same document. The
-reference copy of the format is ``referee/groups/group.schema.json``.
+``read_group`` turns a file's text into a ``GroupFile`` — its roster (``Member``), its seasons
+(``Season``) and its tables (``FileTable``: when it was played, whether it counts, who sat
+where, and its ``table-referee/1`` record read by ``referee.records``) — or raises
+``GroupError`` with one sentence naming what is wrong and where ("table 3: seats.Gus: …"):
+``python -m referee stats``'s exit 2. ``group_document`` writes a group back (``write_group``
+writes one from its parts, a record document for each table); read → write → read → write gives
+the same document. The reference copy of the format is ``referee/groups/group.schema.json``.
 
 The file is read as records are (``referee.records.read_json``: strict UTF-8, a key given twice
 refused, text that is not Unicode and numbers beyond what JSON readers keep refused, each naming
-its field), the roster's names by the rules a table's player names keep
-(``referee.rules.names``), and ``played`` as a history's times are (ISO 8601 with its offset),
+its field), its names, ids and seats by the group's rules (``referee.groups.model``, the same
+the app keeps a group by), and ``played`` as a history's times are (ISO 8601 with its offset),
 keeping its offset: its date there is the table's evening, which places it in a season.
 
 Reading stops at the limits below, so a made-up file costs little to refuse.
@@ -29,12 +29,25 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from referee.groups.model import (
+    LONGEST_GROUP_NAME,
+    LONGEST_ID,
+    GroupRefused,
+    Member,
+    Season,
+    check_free,
+    check_id,
+    check_season_free,
+    check_seats,
+    checked_name,
+    season_of,
+)
 from referee.records import (
     LARGEST_TABLE,
     Record,
@@ -46,14 +59,7 @@ from referee.records import (
 )
 from referee.records.history import read_offset_time
 from referee.records.parts import name_map, subfield
-from referee.rules.names import (
-    LONGEST_NAME,
-    hidden_character,
-    name_fault,
-    printable,
-    quote,
-    same_name_key,
-)
+from referee.rules.names import printable, quote, same_name_key
 
 __all__ = [
     "FORMAT",
@@ -65,17 +71,14 @@ __all__ = [
     "MOST_SEASONS",
     "MOST_TABLES",
     "SCHEMA_FILE",
-    "Group",
+    "FileTable",
     "GroupError",
-    "Member",
-    "Season",
-    "Table",
+    "GroupFile",
     "group_document",
     "group_text",
     "read_group",
     "read_group_head",
     "read_table",
-    "season_of",
     "write_group",
 ]
 
@@ -96,24 +99,18 @@ LARGEST_LOADED = 16 * 1024 * 1024
 MOST_TABLES = 10_000
 MOST_PLAYERS = 1_000
 MOST_SEASONS = 1_000
-#: The longest roster id, and the longest group name, in characters (a roster player's or a
-#: season's name is as long as a player's may be: ``referee.rules.names.LONGEST_NAME``).
-LONGEST_ID = 40
-LONGEST_GROUP_NAME = 80
+# The longest roster id and names are the group's (``referee.groups.model``).
 
 _TOP_FIELDS = frozenset({"format", "name", "players", "seasons", "tables"})
 _MEMBER_FIELDS = frozenset({"id", "name", "retired"})
 _SEASON_FIELDS = frozenset({"name", "from"})
 _TABLE_FIELDS = frozenset({"played", "counts", "seats", "record"})
 
-#: What a name's fault (``referee.rules.names.name_fault``) is, said of the field.
-_NAME_FAULTS = {
-    "empty-name": "is empty",
-    "unprintable-name": (
-        "holds a character that does not show (a control, format or private-use character, "
-        "such as a right-to-left override, or a line break)"
-    ),
-}
+#: What a name or id holding what does not show is, said of its field.
+_HIDDEN = (
+    "holds a character that does not show (a control, format or private-use character, such "
+    "as a right-to-left override, or a line break)"
+)
 
 #: A group's list item at the start of a field (``tables[2]``), said for people (``table 3``).
 _ITEM = re.compile(r"(tables|players|seasons)\[(\d+)\]\.?")
@@ -164,27 +161,8 @@ def _said(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class Member:
-    """A roster player: a stable ``id``, the name shown now, and whether they are retired (kept
-    with their history, not offered for new tables)."""
-
-    id: str
-    name: str
-    retired: bool = False
-
-
-@dataclass(frozen=True)
-class Season:
-    """A season: its name and the date it begins (the file's ``from``); it runs to the next
-    season's."""
-
-    name: str
-    start: date
-
-
-@dataclass(frozen=True)
-class Table:
-    """A table the group keeps: when it began (with its offset), whether it counts in the
+class FileTable:
+    """A table of a group file: when it began (with its offset), whether it counts in the
     statistics, who sat where (each of its record's players, in seat order → a roster id, or
     None for a guest) and its record."""
 
@@ -200,14 +178,15 @@ class Table:
 
 
 @dataclass(frozen=True)
-class Group:
-    """A group: its name, its roster, its seasons in date order and its tables as the file
-    lists them."""
+class GroupFile:
+    """A group as its file holds it: its name, its roster, its seasons in date order and its
+    tables as the file lists them, each with its record (the group the app keeps is
+    ``referee.groups.model.Group``)."""
 
     name: str
     players: tuple[Member, ...]
     seasons: tuple[Season, ...] = ()
-    tables: tuple[Table, ...] = ()
+    tables: tuple[FileTable, ...] = ()
 
     def member(self, member_id: str) -> Member:
         """The roster player of ``member_id`` (``KeyError`` if there is none)."""
@@ -222,38 +201,22 @@ class Group:
         key = same_name_key(name)
         return next((s for s in self.seasons if same_name_key(s.name) == key), None)
 
-    def season_of(self, table: Table) -> Season | None:
+    def season_of(self, table: FileTable) -> Season | None:
         """The season ``table`` was played in (by its evening), or None before the first."""
         return season_of(self.seasons, table.evening)
-
-
-def season_of(seasons: Sequence[Season], evening: date) -> Season | None:
-    """The season of ``seasons`` (in date order) an ``evening`` falls in: the last to begin on
-    or before it; None before the first.
-
-    >>> seasons = [Season("2025", date(2025, 1, 1)), Season("2026", date(2026, 1, 1))]
-    >>> [season_of(seasons, date(y, 6, 1)) for y in (2024, 2025, 2026)][1:] == seasons
-    True
-    """
-    found = None
-    for season in seasons:
-        if season.start > evening:
-            break
-        found = season
-    return found
 
 
 # --- reading -------------------------------------------------------------------------------
 
 
-def read_group(text: bytes | str) -> Group:
+def read_group(text: bytes | str) -> GroupFile:
     """The group a file's text holds; ``GroupError`` naming what cannot be read and where."""
     group, tables = read_group_head(text)
-    ids = {member.id for member in group.players}
-    return replace(group, tables=tuple(read_table(raw, i, ids) for i, raw in enumerate(tables)))
+    roster = {member.id: member for member in group.players}
+    return replace(group, tables=tuple(read_table(raw, i, roster) for i, raw in enumerate(tables)))
 
 
-def read_group_head(text: bytes | str) -> tuple[Group, list[Any]]:
+def read_group_head(text: bytes | str) -> tuple[GroupFile, list[Any]]:
     """A group file read but for its tables: the group without them, and the tables' documents,
     each for ``read_table``. (``read_group`` reads them in turn; ``stats`` shares them out to
     processes.) ``GroupError`` when what it reads cannot be read."""
@@ -268,16 +231,16 @@ def read_group_head(text: bytes | str) -> tuple[Group, list[Any]]:
     assert isinstance(data, dict)
     _need(data.get("format") == FORMAT, "format", f'must be "{FORMAT}"')
     _fields(data, "", _TOP_FIELDS, "a group file")
-    name = _name(data.get("name"), "name", LONGEST_GROUP_NAME)
+    name = _name(data.get("name"), "name", "group")
     players = _members(data.get("players"))
     seasons = _seasons(data.get("seasons", []))
     tables = _list(data.get("tables"), "tables", MOST_TABLES, "tables")
-    return Group(name, players, seasons), tables
+    return GroupFile(name, players, seasons), tables
 
 
-def read_table(raw: object, index: int, ids: set[str]) -> Table:
+def read_table(raw: object, index: int, roster: Mapping[str, Member]) -> FileTable:
     """The group file's table ``index`` (from 0) from its document ``raw`` (``read_group_head``),
-    its seats mapped to ``ids`` (the roster's); ``GroupError`` when it cannot be read."""
+    its seats mapped to ``roster``'s ids; ``GroupError`` when it cannot be read."""
     field = f"tables[{index}]"
     raw = _object(raw, field, "a group's table", _TABLE_FIELDS)
     try:
@@ -291,7 +254,8 @@ def read_table(raw: object, index: int, ids: set[str]) -> Table:
         record = parse_record(raw["record"], checked=True)
     except RecordError as exc:
         raise GroupError.inside(f"{field}.record", exc) from None
-    return Table(played, counts, _seats(raw.get("seats"), f"{field}.seats", record, ids), record)
+    seats = _seats(raw.get("seats"), f"{field}.seats", record, roster)
+    return FileTable(played, counts, seats, record)
 
 
 def _fields(raw: dict[str, Any], field: str, known: frozenset[str], what: str) -> None:
@@ -316,39 +280,49 @@ def _object(value: object, field: str, what: str, known: frozenset[str]) -> dict
     return value
 
 
-def _name(value: object, field: str, longest: int = LONGEST_NAME) -> str:
-    """A name, trimmed, as a player's name must be (``referee.rules.names.name_fault``), up to
-    ``longest`` characters."""
+def _name(value: object, field: str, kind: str = "player") -> str:
+    """A ``kind``'s name, trimmed, by the group's rule (``referee.groups.model.checked_name``)."""
     _need(isinstance(value, str), field, "must be a string")
     assert isinstance(value, str)
-    fault = name_fault(value, longest)
-    if fault == "long-name":
-        raise GroupError(field, f"is longer than {longest} characters")
-    _need(fault is None, field, _NAME_FAULTS.get(fault or "", ""))
-    return value.strip()
+    try:
+        return checked_name(value, kind)
+    except GroupRefused as refusal:
+        raise GroupError(field, _said_of(refusal)) from None
+
+
+def _said_of(refusal: GroupRefused) -> str:
+    """What the group's rule refused, said of the field of the file that breaks it (its place
+    in the file is the caller's to say)."""
+    code, params = refusal.code, refusal.params
+    if code == "name-long":
+        return f"is longer than {params['longest']} characters"
+    if code == "name-empty":
+        return "is empty"
+    if code in ("name-hidden", "id-hidden"):
+        return _HIDDEN
+    if code == "id-long":
+        return f"must be a text of 1 to {LONGEST_ID} characters"
+    if code == "id-address":
+        return (
+            'is part of the address of the player\'s page, so it holds no "/" and is not '
+            '"." or ".."'
+        )
+    raise AssertionError(code)  # the others are said where they are checked
 
 
 def _members(value: object) -> tuple[Member, ...]:
     out: list[Member] = []
     ids: dict[str, int] = {}
-    names: dict[str, int] = {}  # the names of players not retired, as the same name's key
     for i, raw in enumerate(_list(value, "players", MOST_PLAYERS, "players")):
         field = f"players[{i}]"
         raw = _object(raw, field, "a roster player", _MEMBER_FIELDS)
         member_id = raw.get("id")
-        _need(
-            isinstance(member_id, str) and 1 <= len(member_id) <= LONGEST_ID,
-            f"{field}.id",
-            f"must be a text of 1 to {LONGEST_ID} characters",
-        )
+        _need(isinstance(member_id, str), f"{field}.id", _said_of(GroupRefused("id-long")))
         assert isinstance(member_id, str)
-        _need(not hidden_character(member_id), f"{field}.id", _NAME_FAULTS["unprintable-name"])
-        _need(
-            "/" not in member_id and member_id not in (".", ".."),
-            f"{field}.id",
-            'is part of the address of the player\'s page, so it holds no "/" and is not '
-            '"." or ".."',
-        )
+        try:
+            check_id(member_id)
+        except GroupRefused as refusal:
+            raise GroupError(f"{field}.id", _said_of(refusal)) from None
         _need(
             member_id not in ids,
             f"{field}.id",
@@ -360,33 +334,33 @@ def _members(value: object) -> tuple[Member, ...]:
         retired = raw.get("retired", False)
         _need(isinstance(retired, bool), f"{field}.retired", "must be true or false")
         if not retired:
-            key = same_name_key(name)
-            _need(
-                key not in names,
-                f"{field}.name",
-                f"{_said(name)} is player {names.get(key, 0) + 1}'s name too: the names "
-                "of players who are not retired differ, ignoring case",
-            )
-            names[key] = i
+            try:
+                check_free(name, out)
+            except GroupRefused as refusal:
+                raise GroupError(
+                    f"{field}.name",
+                    f"{_said(name)} is player {ids[str(refusal.params['by'])] + 1}'s name too: "
+                    "the names of players who are not retired differ, ignoring case",
+                ) from None
         out.append(Member(member_id, name, retired))
     return tuple(out)
 
 
 def _seasons(value: object) -> tuple[Season, ...]:
     out: list[Season] = []
-    names: dict[str, int] = {}
     for i, raw in enumerate(_list(value, "seasons", MOST_SEASONS, "seasons")):
         field = f"seasons[{i}]"
         raw = _object(raw, field, "a season", _SEASON_FIELDS)
-        name = _name(raw.get("name"), f"{field}.name")
-        key = same_name_key(name)
-        _need(
-            key not in names,
-            f"{field}.name",
-            f"{_said(name)} is season {names.get(key, 0) + 1}'s name too: seasons' "
-            "names differ, ignoring case",
-        )
-        names[key] = i
+        name = _name(raw.get("name"), f"{field}.name", "season")
+        try:
+            check_season_free(name, out)
+        except GroupRefused as refusal:
+            taken = [season.name for season in out].index(str(refusal.params["by"]))
+            raise GroupError(
+                f"{field}.name",
+                f"{_said(name)} is season {taken + 1}'s name too: seasons' names differ, "
+                "ignoring case",
+            ) from None
         start = _day(raw.get("from"), f"{field}.from")
         if out:
             _need(
@@ -409,8 +383,11 @@ def _day(value: object, field: str) -> date:
         raise GroupError(field, hint) from None
 
 
-def _seats(value: object, field: str, record: Record, ids: set[str]) -> dict[str, str | None]:
-    """Each of the record's players → a roster id or None, in seat order."""
+def _seats(
+    value: object, field: str, record: Record, roster: Mapping[str, Member]
+) -> dict[str, str | None]:
+    """Each of the record's players → a roster id or None, in seat order, by the group's rule
+    (``referee.groups.model.check_seats``)."""
     players = record.setup.players
     _need(
         len(set(players)) == len(players),
@@ -421,38 +398,35 @@ def _seats(value: object, field: str, record: Record, ids: set[str]) -> dict[str
         given = name_map(value, field, "any", LARGEST_TABLE)
     except RecordError as exc:
         raise GroupError(exc.field, exc.message) from None
-    seen: dict[str, str] = {}  # a roster id → the seat mapped to it
     for name, member_id in given.items():
-        where = subfield(field, name)
-        _need(name in players, where, "is not a player of the table's record")
         _need(
             member_id is None or isinstance(member_id, str),
-            where,
+            subfield(field, name),
             "must be a roster player's id, or null for a guest",
         )
-        if member_id is None:
-            continue
-        # The messages quoting ids are made only for a seat that is wrong (``GroupError``
-        # raised here): a file has thousands of seats.
-        if member_id not in ids:
-            raise GroupError(where, f"{_said(member_id)} is no roster player's id")
-        if member_id in seen:
-            raise GroupError(
-                where,
-                f"maps to {_said(member_id)}, as {_said(seen[member_id])} does: two seats of a "
-                "table are two people",
-            )
-        seen[member_id] = name
-    for name in players:
-        if name not in given:
-            raise GroupError(field, f"gives no seat to the record's player {_said(name)}")
-    return {name: given[name] for name in players}
+    try:
+        return check_seats(players, given, roster)
+    except GroupRefused as refusal:
+        # The messages quoting ids are made only for a seat that is wrong: a file has thousands.
+        name = str(refusal.params["name"])
+        where = subfield(field, name)
+        if refusal.code == "seats" and refusal.params["missing"]:
+            raise GroupError(field, f"gives no seat to the record's player {_said(name)}") from None
+        if refusal.code == "seats":
+            raise GroupError(where, "is not a player of the table's record") from None
+        if refusal.code == "unknown-player":
+            said = _said(str(refusal.params["player"]))
+            raise GroupError(where, f"{said} is no roster player's id") from None
+        said, other = _said(str(refusal.params["player_id"])), _said(str(refusal.params["other"]))
+        raise GroupError(
+            where, f"maps to {said}, as {other} does: two seats of a table are two people"
+        ) from None
 
 
 # --- writing -------------------------------------------------------------------------------
 
 
-def group_document(group: Group) -> dict[str, Any]:
+def group_document(group: GroupFile) -> dict[str, Any]:
     """The group as a ``table-referee-group/1`` document (``write_group``), each table's record
     as ``referee.records`` exports it: its entries as made, its options in full, its history if
     it has one."""

@@ -33,8 +33,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import ClassVar
 
+from referee.groups.figures import TableKey
 from referee.parts import part
 from referee.rules import RoundState, Score, State
 from referee.rules.marks import N_
@@ -47,6 +49,7 @@ __all__ = [
     "BID_HEADINGS",
     "BID_KEYS",
     "BID_LABELS",
+    "CountedTable",
     "SeatFacts",
     "StatsGame",
     "TableFacts",
@@ -92,6 +95,24 @@ class TableFacts:
             if seat.name == name:
                 return seat
         raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class CountedTable:
+    """A table as the statistics take it: ``key`` names it in them (the command line: its
+    number in the file, from 1; the web: its own id), when it was played (with an offset),
+    who sat where (the table's names in seat order → a roster id, or None for a guest) and
+    its facts."""
+
+    key: TableKey
+    played: datetime
+    seats: Mapping[str, str | None]
+    facts: TableFacts
+
+    def seated(self) -> list[tuple[str, SeatFacts]]:
+        """Each roster player at the table (their id) with their seat's facts, in seat
+        order."""
+        return [(member, self.facts.seat(name)) for name, member in self.seats.items() if member]
 
 
 class StatsGame:

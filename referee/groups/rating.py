@@ -26,14 +26,14 @@ smaller ± first, then the more finished games; players equal in all three share
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TypedDict
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-if TYPE_CHECKING:
-    from referee.groups.stats import CountedTable
+from referee.groups.facts import CountedTable
+from referee.groups.figures import PlayerFigures, Rating, RatingPoint
 
 __all__ = [
     "MODEL_PARAMETERS",
@@ -47,9 +47,23 @@ __all__ = [
     "standing_key",
 ]
 
+
+class Parameters(TypedDict):
+    """The rating model's parameters (openskill's names)."""
+
+    mu: float
+    sigma: float
+    beta: float
+    kappa: float
+    tau: float
+    margin: float
+    limit_sigma: bool
+    balance: bool
+
+
 #: The model's parameters, all of them given (the library's defaults today), so that a new
 #: default in the library changes no rating.
-MODEL_PARAMETERS: dict[str, Any] = {
+MODEL_PARAMETERS: Parameters = {
     "mu": 25.0,
     "sigma": 25.0 / 3.0,
     "beta": 25.0 / 6.0,
@@ -75,22 +89,19 @@ def model() -> PlackettLuce:
     return PlackettLuce(**MODEL_PARAMETERS)
 
 
-def _shown(rating: PlackettLuceRating) -> dict[str, float]:
-    return {
-        "mu": round(rating.mu, DECIMALS),
-        "sigma": round(rating.sigma, DECIMALS),
-        "ordinal": round(rating.ordinal(z=ORDINAL_Z), DECIMALS),
-    }
+def _figures(rating: PlackettLuceRating) -> tuple[float, float, float]:
+    """A rating's ``mu``, ``sigma`` and ``ordinal`` to the document's decimals."""
+    ordinal = rating.ordinal(z=ORDINAL_Z)
+    return round(rating.mu, DECIMALS), round(rating.sigma, DECIMALS), round(ordinal, DECIMALS)
 
 
-def ratings(tables: Sequence[CountedTable]) -> dict[str, dict[str, Any]]:
+def ratings(tables: Sequence[CountedTable]) -> dict[str, Rating]:
     """Each rated roster player's rating after ``tables`` (one game's, in the order they were
-    played; only the complete ones count): ``mu``, ``sigma``, ``ordinal`` and the ``history``,
-    one entry per complete table they sat at (its key, when it was played, and the rating
-    after it), by roster id."""
+    played; only the complete ones count), with its ``history``, one point per complete table
+    they sat at, by roster id."""
     rater = model()
     now: dict[str, PlackettLuceRating] = {}
-    history: dict[str, list[dict[str, Any]]] = {}
+    history: dict[str, list[RatingPoint]] = {}
     for table in tables:
         facts = table.facts
         if not facts.complete or len(facts.seats) < 2 or not any(table.seats.values()):
@@ -103,10 +114,11 @@ def ratings(tables: Sequence[CountedTable]) -> dict[str, dict[str, Any]]:
         for member, (after,) in zip(members, rated, strict=True):
             if member:
                 now[member] = after
-                history.setdefault(member, []).append(
-                    {"table": table.key, "played": table.played.isoformat(), **_shown(after)}
-                )
-    return {member: _shown(rating) | {"history": history[member]} for member, rating in now.items()}
+                point = RatingPoint(table.key, table.played, *_figures(after))
+                history.setdefault(member, []).append(point)
+    return {
+        member: Rating(*_figures(rating), tuple(history[member])) for member, rating in now.items()
+    }
 
 
 def shown(value: float) -> float:
@@ -118,38 +130,29 @@ def shown(value: float) -> float:
     return float(Decimal(repr(value)).quantize(step, rounding=ROUND_HALF_UP))
 
 
-def shown_rating(rating: object) -> tuple[float, float] | None:
-    """A rating of the document (its ``rating``, or a ``history`` entry) as shown: (the rating,
-    its ±); None for none."""
-    if not isinstance(rating, Mapping) or not rating:
+def shown_rating(rating: Rating | RatingPoint | None) -> tuple[float, float] | None:
+    """A rating (or a point of its history) as shown: (the rating, its ±); None for none."""
+    if rating is None:
         return None
-    mu, sigma = rating["mu"], rating["sigma"]
-    assert isinstance(mu, int | float) and isinstance(sigma, int | float)
-    return shown(float(mu)), shown(float(sigma))
+    return shown(rating.mu), shown(rating.sigma)
 
 
-def standing_key(figures: Mapping[str, object]) -> tuple[bool, float, float, int]:
+def standing_key(figures: PlayerFigures) -> tuple[bool, float, float, int]:
     """What the standings rank a player's figures (of one game) by, the least first: those with
     a rating before those without; then the higher rating as shown; then the smaller ± as
     shown; then the more finished games (``complete``). Equal keys share a place."""
-    pair = shown_rating(figures["rating"])
-    complete = figures["complete"]
-    assert isinstance(complete, int)
+    pair = shown_rating(figures.rating)
     if pair is None:
-        return (True, 0.0, 0.0, -complete)
+        return (True, 0.0, 0.0, -figures.complete)
     rating, sigma = pair
-    return (False, -rating, sigma, -complete)
+    return (False, -rating, sigma, -figures.complete)
 
 
-#: A player's figures, whatever mapping holds them.
-Figures = TypeVar("Figures", bound=Mapping[str, object])
-
-
-def placed(players: Sequence[tuple[str, Figures]]) -> list[tuple[int, str, Figures]]:
+def placed(players: Sequence[tuple[str, PlayerFigures]]) -> list[tuple[int, str, PlayerFigures]]:
     """Ranked players (``referee.groups.report.ranked``) with their places: one more than the
     number of players ranked before them by ``standing_key``, so players equal in it share the
     better place and the next is skipped (1, 1, 3), as places at a table are."""
-    out: list[tuple[int, str, Figures]] = []
+    out: list[tuple[int, str, PlayerFigures]] = []
     for index, (player_id, figures) in enumerate(players):
         before = out[-1] if out else None
         same = before is not None and standing_key(before[2]) == standing_key(figures)

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
-from referee.groups.document import LARGEST_LOADED, Group, GroupError, read_group_head
+from referee.groups.document import LARGEST_LOADED, GroupError, GroupFile, read_group_head
 from referee.groups.facts import stats_part
+from referee.groups.figures import PlayerFigures, Rating, Statistics
 from referee.groups.rating import SHOWN_DECIMALS, shown_rating, standing_key
 from referee.groups.stats import FEWEST_SHARED, counted_tables, statistics
 from referee.records.check import shown
@@ -109,9 +109,9 @@ def stats_text(
             return 2, json.dumps({"error": str(exc), "field": exc.field}, ensure_ascii=False)
         return 2, translations.gettext(WORDS["unreadable"]) % {"text": printable(str(exc))} + "\n"
     doc = statistics(group.name, group.players, None if chosen is None else chosen.name, tables)
-    status = 1 if doc["breaking"] else 0
+    status = 1 if doc.breaking else 0
     if as_json:
-        return status, json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+        return status, json.dumps(doc.document(), ensure_ascii=False, indent=2) + "\n"
     return status, render_stats(doc, translations)
 
 
@@ -129,7 +129,7 @@ def expected_seconds(size: int, tables: int, processes: int) -> int:
     return -(-size // (BYTES_PER_SECOND * working))
 
 
-def _no_season(group: Group, season: str, as_json: bool, t: Translations) -> str:
+def _no_season(group: GroupFile, season: str, as_json: bool, t: Translations) -> str:
     said = t.gettext(WORDS["no season"]) % {"season": shown(season)}
     if as_json:
         return json.dumps({"error": said, "field": "--season"}, ensure_ascii=False)
@@ -167,21 +167,21 @@ def _columns(heads: Sequence[str], rows: Sequence[Sequence[str]], t: Translation
     ]
 
 
-def ranked(players: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def ranked(players: Mapping[str, PlayerFigures]) -> list[tuple[str, PlayerFigures]]:
     """The players' figures (a game's ``players``: id → figures) in the standings' order: by
     ``referee.groups.rating.standing_key`` (the rating as shown, the highest first; then the
     smaller ±, then the more finished games; those without a rating last), players equal in it
     in the order given (the roster's). The order of the table for people, the web's standings,
     the spreadsheet and the season report."""
 
-    def order(item: tuple[int, tuple[str, dict[str, Any]]]) -> tuple[object, ...]:
+    def order(item: tuple[int, tuple[str, PlayerFigures]]) -> tuple[object, ...]:
         index, (_id, player) = item
         return (*standing_key(player), index)
 
     return [item for _, item in sorted(enumerate(players.items()), key=order)]
 
 
-def rating_words(rating: object, t: Translations = ENGLISH) -> str:
+def rating_words(rating: Rating | None, t: Translations = ENGLISH) -> str:
     """A rating as every page shows it, "26.6 ± 8.0" (the decimal sign of ``t``); "-" for
     none."""
     pair = shown_rating(rating)
@@ -196,48 +196,48 @@ RESULTS = ("Tables", "Complete", "Wins", "Win rate", "Avg place", "Best", "Strea
 ROUNDS = ("Rounds", "Points")
 
 
-def _results(p: Mapping[str, Any], t: Translations) -> list[str]:
+def _results(p: PlayerFigures, t: Translations) -> list[str]:
     """A player's row of the table of results."""
-    rate, best, rating = p["win_rate"], p["best_game"], p["rating"]
+    rate, best = p.win_rate, p.best_game
     return [
-        shown(p["name"]),
-        str(p["tables"]),
-        str(p["complete"]),
-        str(p["wins"]),
+        shown(p.name),
+        str(p.tables),
+        str(p.complete),
+        str(p.wins),
         "-" if rate is None else t.gettext(WORDS["percent"]) % {"percent": round(rate * 100)},
-        _number(p["average_place"], 2, t),
-        "-" if best is None else str(best["total"]),
-        str(p["streaks"]["longest"]),
-        str(p["streaks"]["current"]),
-        rating_words(rating, t),
+        _number(p.average_place, 2, t),
+        "-" if best is None else str(best.total),
+        str(p.streaks.longest),
+        str(p.streaks.current),
+        rating_words(p.rating, t),
     ]
 
 
-def render_stats(doc: dict[str, Any], t: Translations = ENGLISH) -> str:
-    """The ``statistics`` document as plain-text tables per game, in the language of ``t``."""
-    group = shown(doc["group"])
-    if doc["season"] is None:
+def render_stats(doc: Statistics, t: Translations = ENGLISH) -> str:
+    """The statistics as plain-text tables per game, in the language of ``t``."""
+    group = shown(doc.group)
+    if doc.season is None:
         lines = [t.gettext(WORDS["every table"]) % {"group": group}]
     else:
-        lines = [t.gettext(WORDS["season"]) % {"group": group, "season": shown(doc["season"])}]
-    if not doc["games"]:
+        lines = [t.gettext(WORDS["season"]) % {"group": group, "season": shown(doc.season)}]
+    if not doc.games:
         lines += ["", t.gettext(WORDS["nothing counts"])]
-    for game, figures in doc["games"].items():
+    for game, figures in doc.games.items():
         own = stats_part(game)
         title = GAMES[game].title
-        lines += ["", _counted("tables", {"game": title, "count": figures["tables"]}, t)]
-        players = [player for _id, player in ranked(figures["players"])]
+        lines += ["", _counted("tables", {"game": title, "count": figures.tables}, t)]
+        players = [player for _id, player in ranked(figures.players)]
         rows = [_results(p, t) for p in players]
         lines += ["", *_columns([WORDS[h] for h in RESULTS], rows, t)]
         heads = [*(WORDS[h] for h in ROUNDS), *(own.headings[k] for k in own.keys)]
         rows = [
-            [shown(p["name"]), *(str(p[k]) for k in ("rounds", "points", *own.keys))]
+            [shown(p.name), str(p.rounds), str(p.points), *(str(p.counts[k]) for k in own.keys)]
             for p in players
         ]
         lines += ["", *_columns(heads, rows, t)]
-    if doc["games"]:
+    if doc.games:
         lines += ["", t.gettext(WORDS["json"])]
-    breaking = doc["breaking"]
+    breaking = doc.breaking
     if breaking:
         tables = ", ".join(str(key) for key in breaking)
         lines += ["", _counted("breaking", {"count": len(breaking), "tables": tables}, t)]

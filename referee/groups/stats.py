@@ -18,13 +18,20 @@ they are given.
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from collections.abc import Sequence
 
-from referee.groups.document import Group, GroupError, Member, Season, read_table
-from referee.groups.facts import SeatFacts, TableFacts, stats_part, table_facts
+from referee.groups.document import GroupError, GroupFile, read_table
+from referee.groups.facts import CountedTable, SeatFacts, stats_part, table_facts
+from referee.groups.figures import (
+    BestGame,
+    GameFigures,
+    PlayerFigures,
+    Rating,
+    Statistics,
+    Streaks,
+    Tally,
+)
+from referee.groups.model import Member, Season
 from referee.groups.rating import ratings
 from referee.records.parts import record_part
 from referee.rules import GAMES
@@ -41,26 +48,8 @@ __all__ = [
 DECIMALS = 3
 
 
-@dataclass(frozen=True)
-class CountedTable:
-    """A table as the statistics take it: ``key`` names it in them (the command line: its
-    number in the file, from 1; the web: its own id), when it was played (with an offset),
-    who sat where (the table's names in seat order → a roster id, or None for a guest) and
-    its facts."""
-
-    key: int | str
-    played: datetime
-    seats: Mapping[str, str | None]
-    facts: TableFacts
-
-    def seated(self) -> list[tuple[str, SeatFacts]]:
-        """Each roster player at the table (their id) with their seat's facts, in seat
-        order."""
-        return [(member, self.facts.seat(name)) for name, member in self.seats.items() if member]
-
-
 def counted_tables(
-    group: Group, tables: Sequence[Any], season: Season | None = None, processes: int = 1
+    group: GroupFile, tables: Sequence[object], season: Season | None = None, processes: int = 1
 ) -> list[CountedTable]:
     """The tables of a group file that count (``counts`` true; with ``season``, played in it),
     each replayed for its facts and named by its number in the file (from 1), in the file's
@@ -100,7 +89,7 @@ FEWEST_SHARED = 100
 
 _FORKS = "fork" in multiprocessing.get_all_start_methods()
 
-_Shared = tuple[Group, Sequence[Any], Season | None]
+_Shared = tuple[GroupFile, Sequence[object], Season | None]
 #: What the processes ``counted_tables`` forks read (each gets a copy).
 _SHARED: _Shared | None = None
 
@@ -110,11 +99,11 @@ def _counted(shared: _Shared, start: int, stop: int) -> list[CountedTable] | tup
     and why the first of them that cannot be read cannot be (a ``GroupError``'s field and
     message: they cross between processes as they are)."""
     group, tables, season = shared
-    ids = {member.id for member in group.players}
+    roster = {member.id: member for member in group.players}
     out = []
     for index in range(start, min(stop, len(tables))):
         try:
-            table = read_table(tables[index], index, ids)
+            table = read_table(tables[index], index, roster)
         except GroupError as exc:
             return exc.field, exc.message
         if table.counts and (season is None or group.season_of(table) == season):
@@ -170,31 +159,28 @@ class _Player:
         tally = self.against.setdefault(other, [0, 0, 0])
         tally[0 if mine > theirs else 1 if mine < theirs else 2] += 1
 
-    def document(self, name: str, keys: Sequence[str], roster: Sequence[str]) -> dict[str, Any]:
+    def figures(self, name: str, roster: Sequence[str], rating: Rating | None) -> PlayerFigures:
         best = self.best
-        return {
-            "name": name,
-            "tables": self.tables,
-            "complete": self.complete,
-            "wins": self.wins,
-            "rounds": self.rounds,
-            "points": self.points,
-            **{key: self.counts[key] for key in keys},
-            "win_rate": _rounded(self.wins, self.complete),
-            "average_place": _rounded(self.places, self.complete),
-            "best_game": None
-            if best is None
-            else {"table": best[1].key, "played": best[1].played.isoformat(), "total": best[0]},
-            "streaks": {"longest": self.longest, "current": self.streak},
-            "head_to_head": {
-                other: dict(zip(("tables", "ahead", "behind", "level"), (sum(t), *t), strict=True))
-                for other in roster
-                if (t := self.against.get(other))
+        return PlayerFigures(
+            name=name,
+            tables=self.tables,
+            complete=self.complete,
+            wins=self.wins,
+            rounds=self.rounds,
+            points=self.points,
+            counts=self.counts,
+            win_rate=_rounded(self.wins, self.complete),
+            average_place=_rounded(self.places, self.complete),
+            best_game=None if best is None else BestGame(best[1].key, best[1].played, best[0]),
+            streaks=Streaks(self.longest, self.streak),
+            head_to_head={
+                other: Tally(sum(t), *t) for other in roster if (t := self.against.get(other))
             },
-        }
+            rating=rating,
+        )
 
 
-def _game(tables: list[CountedTable], roster: Sequence[Member]) -> dict[str, Any]:
+def _game(tables: list[CountedTable], roster: Sequence[Member]) -> GameFigures:
     """One game's statistics from its counted tables in the order they were played."""
     keys = stats_part(tables[0].facts.game).keys
     ids = [member.id for member in roster]
@@ -209,29 +195,26 @@ def _game(tables: list[CountedTable], roster: Sequence[Member]) -> dict[str, Any
                     if other != member:
                         players[member].meet(other, seat.points, theirs.points)
     rated = ratings(tables)
-    return {
-        "tables": len(tables),
-        "players": {
-            member.id: players[member.id].document(member.name, keys, ids)
-            | {"rating": rated.get(member.id)}
-            for member in roster
-            if member.id in players
-        },
+    figures = {
+        member.id: players[member.id].figures(member.name, ids, rated.get(member.id))
+        for member in roster
+        if member.id in players
     }
+    return GameFigures(len(tables), figures)
 
 
 def statistics(
     name: str, roster: Sequence[Member], season: str | None, tables: Sequence[CountedTable]
-) -> dict[str, Any]:
-    """The ``--json`` document of docs/group-format.md: for the group ``name`` and ``season``
-    (its name, or None for every table), from its counted ``tables`` (any order) and its
-    ``roster``; ``breaking`` lists the keys of the tables that break a rule, in the order
-    given."""
+) -> Statistics:
+    """The statistics of the group ``name`` and ``season`` (its name, or None for every table),
+    from its counted ``tables`` (any order) and its ``roster``: ``breaking`` lists the keys of
+    the tables that break a rule, in the order given (``Statistics.document()``: the ``--json``
+    document of docs/group-format.md)."""
     ordered = in_order(tables)
-    games: dict[str, Any] = {}
+    games: dict[str, GameFigures] = {}
     for game in GAMES:
         played = [table for table in ordered if table.facts.game == game]
         if played:
             games[game] = _game(played, roster)
-    breaking = [table.key for table in tables if table.facts.breaches]
-    return {"group": name, "season": season, "games": games, "breaking": breaking}
+    breaking = tuple(table.key for table in tables if table.facts.breaches)
+    return Statistics(name, season, games, breaking)

@@ -15,12 +15,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from gettext import NullTranslations
-from typing import Any
 
 from reportlab.graphics.shapes import Drawing, Line, PolyLine, String
 from reportlab.lib import colors
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
+from referee.groups.figures import GameFigures, PlayerFigures, Rating, Statistics, TableKey
 from referee.groups.rating import placed, shown_rating
 from referee.sheets import common, fonts
 from referee.sheets.layout import Page, frame_width, para, render
@@ -60,13 +60,13 @@ class GameWords:
     order: Sequence[str] = ()
 
 
-def rated_tables(players: Mapping[str, Mapping[str, Any]]) -> list[int | str]:
+def rated_tables(players: Mapping[str, PlayerFigures]) -> list[TableKey]:
     """A game's rated tables (their keys) in the order they were played: every table some
     player's rating ``history`` names, by when it was played, then by key."""
-    seen: dict[int | str, datetime] = {}
+    seen: dict[TableKey, datetime] = {}
     for figures in players.values():
-        for entry in (figures.get("rating") or {}).get("history", []):
-            seen[entry["table"]] = datetime.fromisoformat(entry["played"])
+        for point in figures.rating.history if figures.rating is not None else ():
+            seen[point.table] = point.played
     return sorted(seen, key=lambda key: (seen[key], str(key).zfill(12)))
 
 
@@ -83,14 +83,14 @@ def percent(rate: float | None) -> str:
     return "–" if rate is None else _("%(percent)s%%", percent=round(rate * 100))
 
 
-def rating_text(rating: Mapping[str, object] | None) -> str:
+def rating_text(rating: Rating | None) -> str:
     """A rating as every page shows it (``referee.groups.rating.shown_rating``): "26.6 ± 8.0"."""
     pair = shown_rating(rating)
     return "–" if pair is None else f"{decimal(pair[0])} ± {decimal(pair[1])}"
 
 
 def season_report(
-    doc: Mapping[str, Any],
+    doc: Statistics,
     games: Mapping[str, GameWords],
     page: Page | None = None,
     words: NullTranslations | None = None,
@@ -102,42 +102,42 @@ def season_report(
 
 
 @fonts.fitted
-def report(doc: Mapping[str, Any], games: Mapping[str, GameWords], page: Page) -> bytes:
+def report(doc: Statistics, games: Mapping[str, GameWords], page: Page) -> bytes:
     size = page.size(0)
     width = frame_width(size)
-    group = doc["group"]
+    group = doc.group
     scope = (
-        _("Season %(name)s", name=doc["season"])
-        if doc["season"] is not None
+        _("Season %(name)s", name=doc.season)
+        if doc.season is not None
         else _("All time: every counted table")
     )
     title = _("%(group)s — season report", group=group)
     story: list[Flowable] = common.heading(title, [scope])
     names: list[str] = [
         group,
-        *(p["name"] for g in doc["games"].values() for p in g["players"].values()),
+        *(p.name for g in doc.games.values() for p in g.players.values()),
     ]
-    if not doc["games"]:
+    if not doc.games:
         story.append(para(_("No table counts in this season yet."), 10))
-    for game, figures in doc["games"].items():
+    for game, figures in doc.games.items():
         story += game_part(figures, games[game], width)
     story += notes(doc)
     story += common.glyph_note(names)
     return render(story, size, title, _("%(group)s · %(scope)s", group=group, scope=scope))
 
 
-def game_part(figures: Mapping[str, Any], words: GameWords, width: float) -> list[Flowable]:
+def game_part(figures: GameFigures, words: GameWords, width: float) -> list[Flowable]:
     """A game's standings, its players' lines and its rating chart."""
-    players = [(pid, figures["players"][pid]) for pid in words.order]
+    players = [(pid, figures.players[pid]) for pid in words.order]
     head = [
         para(words.title, 13, bold=True),
-        para(ngettext("%(num)s counted table", "%(num)s counted tables", figures["tables"]), 9),
+        para(ngettext("%(num)s counted table", "%(num)s counted tables", figures.tables), 9),
         Spacer(0, 4),
     ]
     out: list[Flowable] = [KeepTogether([*head, standings(players, width)]), Spacer(0, 6)]
     for _pid, p in players:
         out.append(para(profile_line(p, words), 8))
-    chart = rating_chart(players, rated_tables(figures["players"]), width)
+    chart = rating_chart(players, rated_tables(figures.players), width)
     if chart is not None:
         out += [
             Spacer(0, 6),
@@ -152,7 +152,7 @@ def game_part(figures: Mapping[str, Any], words: GameWords, width: float) -> lis
     return out
 
 
-def standings(players: Sequence[tuple[str, Mapping[str, Any]]], width: float) -> Table:
+def standings(players: Sequence[tuple[str, PlayerFigures]], width: float) -> Table:
     """The standings: place by rating (players equal in what the standings rank by share it:
     ``referee.groups.rating.placed``), name, rating, tables, finished, wins, win rate, average
     place, best total, longest and current streak."""
@@ -171,20 +171,20 @@ def standings(players: Sequence[tuple[str, Mapping[str, Any]]], width: float) ->
     ]
     rows: list[list[str]] = [heads]
     for place, _pid, p in placed(players):
-        best = p["best_game"]
+        best = p.best_game
         rows.append(
             [
                 str(place),
-                fonts.shorten(fonts.printable(p["name"]), NAME_ROOM, TABLE_SIZE),
-                rating_text(p["rating"]),
-                str(p["tables"]),
-                str(p["complete"]),
-                str(p["wins"]),
-                percent(p["win_rate"]),
-                decimal(p["average_place"], 2),
-                "–" if best is None else str(best["total"]),
-                str(p["streaks"]["longest"]),
-                str(p["streaks"]["current"]),
+                fonts.shorten(fonts.printable(p.name), NAME_ROOM, TABLE_SIZE),
+                rating_text(p.rating),
+                str(p.tables),
+                str(p.complete),
+                str(p.wins),
+                percent(p.win_rate),
+                decimal(p.average_place, 2),
+                "–" if best is None else str(best.total),
+                str(p.streaks.longest),
+                str(p.streaks.current),
             ]
         )
     face = fonts.current()
@@ -206,30 +206,30 @@ def standings(players: Sequence[tuple[str, Mapping[str, Any]]], width: float) ->
     return table
 
 
-def profile_line(p: Mapping[str, Any], words: GameWords) -> str:
+def profile_line(p: PlayerFigures, words: GameWords) -> str:
     """A player's profile in one line: their rounds, points and the game's own keys."""
     parts = [
-        _("rounds: %(n)s", n=p["rounds"]),
-        _("points: %(n)s", n=p["points"]),
-        *(_("%(name)s: %(n)s", name=_(label), n=p[key]) for key, label in words.keys),
+        _("rounds: %(n)s", n=p.rounds),
+        _("points: %(n)s", n=p.points),
+        *(_("%(name)s: %(n)s", name=_(label), n=p.counts[key]) for key, label in words.keys),
     ]
-    return f"{fonts.printable(p['name'])} — " + " · ".join(parts)
+    return f"{fonts.printable(p.name)} — " + " · ".join(parts)
 
 
 def rating_chart(
-    players: Sequence[tuple[str, Mapping[str, Any]]], tables: Sequence[int | str], width: float
+    players: Sequence[tuple[str, PlayerFigures]], tables: Sequence[TableKey], width: float
 ) -> Drawing | None:
     """The players' ratings (``mu``) after each of the game's rated tables, from the starting
     rating just before each player's first; None when nobody has a rating."""
-    rated = [(pid, p) for pid, p in players if p["rating"]][:MOST_LINES]
+    rated = [(p, p.rating) for _pid, p in players if p.rating is not None][:MOST_LINES]
     if not rated or not tables:
         return None
     place = {key: index for index, key in enumerate(tables, start=1)}
     series = []
-    for _pid, p in rated:
-        history = p["rating"]["history"]
-        start = place[history[0]["table"]] - 1
-        series.append([(start, 25.0), *((place[e["table"]], float(e["mu"])) for e in history)])
+    for _p, rating in rated:
+        history = rating.history
+        start = place[history[0].table] - 1
+        series.append([(start, 25.0), *((place[e.table], e.mu) for e in history)])
     values = [v for points in series for _x, v in points]
     low, high = int(min(values)) - 1, int(max(values)) + 2
     left, bottom, right = 28.0, 16.0, width - LABEL_ROOM
@@ -272,7 +272,7 @@ def rating_chart(
     for i in ends:
         last = max(y(series[i][-1][1]) - 3, last + 10)
         label_y[i] = last
-    for i, ((_pid, p), points) in enumerate(zip(rated, series, strict=True)):
+    for i, ((p, rating), points) in enumerate(zip(rated, series, strict=True)):
         coords = [c for px, py in points for c in (x(px), y(py))]
         drawing.add(
             PolyLine(
@@ -282,8 +282,8 @@ def rating_chart(
                 strokeDashArray=list(DASHES[i]) or None,
             )
         )
-        name = fonts.shorten(fonts.printable(p["name"]), LABEL_ROOM - 46, 7)
-        label = f"{name} {decimal((shown_rating(p['rating']) or (0.0, 0.0))[0])}"
+        name = fonts.shorten(fonts.printable(p.name), LABEL_ROOM - 46, 7)
+        label = f"{name} {decimal((shown_rating(rating) or (0.0, 0.0))[0])}"
         drawing.add(String(right + 22, label_y[i], label, fontName=face.regular, fontSize=7))
         drawing.add(  # a piece of the line's own dash before its name
             Line(
@@ -299,7 +299,7 @@ def rating_chart(
     return drawing
 
 
-def notes(doc: Mapping[str, Any]) -> list[Flowable]:
+def notes(doc: Statistics) -> list[Flowable]:
     """What the numbers count, in a few lines."""
     out: list[Flowable] = [Spacer(0, 6), para(_("What the numbers count"), 9, bold=True)]
     out += [
@@ -316,8 +316,8 @@ def notes(doc: Mapping[str, Any]) -> list[Flowable]:
             8,
         )
     ]
-    if doc["breaking"]:
-        tables = ", ".join(str(key) for key in doc["breaking"])
+    if doc.breaking:
+        tables = ", ".join(str(key) for key in doc.breaking)
         out.append(
             para(
                 _(

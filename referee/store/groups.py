@@ -2,7 +2,7 @@
 the links that open it (``docs/group-format.md`` says what a group is).
 
 Like ``referee.store.tables``, these work on ``db.session`` in an app context, the ones that
-write commit their own transaction, and they hand out plain frozen records (``GroupRecord``).
+write commit their own transaction, and they hand out the group's model (``Group``).
 
 Every change of a group raises its ``version`` first, in one conditional UPDATE of the group's
 row (``_change``): it holds the row (PostgreSQL) or the database (SQLite) until the change
@@ -13,32 +13,40 @@ page the group has moved on from writes nothing, ``GroupChanged``), and the aski
 keeper link (``by``: a link revoked a moment ago writes nothing, ``NoAccess``), as a table's
 entry checks its link in the statement that writes it.
 
-What the rules of a group refuse raises ``GroupRefused`` with a code and its parameters (the
-web layer says it in the reader's language): names as ``referee.rules.names`` allows a
-player's (``name_fault``: not empty nor only what shows as nothing, at most ``LONGEST_NAME``
-characters, no control, format or bidi character), two players of the roster who are not
-retired never with the same name (``same_name_key``: up to case, Unicode normalisation and
-what shows as nothing), two seats of one table never on one roster id, at most
-``LONGEST_ROSTER`` players and ``MOST_SEASONS`` seasons.
+What a group may hold is the group's own to say (``referee.groups.model``): a change reads the
+group as it is once its version is raised, asks it (``Group.new_member``, ``Group.seating`` …),
+and writes the answer; a refusal (``GroupRefused``) rolls the change back and goes on to the
+caller, who says it.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
-from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 
 from flask import current_app
 from sqlalchemy import CursorResult, delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from referee.groups import Season, season_of
+from referee.groups.model import (
+    DEFAULT_TIME_ZONE,
+    Group,
+    GroupRefused,
+    KeptTable,
+    Member,
+    Season,
+    check_seats,
+    checked_name,
+    checked_time_zone,
+    in_offset,
+    new_group,
+    new_roster,
+    offset_minutes,
+)
 from referee.rules import Setup
-from referee.rules.names import LONGEST_NAME, name_fault, same_name_key
 from referee.store.db import db
 from referee.store.links import (
     LINKS_OF_A_GROUP,
@@ -50,7 +58,6 @@ from referee.store.links import (
 from referee.store.models import (
     GROUP_LINK_KINDS,
     Entry,
-    Group,
     GroupExport,
     GroupLink,
     GroupPlayer,
@@ -59,6 +66,7 @@ from referee.store.models import (
     Table,
     utcnow,
 )
+from referee.store.models import Group as GroupRow
 from referee.store.tables import (
     LogEntry,
     as_utc,
@@ -70,18 +78,8 @@ from referee.store.tables import (
 
 #: Random bytes in a group id: 128 bits, as a table's.
 GROUP_ID_BYTES = 16
-#: The longest group name, in characters (after trimming).
-LONGEST_GROUP_NAME = 80
-#: The longest season name.
-LONGEST_SEASON_NAME = 40
-#: The most players a roster holds, retired ones included.
-LONGEST_ROSTER = 100
-#: The most seasons a group holds.
-MOST_SEASONS = 100
-#: The time zone of a group that names none.
-DEFAULT_TIME_ZONE = "Europe/Berlin"
 
-GROUPS = Group.__table__
+GROUPS = GroupRow.__table__
 PLAYERS = GroupPlayer.__table__
 SEASONS = GroupSeason.__table__
 KEPT = GroupTable.__table__
@@ -111,84 +109,6 @@ class TooManyGroups(Exception):
     """The creator has made as many groups lately as the app allows; none was created."""
 
 
-class GroupRefused(ValueError):
-    """What the rules of a group refuse: ``code`` and its ``params`` (names, numbers), said in
-    words by the web layer. Codes: ``name-empty``, ``name-long``, ``name-hidden``,
-    ``name-taken`` (each with ``kind``: ``player``, ``group`` or ``season``, and ``name``),
-    ``time-zone``, ``roster-full``, ``seasons-full``, ``season-date-taken``, ``unknown-player``,
-    ``retired-player``, ``same-id-twice``, ``seats``, ``not-a-guest``, ``table-kept``,
-    ``not-kept``, ``unknown-table``."""
-
-    def __init__(self, code: str, **params: Any) -> None:
-        self.code = code
-        self.params = params
-        super().__init__(f"{code}: {params}")
-
-
-@dataclass(frozen=True)
-class RosterPlayer:
-    """A player of the roster: the stable ``id``, the name shown now, retired or not."""
-
-    id: str
-    name: str
-    retired: bool = False
-
-
-@dataclass(frozen=True)
-class KeptTable:
-    """A table the group keeps: the table's setup as stored (no replay), every seat's roster id
-    (None: a guest), whether it counts, and when it was played, in the offset it is told in."""
-
-    table_id: str
-    game: str
-    players: tuple[str, ...]
-    first: str | None
-    options: Mapping[str, Any]
-    seats: Mapping[str, str | None]
-    counts: bool
-    played: datetime
-
-    @property
-    def evening(self) -> date:
-        """The table's evening: the date it was played on, where it was played."""
-        return self.played.date()
-
-
-@dataclass(frozen=True)
-class GroupRecord:
-    """A group as stored: its roster in the order players were added, its seasons by date, its
-    tables by when they were played (the latest last)."""
-
-    id: str
-    name: str
-    time_zone: str
-    version: int
-    created_at: datetime
-    players: tuple[RosterPlayer, ...] = ()
-    seasons: tuple[Season, ...] = ()
-    tables: tuple[KeptTable, ...] = ()
-    by_id: Mapping[str, RosterPlayer] = field(default_factory=dict, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "by_id", {player.id: player for player in self.players})
-
-    def player(self, player_id: str | None) -> RosterPlayer | None:
-        return None if player_id is None else self.by_id.get(player_id)
-
-    def today(self, now: datetime | None = None) -> date:
-        """The group's date now (or at ``now``): the evening a table started now belongs to."""
-        moment = now if now is not None else utcnow()
-        return moment.astimezone(ZoneInfo(self.time_zone)).date()
-
-    def season_of(self, day: date) -> Season | None:
-        """The season ``day`` falls in (None: before the first), as a group file's tables are
-        placed (``referee.groups.season_of``)."""
-        return season_of(self.seasons, day)
-
-    def kept(self, table_id: str) -> KeptTable | None:
-        return next((kept for kept in self.tables if kept.table_id == table_id), None)
-
-
 @dataclass(frozen=True)
 class GroupAccess:
     """What a group link opens: the group and the kind of link."""
@@ -199,78 +119,6 @@ class GroupAccess:
     @property
     def keeps(self) -> bool:
         return self.kind == "keeper"
-
-
-# --- names ---------------------------------------------------------------------------------------
-
-
-def checked_name(text: str, kind: str = "player") -> str:
-    """``text`` trimmed, if it may be a ``kind``'s name (``player``, ``group``, ``season``); else
-    ``GroupRefused``. The rules of a player's name at a table (``referee.rules.names``)."""
-    longest = {"group": LONGEST_GROUP_NAME, "season": LONGEST_SEASON_NAME}.get(kind, LONGEST_NAME)
-    name = text.strip()
-    fault = name_fault(name, longest)
-    if fault == "empty-name":
-        raise GroupRefused("name-empty", kind=kind, name=name)
-    if fault == "long-name":
-        raise GroupRefused("name-long", kind=kind, name=name, longest=longest)
-    if fault is not None:
-        raise GroupRefused("name-hidden", kind=kind, name=name)
-    return name
-
-
-def checked_time_zone(name: str) -> str:
-    """``name`` if it is an IANA time zone this machine knows; else ``GroupRefused``."""
-    name = name.strip()
-    if 0 < len(name) <= 64 and name.isprintable() and name in available_timezones():
-        try:
-            ZoneInfo(name)
-            return name
-        except (ZoneInfoNotFoundError, ValueError):
-            pass
-    raise GroupRefused("time-zone", name=name)
-
-
-def offset_minutes(time_zone: str, moment: datetime) -> int:
-    """The offset from UTC of ``time_zone`` at ``moment``, in whole minutes."""
-    offset = moment.astimezone(ZoneInfo(time_zone)).utcoffset() or timedelta()
-    return int(offset.total_seconds() // 60)
-
-
-def in_offset(moment: datetime, minutes: int) -> datetime:
-    """``moment`` told at the offset of ``minutes`` from UTC."""
-    return as_utc(moment).astimezone(timezone(timedelta(minutes=minutes)))
-
-
-def check_free(name: str, roster: Iterable[RosterPlayer], but: str | None = None) -> None:
-    """``GroupRefused`` (``name-taken``) when a player of the roster who is not retired, other
-    than ``but``, has the same name."""
-    key = same_name_key(name)
-    for player in roster:
-        if not player.retired and player.id != but and same_name_key(player.name) == key:
-            raise GroupRefused("name-taken", kind="player", name=name)
-
-
-def check_seats(
-    players: Sequence[str], seats: Mapping[str, str | None], roster: Mapping[str, RosterPlayer]
-) -> dict[str, str | None]:
-    """``seats`` for a table of ``players``, if it gives every player's name a roster id or None
-    and no id twice; else ``GroupRefused``."""
-    if set(seats) != set(players) or len(players) != len(seats):
-        raise GroupRefused("seats")
-    taken: dict[str, str] = {}
-    for name in players:
-        player_id = seats[name]
-        if player_id is None:
-            continue
-        if player_id not in roster:
-            raise GroupRefused("unknown-player", player=player_id)
-        if player_id in taken:
-            raise GroupRefused(
-                "same-id-twice", name=name, other=taken[player_id], player=roster[player_id].name
-            )
-        taken[player_id] = name
-    return {name: seats[name] for name in players}
 
 
 # --- creating and reading ------------------------------------------------------------------------
@@ -311,42 +159,55 @@ def create_group(
     place in ``players``. ``GroupRefused`` for what a group may not hold; ``TooManyGroups`` when
     ``creator`` made too many lately (counted, one creation of a creator at a time, in the
     transaction that inserts)."""
-    name = checked_name(name, "group")
-    time_zone = checked_time_zone(time_zone)
-    roster: list[RosterPlayer] = []
-    for number, text in enumerate(players, start=1):
-        player = checked_name(text)
-        check_free(player, roster)
-        roster.append(RosterPlayer(f"p{number}", player))
-    if len(roster) > LONGEST_ROSTER:
-        raise GroupRefused("roster-full", longest=LONGEST_ROSTER)
-    group_id = secrets.token_urlsafe(GROUP_ID_BYTES)
-    while group_id.startswith("-"):
-        group_id = secrets.token_urlsafe(GROUP_ID_BYTES)
+    group_id = _new_id()
     now = utcnow()
+    group = new_group(group_id, name, time_zone, new_roster(players), (), now)
     if creator is not None:
         one_at_a_time(TABLES_OF_A_CREATOR, creator)
         if not may_create_group(creator):
             db.session.rollback()
             raise TooManyGroups(creator)
-    group = {"id": group_id, "name": name, "time_zone": time_zone, "version": 1}
-    db.session.execute(insert(GROUPS), group | {"creator": creator, "created_at": now})
-    if roster:
+    _insert_group(group, creator)
+    if table is not None:
+        seats = {
+            seat: None if place is None else group.players[place].id
+            for seat, place in table.seats.items()
+        }
+        keep_table(group_id, table.table_id, seats, group.by_id, group.time_zone)
+    db.session.commit()
+    return group_id
+
+
+def _new_id() -> str:
+    """A new group's id: random, never starting with "-" (it reads as an option to commands)."""
+    group_id = secrets.token_urlsafe(GROUP_ID_BYTES)
+    while group_id.startswith("-"):
+        group_id = secrets.token_urlsafe(GROUP_ID_BYTES)
+    return group_id
+
+
+def _insert_group(group: Group, creator: str | None) -> None:
+    """Write a new group's row, roster and seasons, in the caller's transaction."""
+    row = {"id": group.id, "name": group.name, "time_zone": group.time_zone, "version": 1}
+    db.session.execute(insert(GROUPS), row | {"creator": creator, "created_at": group.created_at})
+    if group.players:
         db.session.execute(
             insert(PLAYERS),
             [
-                {"group_id": group_id, "player_id": player.id, "number": number}
-                | {"name": player.name, "retired": False, "created_at": now}
-                for number, player in enumerate(roster, start=1)
+                {"group_id": group.id, "player_id": player.id, "number": number}
+                | {"name": player.name, "retired": player.retired, "created_at": group.created_at}
+                for number, player in enumerate(group.players, start=1)
             ],
         )
-    if table is not None:
-        seats = {
-            seat: None if place is None else roster[place].id for seat, place in table.seats.items()
-        }
-        keep_table(group_id, table.table_id, seats, {p.id: p for p in roster}, time_zone)
-    db.session.commit()
-    return group_id
+    if group.seasons:
+        db.session.execute(
+            insert(SEASONS),
+            [
+                {"group_id": group.id, "name": season.name, "starts_on": season.start}
+                | {"created_at": group.created_at}
+                for season in group.seasons
+            ],
+        )
 
 
 @dataclass(frozen=True)
@@ -377,7 +238,7 @@ def rolled_back_if_refused() -> Iterator[None]:
 def _new_table(
     group_id: str,
     table: NewTable,
-    roster: Mapping[str, RosterPlayer],
+    roster: Mapping[str, Member],
     zone: str,
     creator: str | None = None,
 ) -> str:
@@ -409,73 +270,37 @@ def _kept_row(
 def start_import(
     name: str,
     time_zone: str,
-    players: Sequence[RosterPlayer],
+    players: Sequence[Member],
     seasons: Sequence[Season],
     creator: str | None = None,
-) -> tuple[str, dict[str, RosterPlayer]]:
+) -> Group:
     """The head of a group loaded from its file (``referee.groups.read_group``), committed: its
-    name, time zone, roster with the file's ids and seasons; its id and roster by id. Its tables
+    name, time zone, roster with the file's ids and seasons; the group as stored. Its tables
     follow in pieces (``keep_imported``), each piece a short transaction, so that loading a
     large file never holds the database from the tables being played; no link opens the group
     until its loader has kept them all (``remove_group`` undoes a load that stopped).
-    ``GroupRefused`` for what a group of this app may not hold (more players or seasons than it
-    keeps, a name it refuses, a time zone it does not know); ``TooManyGroups`` as for
-    ``create_group``."""
-    name = checked_name(name, "group")
-    time_zone = checked_time_zone(time_zone)
-    if len(players) > LONGEST_ROSTER:
-        raise GroupRefused("roster-full", longest=LONGEST_ROSTER)
-    if len(seasons) > MOST_SEASONS:
-        raise GroupRefused("seasons-full", longest=MOST_SEASONS)
-    roster: list[RosterPlayer] = []
-    for player in players:
-        checked = RosterPlayer(player.id, checked_name(player.name), player.retired)
-        if not checked.retired:
-            check_free(checked.name, roster)
-        roster.append(checked)
-    for season in seasons:
-        checked_name(season.name, "season")
-    group_id = secrets.token_urlsafe(GROUP_ID_BYTES)
-    while group_id.startswith("-"):
-        group_id = secrets.token_urlsafe(GROUP_ID_BYTES)
-    now = utcnow()
+    ``GroupRefused`` for what a group of this app may not hold (``new_group``: more players or
+    seasons than it keeps, a name it refuses, a time zone it does not know); ``TooManyGroups``
+    as for ``create_group``."""
+    group = new_group(_new_id(), name, time_zone, players, seasons, utcnow())
     if creator is not None:
         one_at_a_time(TABLES_OF_A_CREATOR, creator)
         if not may_create_group(creator):
             db.session.rollback()
             raise TooManyGroups(creator)
     try:
-        group = {"id": group_id, "name": name, "time_zone": time_zone, "version": 1}
-        db.session.execute(insert(GROUPS), group | {"creator": creator, "created_at": now})
-        if roster:
-            db.session.execute(
-                insert(PLAYERS),
-                [
-                    {"group_id": group_id, "player_id": player.id, "number": number}
-                    | {"name": player.name, "retired": player.retired, "created_at": now}
-                    for number, player in enumerate(roster, start=1)
-                ],
-            )
-        if seasons:
-            db.session.execute(
-                insert(SEASONS),
-                [
-                    {"group_id": group_id, "name": season.name.strip(), "starts_on": season.start}
-                    | {"created_at": now}
-                    for season in seasons
-                ],
-            )
+        _insert_group(group, creator)
     except BaseException:
         db.session.rollback()
         raise
     db.session.commit()
-    return group_id, {player.id: player for player in roster}
+    return group
 
 
 def keep_imported(
     group_id: str,
     tables: Sequence[NewTable],
-    roster: Mapping[str, RosterPlayer],
+    roster: Mapping[str, Member],
     time_zone: str,
 ) -> None:
     """Make ``tables`` and keep them in the group being loaded (``start_import``), in one
@@ -583,7 +408,7 @@ _KEPT_TABLES = (
 )
 
 
-def get_group(group_id: str) -> GroupRecord | None:
+def get_group(group_id: str) -> Group | None:
     """The group with its roster, seasons and tables, or None when no group has this id."""
     if not could_be_id(group_id):
         return None
@@ -601,13 +426,13 @@ def get_group(group_id: str) -> GroupRecord | None:
         .order_by(SEASONS.c.starts_on)
     )
     tables = db.session.execute(_KEPT_TABLES.where(KEPT.c.group_id == group_id))
-    return GroupRecord(
+    return Group(
         id=group_id,
         name=row.name,
         time_zone=row.time_zone,
         version=row.version,
         created_at=as_utc(row.created_at),
-        players=tuple(RosterPlayer(p.player_id, p.name, bool(p.retired)) for p in players),
+        players=tuple(Member(p.player_id, p.name, bool(p.retired)) for p in players),
         seasons=tuple(Season(s.name, s.starts_on) for s in seasons),
         tables=tuple(
             KeptTable(
@@ -638,7 +463,7 @@ def group_of_table(table_id: str) -> str | None:
 # --- changes -------------------------------------------------------------------------------------
 
 
-def _change(group_id: str, expected: int | None = None, by: str | None = None) -> GroupRecord:
+def _change(group_id: str, expected: int | None = None, by: str | None = None) -> Group:
     """Begin a change of the group: raise its version, only while it is at ``expected`` (when
     given) and ``by`` (when given) is an unrevoked keeper link of it, and read it as it is then.
     ``UnknownGroup``, ``GroupChanged`` or ``NoAccess`` (nothing written) otherwise."""
@@ -673,51 +498,41 @@ def _change(group_id: str, expected: int | None = None, by: str | None = None) -
 
 def add_player(group_id: str, name: str, by: str | None = None) -> str:
     """Add a player to the roster; return their new id."""
-    name = checked_name(name)
+    checked_name(name)  # before the group is held: a name that can never be is refused at once
     group = _change(group_id, by=by)
-    player_id = _insert_player(group, name)
-    db.session.commit()
-    return player_id
-
-
-def _insert_player(group: GroupRecord, name: str) -> str:
-    """Add a player of the checked ``name`` to the roster, in the caller's change; their id."""
     with rolled_back_if_refused():
-        check_free(name, group.players)
-        if len(group.players) >= LONGEST_ROSTER:
-            raise GroupRefused("roster-full", longest=LONGEST_ROSTER)
-    number = len(group.players) + 1
-    while f"p{number}" in group.by_id:
-        number += 1
-    player_id = f"p{number}"
-    row = {"group_id": group.id, "player_id": player_id, "number": number, "name": name}
-    db.session.execute(insert(PLAYERS), row | {"retired": False, "created_at": utcnow()})
-    return player_id
+        player = group.new_member(name)
+    _insert_player(group, player)
+    db.session.commit()
+    return player.id
 
 
-def _player(group: GroupRecord, player_id: str) -> RosterPlayer:
-    found = group.player(player_id)
-    if found is None:
-        db.session.rollback()
-        raise GroupRefused("unknown-player", player=player_id)
-    return found
+def _insert_player(group: Group, player: Member) -> None:
+    """Add ``player`` (new: ``Group.new_member``) to the roster, in the caller's change."""
+    row = {"group_id": group.id, "player_id": player.id, "number": len(group.players) + 1}
+    row |= {"name": player.name, "retired": False, "created_at": utcnow()}
+    db.session.execute(insert(PLAYERS), row)
+    # (numbers 1 to the roster's length are taken: no player is ever removed)
+
+
+def _update_player(group: Group, player: Member) -> None:
+    """Write a roster player's name and whether they are retired, in the caller's change."""
+    db.session.execute(
+        update(PLAYERS)
+        .where(PLAYERS.c.group_id == group.id, PLAYERS.c.player_id == player.id)
+        .values(name=player.name, retired=player.retired)
+    )
 
 
 def rename_player(
     group_id: str, player_id: str, name: str, expected: int | None = None, by: str | None = None
 ) -> None:
     """Give a roster player a new name (their id, and so their history, stays)."""
-    name = checked_name(name)
+    checked_name(name)
     group = _change(group_id, expected, by)
-    player = _player(group, player_id)
-    if not player.retired:
-        with rolled_back_if_refused():
-            check_free(name, group.players, but=player_id)
-    db.session.execute(
-        update(PLAYERS)
-        .where(PLAYERS.c.group_id == group_id, PLAYERS.c.player_id == player_id)
-        .values(name=name)
-    )
+    with rolled_back_if_refused():
+        player = group.renamed(player_id, name)
+    _update_player(group, player)
     db.session.commit()
 
 
@@ -731,15 +546,9 @@ def retire_player(
     """Retire a roster player (kept in history, not offered for new tables), or bring one back
     (refused while a player on the roster has their name)."""
     group = _change(group_id, expected, by)
-    player = _player(group, player_id)
-    if not retired and player.retired:
-        with rolled_back_if_refused():
-            check_free(player.name, group.players, but=player_id)
-    db.session.execute(
-        update(PLAYERS)
-        .where(PLAYERS.c.group_id == group_id, PLAYERS.c.player_id == player_id)
-        .values(retired=retired)
-    )
+    with rolled_back_if_refused():
+        player = group.retiring(player_id, retired)
+    _update_player(group, player)
     db.session.commit()
 
 
@@ -747,7 +556,7 @@ def keep_table(
     group_id: str,
     table_id: str,
     seats: Mapping[str, str | None],
-    roster: Mapping[str, RosterPlayer],
+    roster: Mapping[str, Member],
     time_zone: str,
     counts: bool = True,
 ) -> None:
@@ -780,20 +589,13 @@ def attach_table(
     db.session.commit()
 
 
-def _kept(group: GroupRecord, table_id: str) -> KeptTable:
-    found = group.kept(table_id)
-    if found is None:
-        db.session.rollback()
-        raise GroupRefused("not-kept")
-    return found
-
-
 def detach_table(
     group_id: str, table_id: str, expected: int | None = None, by: str | None = None
 ) -> None:
     """Let the group keep the table no more (the table itself is not touched)."""
     group = _change(group_id, expected, by)
-    _kept(group, table_id)
+    with rolled_back_if_refused():
+        group.table(table_id)
     db.session.execute(delete(KEPT).where(KEPT.c.group_id == group_id, KEPT.c.table_id == table_id))
     db.session.commit()
 
@@ -803,7 +605,8 @@ def set_counts(
 ) -> None:
     """Mark a table of the group as counting, or not (kept, but out of every statistic)."""
     group = _change(group_id, expected, by)
-    _kept(group, table_id)
+    with rolled_back_if_refused():
+        group.table(table_id)
     db.session.execute(
         update(KEPT)
         .where(KEPT.c.group_id == group_id, KEPT.c.table_id == table_id)
@@ -823,9 +626,10 @@ def set_seat(
     """Merge a guest of a table into a roster player: the seat ``seat`` (a guest's) becomes the
     player's id. Refused when the seat is no guest's, or another seat of the table has the id."""
     group = _change(group_id, expected, by)
-    kept = _guest_seat(group, table_id, seat)
-    _player(group, player_id)
-    _seat(group, kept, seat, player_id, group.by_id)
+    with rolled_back_if_refused():
+        group.guest_seat(table_id, seat)
+        seats = group.seated_guest(table_id, seat, group.member(player_id))
+    _seat(group, table_id, seats)
     db.session.commit()
 
 
@@ -834,39 +638,24 @@ def seat_new_player(
 ) -> str:
     """Merge a guest of a table into a new roster player of the guest's name, in one change:
     both or nothing (refused as ``set_seat`` and ``add_player`` refuse). The new player's id."""
-    name = checked_name(seat)
+    checked_name(seat)
     group = _change(group_id, expected, by)
-    kept = _guest_seat(group, table_id, seat)
-    player_id = _insert_player(group, name)
-    roster = {**group.by_id, player_id: RosterPlayer(player_id, name)}
-    _seat(group, kept, seat, player_id, roster)
-    db.session.commit()
-    return player_id
-
-
-def _guest_seat(group: GroupRecord, table_id: str, seat: str) -> KeptTable:
-    """The kept table whose seat ``seat`` is a guest's; else ``GroupRefused``, rolled back."""
-    kept = _kept(group, table_id)
-    if seat not in kept.seats or kept.seats[seat] is not None:
-        db.session.rollback()
-        raise GroupRefused("not-a-guest", name=seat)
-    return kept
-
-
-def _seat(
-    group: GroupRecord,
-    kept: KeptTable,
-    seat: str,
-    player_id: str,
-    roster: Mapping[str, RosterPlayer],
-) -> None:
-    """Give the kept table's seat ``seat`` the roster id ``player_id``, in the caller's change."""
     with rolled_back_if_refused():
-        seats = check_seats(kept.players, {**kept.seats, seat: player_id}, roster)
+        group.guest_seat(table_id, seat)
+        player = group.new_member(seat)
+        seats = group.seated_guest(table_id, seat, player)
+    _insert_player(group, player)
+    _seat(group, table_id, seats)
+    db.session.commit()
+    return player.id
+
+
+def _seat(group: Group, table_id: str, seats: Mapping[str, str | None]) -> None:
+    """Write a kept table's ``seats``, in the caller's change."""
     db.session.execute(
         update(KEPT)
-        .where(KEPT.c.group_id == group.id, KEPT.c.table_id == kept.table_id)
-        .values(seats=seats)
+        .where(KEPT.c.group_id == group.id, KEPT.c.table_id == table_id)
+        .values(seats=dict(seats))
     )
 
 
@@ -874,20 +663,12 @@ def add_season(
     group_id: str, name: str, starts_on: date, expected: int | None = None, by: str | None = None
 ) -> None:
     """Start a season on ``starts_on`` (refused on a date or with a name another season has)."""
-    name = checked_name(name, "season")
+    checked_name(name, "season")
     group = _change(group_id, expected, by)
-    problem: GroupRefused | None = None
-    if len(group.seasons) >= MOST_SEASONS:
-        problem = GroupRefused("seasons-full", longest=MOST_SEASONS)
-    elif any(season.start == starts_on for season in group.seasons):
-        problem = GroupRefused("season-date-taken", day=starts_on)
-    elif any(same_name_key(season.name) == same_name_key(name) for season in group.seasons):
-        problem = GroupRefused("name-taken", kind="season", name=name)
-    if problem is not None:
-        db.session.rollback()
-        raise problem
-    row = {"group_id": group_id, "name": name, "starts_on": starts_on, "created_at": utcnow()}
-    db.session.execute(insert(SEASONS), row)
+    with rolled_back_if_refused():
+        season = group.new_season(name, starts_on)
+    row = {"group_id": group_id, "name": season.name, "starts_on": season.start}
+    db.session.execute(insert(SEASONS), row | {"created_at": utcnow()})
     db.session.commit()
 
 

@@ -20,7 +20,7 @@ V = TypeVar("V")
 #: (``referee.web.pages``), navigation bars (``referee.web.nav``), parts of every page that
 #: depend on the language only (``referee.web.fragments``), the round screen's summary of the
 #: round before the one in play (``referee.web.evening.story``), PDF sheets, and what the group
-#: pages show of each table and render of a group (``referee.web.groups.facts``).
+#: pages show of each table and render of a group (``referee.web.groups.glance``).
 Shelf = Literal["pages", "navs", "fragments", "summaries", "pdfs", "groups"]
 
 

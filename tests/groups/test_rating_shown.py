@@ -19,6 +19,7 @@ import pytest
 from referee.groups.rating import placed, shown, shown_rating, standing_key
 from referee.groups.report import ranked, stats_text
 from referee.rules import GAMES
+from tests.groups.figures import rated, statistics_of
 
 
 def duel(played: str, first: str, second: str, seats: dict[str, str | None]) -> dict[str, Any]:
@@ -76,10 +77,12 @@ def cli_ratings(data: bytes, game: str) -> list[tuple[str, str]]:
 
 
 def test_the_standings_rank_by_the_rating_shown_not_a_hidden_figure() -> None:
-    players = document(duels_bytes())["games"]["blackout"]["players"]
-    ann, ben = players["p1"]["rating"], players["p2"]["rating"]
+    players = statistics_of(duels_bytes()).games["blackout"].players
+    ann, ben = players["p1"].rating, players["p2"].rating
     assert shown_rating(ann) == (27.5, 7.6) and shown_rating(ben) == (27.6, 8.1)
-    assert ann["ordinal"] > ben["ordinal"]  # what the standings ranked by before: Ann first
+    assert (
+        ann is not None and ben is not None and ann.ordinal > ben.ordinal
+    )  # what the standings ranked by before: Ann first
     assert [pid for pid, _p in ranked(players)] == ["p2", "p1"]
     assert [(place, pid) for place, pid, _p in placed(ranked(players))] == [(1, "p2"), (2, "p1")]
     assert cli_ratings(duels_bytes(), "Blackout") == [("Ben", "27.6 ± 8.1"), ("Ann", "27.5 ± 7.6")]
@@ -90,29 +93,25 @@ def test_the_command_lines_rating_column_is_the_rating_shown() -> None:
     from tests.groups.test_stats_by_hand import FRIDAY
 
     data = FRIDAY.read_bytes()
-    doc = document(data)
-    for game, figures in doc["games"].items():
+    doc = statistics_of(data)
+    for game, figures in doc.games.items():
         title = GAMES[game].title
         expected = []
-        for _pid, p in ranked(figures["players"]):
-            pair = shown_rating(p["rating"])
-            expected.append((p["name"], "-" if pair is None else f"{pair[0]:.1f} ± {pair[1]:.1f}"))
+        for _pid, p in ranked(figures.players):
+            pair = shown_rating(p.rating)
+            expected.append((p.name, "-" if pair is None else f"{pair[0]:.1f} ± {pair[1]:.1f}"))
         assert cli_ratings(data, title) == expected
-
-
-def figures(mu: float, sigma: float, complete: int) -> dict[str, Any]:
-    return {"rating": {"mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma}, "complete": complete}
 
 
 def test_ties_are_broken_by_the_figures_shown_then_share_a_place() -> None:
     players = {
-        "a": figures(26.54, 3.0, 4),  # 26.5 ± 3.0: a rating shown below the others'
-        "b": figures(26.55, 3.04, 2),  # 26.6 ± 3.0, 2 finished
-        "c": figures(26.6, 2.96, 5),  # 26.6 ± 3.0, 5 finished: ahead of b
-        "d": figures(26.649, 2.95, 2),  # 26.6 ± 3.0 (2.95 shown as 3.0), 2 finished: b's place
-        "e": figures(26.56, 2.94, 1),  # 26.6 ± 2.9: the smallest ± of the 26.6s, first
-        "f": {"rating": None, "complete": 0},  # no rating: last
-        "g": figures(19.0, 8.0, 1),
+        "a": rated(26.54, 3.0, 4),  # 26.5 ± 3.0: a rating shown below the others'
+        "b": rated(26.55, 3.04, 2),  # 26.6 ± 3.0, 2 finished
+        "c": rated(26.6, 2.96, 5),  # 26.6 ± 3.0, 5 finished: ahead of b
+        "d": rated(26.649, 2.95, 2),  # 26.6 ± 3.0 (2.95 shown as 3.0), 2 finished: b's place
+        "e": rated(26.56, 2.94, 1),  # 26.6 ± 2.9: the smallest ± of the 26.6s, first
+        "f": rated(None),  # no rating: last
+        "g": rated(19.0, 8.0, 1),
     }
     order = [(place, pid) for place, pid, _p in placed(ranked(players))]
     assert order == [(1, "e"), (2, "c"), (3, "b"), (3, "d"), (5, "a"), (6, "g"), (7, "f")]

@@ -23,16 +23,10 @@ from flask.testing import FlaskClient
 from hypothesis import given
 from hypothesis import strategies as st
 
+from referee.groups import LONGEST_GROUP_NAME, Group
 from referee.rules import Setup
 from referee.rules.names import LONGEST_NAME, hidden_character, same_name_key
-from referee.store.groups import (
-    LONGEST_GROUP_NAME,
-    GroupRecord,
-    attach_table,
-    create_group,
-    get_group,
-    make_group_link,
-)
+from referee.store.groups import attach_table, create_group, get_group, make_group_link
 from referee.store.tables import create_table, get_table
 from tests.hostile.conftest import on_postgresql
 from tests.hostile.test_fuzz import (
@@ -51,7 +45,7 @@ pytestmark = pytest.mark.hostile
 ROSTER = ("Ann", "Ben", "Cho", "Dee", "Eve", "Fay")
 
 
-class Group:
+class UnderFire:
     """A group under fire: six players, a table with a guest, ``client`` keeping both."""
 
     def __init__(self, app: Flask, client: FlaskClient, kind: str = "keeper") -> None:
@@ -66,13 +60,13 @@ class Group:
         assert response.status_code == 303
         self.check()
 
-    def read(self) -> GroupRecord:
+    def read(self) -> Group:
         with self.app.app_context():
             group = get_group(self.id)
         assert group is not None
         return group
 
-    def check(self) -> GroupRecord:
+    def check(self) -> Group:
         """The group keeps the rules of a group (see the module)."""
         group = self.read()
         assert 0 < len(group.name) <= LONGEST_GROUP_NAME and not hidden_character(group.name)
@@ -122,7 +116,7 @@ def roster_forms(draw: st.DrawFn) -> dict[str, Any]:
 @fuzz(150)
 @given(forms=st.lists(roster_forms(), min_size=1, max_size=4), with_version=st.booleans())
 def test_the_roster_under_fire(hostile_app, hostile_client, forms, with_version):
-    group = Group(hostile_app, hostile_client)
+    group = UnderFire(hostile_app, hostile_client)
     for form in forms:
         if with_version:
             form = {**form, "version": str(group.group.version)}
@@ -145,7 +139,7 @@ def table_forms(draw: st.DrawFn) -> dict[str, Any]:
 @fuzz(120)
 @given(forms=st.lists(table_forms(), min_size=1, max_size=3), with_version=st.booleans())
 def test_a_kept_tables_settings_under_fire(hostile_app, hostile_client, forms, with_version):
-    group = Group(hostile_app, hostile_client)
+    group = UnderFire(hostile_app, hostile_client)
     for form in forms:
         if with_version:
             form = {**form, "version": str(group.group.version)}
@@ -158,7 +152,7 @@ def test_a_kept_tables_settings_under_fire(hostile_app, hostile_client, forms, w
 @fuzz(100)
 @given(name=hostile_value, starts_on=hostile_value | st.sampled_from(["2027-01-01", "2026-02-30"]))
 def test_seasons_under_fire(hostile_app, hostile_client, name, starts_on):
-    group = Group(hostile_app, hostile_client)
+    group = UnderFire(hostile_app, hostile_client)
     form = clean(hostile_app, {"name": name, "starts_on": starts_on, "version": "1"})
     answered(hostile_client.post(f"/g/{group.id}/seasons", data=form), form, "season")
     group.check()
@@ -188,7 +182,7 @@ def start_forms(draw: st.DrawFn) -> dict[str, Any]:
 @fuzz(150)
 @given(form=start_forms())
 def test_starting_a_table_from_the_group_under_fire(hostile_app, hostile_client, form):
-    group = Group(hostile_app, hostile_client)
+    group = UnderFire(hostile_app, hostile_client)
     form = clean(hostile_app, form)
     response = hostile_client.post(f"/g/{group.id}/new", data=form)
     answered(response, form, "start")
@@ -226,7 +220,7 @@ def test_a_new_group_under_fire(hostile_app, hostile_client, form):
 @fuzz(80)
 @given(action=hostile_value | st.sampled_from(["viewer", "keeper", "revoke-viewers"]))
 def test_the_share_page_under_fire(hostile_app, hostile_client, action):
-    group = Group(hostile_app, hostile_client)
+    group = UnderFire(hostile_app, hostile_client)
     form = clean(hostile_app, {"action": action})
     answered(hostile_client.post(f"/g/{group.id}/share", data=form), form, "group share")
     assert hostile_client.get(f"/g/{group.id}/share").status_code == 200  # still a keeper
@@ -243,7 +237,7 @@ def test_the_share_page_under_fire(hostile_app, hostile_client, action):
 )
 def test_a_viewer_link_changes_nothing(hostile_app, path, form):
     client = hostile_app.test_client()
-    group = Group(hostile_app, client, "viewer")
+    group = UnderFire(hostile_app, client, "viewer")
     before = group.read()
     form = clean(hostile_app, form)
     response = client.post(f"/g/{group.id}{path.replace('TABLE', group.table)}", data=form)
@@ -266,7 +260,7 @@ path_text = st.text(max_size=40) | st.sampled_from(["..", "%00", "p1", "<b>x</b>
 def test_unknown_group_addresses(hostile_app, hostile_client, shape, parts, method):
     from urllib.parse import quote
 
-    group = Group(hostile_app, hostile_client)
+    group = UnderFire(hostile_app, hostile_client)
     if on_postgresql(hostile_app):
         parts = [part.replace("\x00", "") for part in parts]
     path = shape.format(*(quote(p, safe="") for p in parts), group=group.id)
@@ -292,7 +286,7 @@ GAME = st.sampled_from(["blackout", "alles-oder-nichts", "ebbes", "whist"]) | ho
 def test_the_numbers_pages_under_fire(hostile_app, hostile_client, path, query, keep, player):
     from urllib.parse import quote
 
-    group = Group(hostile_app, hostile_client)
+    group = UnderFire(hostile_app, hostile_client)
     args = {name: value for name, value in query.items() if name in keep}
     if on_postgresql(hostile_app):
         player = player.replace("\x00", "")
@@ -409,7 +403,7 @@ def test_a_group_file_under_fire(hostile_app, hostile_client, data, time_zone):
     confirm=st.booleans(),
 )
 def test_adding_a_record_under_fire(hostile_app, hostile_client, text, seats, confirm):
-    group = Group(hostile_app, hostile_client)
+    group = UnderFire(hostile_app, hostile_client)
     before = counted(hostile_app)
     form: dict[str, Any] = {f"seat-{i}": seat for i, seat in enumerate(seats)}
     if confirm:
@@ -483,7 +477,7 @@ def test_keeping_a_table_in_a_group_under_fire(hostile_app, hostile_client, form
     group of another phone's is never reached."""
     from referee.store.groups import group_of_table
 
-    group = Group(hostile_app, hostile_client)
+    group = UnderFire(hostile_app, hostile_client)
     with hostile_app.app_context():
         table = create_table(Setup("blackout", ("Ann", "Ben", "Zed")))
         other = create_group("Other", "UTC", ("Ann", "Ben"))
@@ -523,7 +517,7 @@ def test_every_group_page_under_fire(hostile_app, path, query, kind):
     """Every page of the groups, asked with hostile queries, by a keeper, a viewer and a phone
     without a link."""
     client = hostile_app.test_client()
-    group = Group(hostile_app, client, "viewer" if kind == "none" else kind)
+    group = UnderFire(hostile_app, client, "viewer" if kind == "none" else kind)
     if kind == "none":
         client = hostile_app.test_client()
     if on_postgresql(hostile_app):
@@ -551,7 +545,7 @@ def test_group_posts_without_a_valid_token_change_nothing(app, path, who):
     """With CSRF on (as in production), a post to any group address without its token: the
     page's own refusal or its stale page, never a 5xx, and nothing changed."""
     client = app.test_client()
-    group = Group(app, client, "viewer" if who == "stranger" else who)
+    group = UnderFire(app, client, "viewer" if who == "stranger" else who)
     if who == "stranger":
         client = app.test_client()
     before = group.read()

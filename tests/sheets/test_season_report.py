@@ -6,35 +6,36 @@ the web, the standings page's download of the season shown."""
 
 from __future__ import annotations
 
-import json
 import re
 
 from babel.support import Translations
 
 from referee import TRANSLATIONS
 from referee.groups.facts import stats_part
-from referee.groups.report import ranked, stats_text
+from referee.groups.figures import Statistics
+from referee.groups.report import ranked
 from referee.rules import GAMES
 from referee.sheets import Page
 from referee.sheets.season import GameWords, season_report
+from tests.groups.figures import statistics_of
 from tests.groups.test_stats_by_hand import FRIDAY
 from tests.sheets.reading import page_texts
 
 GERMAN = Translations.load(TRANSLATIONS, ["de"])
 
 
-def document(season: str | None = None) -> dict:
-    return json.loads(stats_text(FRIDAY.read_bytes(), season, as_json=True)[1])
+def document(season: str | None = None) -> Statistics:
+    return statistics_of(FRIDAY.read_bytes(), season)
 
 
-def words_of(doc: dict) -> dict[str, GameWords]:
+def words_of(doc: Statistics) -> dict[str, GameWords]:
     return {
         game: GameWords(
             GAMES[game].title,
             [(key, stats_part(game).labels[key]) for key in stats_part(game).keys],
-            [pid for pid, _p in ranked(figures["players"])],
+            [pid for pid, _p in ranked(figures.players)],
         )
-        for game, figures in doc["games"].items()
+        for game, figures in doc.games.items()
     }
 
 
@@ -57,10 +58,10 @@ def test_the_report_prints_the_standings_and_each_players_line() -> None:
     ]
     assert " ".join(standings) in text  # in the standings' order, as stats prints them
     assert "Alles oder Nichts 2 counted tables" in text and "ebbes 1 counted table" in text
-    ann = doc["games"]["blackout"]["players"]["p1"]
-    line = f"Ann — rounds: {ann['rounds']} · points: {ann['points']} · Bids made: 3"
+    ann = doc.games["blackout"].players["p1"]
+    line = f"Ann — rounds: {ann.rounds} · points: {ann.points} · Bids made: 3"
     assert line in text
-    ebbes = doc["games"]["ebbes"]["players"]["p1"]
+    ebbes = doc.games["ebbes"].players["p1"].counts
     assert f"Plus points: {ebbes['plus_points']} · Minus points: {ebbes['minus_points']}" in text
     assert "Ratings after each finished table, in the order played" in text
     for name in ("Cho 27.9", "Ben 27.9", "Dee 25.8", "Ann 22.2"):
@@ -79,6 +80,6 @@ def test_the_report_of_a_season_in_german() -> None:
 
 
 def test_a_report_of_nothing_says_so() -> None:
-    doc = {"group": "Empty", "season": "S1", "games": {}, "breaking": []}
+    doc = Statistics("Empty", "S1", {}, ())
     text = text_of(season_report(doc, {}))
     assert "No table counts in this season yet." in text

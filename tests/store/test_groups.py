@@ -11,14 +11,12 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
+from referee.groups import LONGEST_ROSTER, GroupRefused, Member
 from referee.rules import Setup
 from referee.store import db
 from referee.store.groups import (
-    LONGEST_ROSTER,
     Attached,
     GroupChanged,
-    GroupRefused,
-    RosterPlayer,
     TooManyGroups,
     UnknownGroup,
     add_player,
@@ -67,7 +65,7 @@ def test_a_new_group_reads_back_with_its_roster(store_app: Flask) -> None:
     group = get_group(group_id)
     assert group is not None
     assert (group.name, group.time_zone, group.version) == ("Friday club", "Europe/Berlin", 1)
-    assert group.players == tuple(RosterPlayer(f"p{n}", name) for n, name in enumerate(SIX, 1))
+    assert group.players == tuple(Member(f"p{n}", name) for n, name in enumerate(SIX, 1))
     assert group.seasons == () and group.tables == ()
     assert len(group_id) >= 22 and group_version(group_id) == 1
     assert get_group("nope") is None and get_group("\x00") is None and group_version("") is None
@@ -115,7 +113,7 @@ def test_renaming_keeps_the_id_and_old_seats_point_to_it(store_app: Flask) -> No
     attach_table(group_id, table, {"Ann": "p1", "Ben": "p2", "Cho": "p3", "Gus": None})
     rename_player(group_id, "p1", "Anna")
     group = get_group(group_id)
-    assert group.player("p1") == RosterPlayer("p1", "Anna")
+    assert group.player("p1") == Member("p1", "Anna")
     assert group.tables[0].seats["Ann"] == "p1"  # the table keeps the name it was played under
     rename_player(group_id, "p1", "anna")  # one's own name, in another case
     refused("name-taken", rename_player, group_id, "p1", "BEN")
@@ -158,7 +156,7 @@ def test_two_seats_of_a_table_never_on_one_id(store_app: Flask) -> None:
         table,
         {"Ann": "p1", "Ben": "p1", "Cho": None, "Gus": None},
     )
-    assert error.params == {"name": "Ben", "other": "Ann", "player": "Ann"}
+    assert error.params == {"name": "Ben", "other": "Ann", "player": "Ann", "player_id": "p1"}
     refused("seats", attach_table, group_id, table, {"Ann": "p1"})
     refused("seats", attach_table, group_id, table, {"Ann": None, "Ben": None, "Cho": None})
     extra = {"Ann": None, "Ben": None, "Cho": None, "Gus": None, "Zed": None}

@@ -13,9 +13,10 @@ import pytest
 from flask import Flask
 from sqlalchemy import update
 
+from referee.groups import KeptTable
 from referee.rules import Setup
 from referee.store import db
-from referee.store.groups import KeptTable, attach_table, revoke_group_links
+from referee.store.groups import attach_table, revoke_group_links
 from referee.store.models import GroupTable
 from referee.store.tables import append_entry, create_table
 from tests.links import join, open_shared
@@ -363,18 +364,18 @@ def test_an_evening_of_many_tables_shows_its_last_ones_and_says_how_many_more(
 
 @pytest.mark.speed_layer
 def test_a_group_page_replays_no_table_that_did_not_change(app, client, monkeypatch) -> None:
-    from referee.web.groups import facts
+    from referee.web.groups import glance
 
     group_id = new_group(client)
     tables = [start_table(client, group_id, ["p1", "p2", "p3"]) for _ in range(3)]
     made: list[str] = []
-    real = facts.make_facts
+    real = glance.make_glance
 
     def counted(table_id: str):
         made.append(table_id)
         return real(table_id)
 
-    monkeypatch.setattr(facts, "make_facts", counted)
+    monkeypatch.setattr(glance, "make_glance", counted)
     client.get(f"/g/{group_id}")
     assert sorted(made) == sorted(tables)
     made.clear()
@@ -403,7 +404,7 @@ def test_flask_group_link_prints_a_new_link(app: Flask, client) -> None:
 
 def test_kept_tables_gives_each_table_with_its_seats_and_state(app: Flask, client) -> None:
     """The seam the statistics and export pages plug into."""
-    from referee.web.groups.facts import kept_tables
+    from referee.web.groups.glance import kept_tables
 
     group_id = new_group(client)
     first = start_table(client, group_id, ["p1", "p2", "p3"])

@@ -19,6 +19,7 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.groups.rating import shown as as_shown
 from referee.groups.report import stats_text
 from referee.store import db
 from tests.conftest import make_app
@@ -84,8 +85,10 @@ def shows_the_document(client, group_id: str, scope: str, doc: dict[str, Any], r
             row = by_name[p["name"]]
             assert row[3].split(" ")[0] == f"{p['wins']}/{p['complete']}"
             rating = p["rating"]
-            assert row[2] == (
-                "–" if rating is None else f"{rating['mu']:.1f} ± {rating['sigma']:.1f}"
+            assert row[2] == (  # as every page shows a rating: a half rounded up
+                "–"
+                if rating is None
+                else f"{as_shown(rating['mu']):.1f} ± {as_shown(rating['sigma']):.1f}"
             )
             place = p["average_place"]
             assert row[4] == ("–" if place is None else f"{place:.2f}")

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from referee.groups.figures import PlayerFigures, TableKey
 from referee.groups.rating import MODEL_PARAMETERS
 from referee.sheets.season import rated_tables as rated_tables  # the report's, for both
 from referee.web.evening.chart import (
@@ -35,7 +35,7 @@ from referee.web.evening.chart import (
 MOST_LINES = len(MARKERS)
 
 #: Where every rating starts.
-START = float(MODEL_PARAMETERS["mu"])
+START = MODEL_PARAMETERS["mu"]
 
 
 @dataclass
@@ -73,8 +73,8 @@ class RatingChart:
 
 
 def rating_chart(
-    players: Sequence[tuple[str, Mapping[str, Any]]],
-    tables: Sequence[int | str],
+    players: Sequence[tuple[str, PlayerFigures]],
+    tables: Sequence[TableKey],
     shown: Mapping[str, tuple[str, str]],
     band: bool = False,
 ) -> RatingChart | None:
@@ -83,16 +83,16 @@ def rating_chart(
     language); ``tables``: the game's rated tables
     in order (``rated_tables``); ``band``: draw the first player's uncertainty. None when no one
     has a rating."""
-    rated = [(pid, f) for pid, f in players if f.get("rating")][:MOST_LINES]
+    rated = [(pid, f.rating) for pid, f in players if f.rating is not None][:MOST_LINES]
     if not rated or not tables:
         return None
     place = {key: index for index, key in enumerate(tables, start=1)}
     series: list[list[tuple[int, float, float]]] = []  # (x index, mu, sigma)
-    for _pid, figures in rated:
-        history = figures["rating"]["history"]
-        first = place[history[0]["table"]]
-        points = [(first - 1, START, float(MODEL_PARAMETERS["sigma"]))]
-        points += [(place[e["table"]], float(e["mu"]), float(e["sigma"])) for e in history]
+    for _pid, rating in rated:
+        history = rating.history
+        first = place[history[0].table]
+        points = [(first - 1, START, MODEL_PARAMETERS["sigma"])]
+        points += [(place[e.table], e.mu, e.sigma) for e in history]
         series.append(points)
     values = [mu for points in series for _, mu, _ in points]
     if band:

@@ -35,21 +35,12 @@ from filelock import FileLock, Timeout
 from flask import Flask, current_app
 from flask_babel import force_locale
 
-from referee.groups import GroupError, read_group
-from referee.groups.document import Group
+from referee.groups import GroupError, GroupRefused, read_group
+from referee.groups.document import GroupFile
 from referee.records import RecordError
 from referee.records.history import EntryRefused, as_entered
 from referee.store.db import db
-from referee.store.groups import (
-    GroupRefused,
-    NewTable,
-    RosterPlayer,
-    TooManyGroups,
-    check_seats,
-    keep_imported,
-    remove_group,
-    start_import,
-)
+from referee.store.groups import NewTable, TooManyGroups, keep_imported, remove_group, start_import
 from referee.store.imports import (
     ImportJob,
     fail_import,
@@ -162,7 +153,7 @@ def pieces(tables: Sequence[NewTable]) -> Iterator[Sequence[NewTable]]:
         yield tables[start:]
 
 
-def checked_tables(job: ImportJob, data: bytes) -> tuple[Group, list[NewTable]] | str:
+def checked_tables(job: ImportJob, data: bytes) -> tuple[GroupFile, list[NewTable]] | str:
     """The group file read and each of its tables checked; else why it is refused."""
     from referee.web.records import not_entered
 
@@ -171,20 +162,16 @@ def checked_tables(job: ImportJob, data: bytes) -> tuple[Group, list[NewTable]] 
     except GroupError as error:
         return cannot_read(str(error))
     note_progress(job.id, tables=len(group.tables))
-    roster = {m.id: RosterPlayer(m.id, m.name, m.retired) for m in group.players}
-    now = utcnow()
+    now = utcnow()  # the seats were checked as the file was read (``referee.groups.model``)
     tables: list[NewTable] = []
     for number, table in enumerate(group.tables, start=1):
         record = table.record
         try:
             entries = as_entered(record.setup, record.events, record.log, now)
-            check_seats(record.setup.players, table.seats, roster)
         except EntryRefused as refused:
             return in_table(number, not_entered(refused))
         except RecordError as error:
             return in_table(number, cannot_load(str(error)))
-        except GroupRefused as refusal:
-            return in_table(number, refusal_text(refusal))
         tables.append(NewTable(record.setup, entries, table.seats, table.counts, table.played))
         if number % PIECE_TABLES == 0:
             note_progress(job.id, checked=number)
@@ -202,17 +189,15 @@ def load(job: ImportJob, data: bytes) -> None:
         fail_import(job.id, [found])
         return
     group, tables = found
-    players = [RosterPlayer(m.id, m.name, m.retired) for m in group.players]
     try:
-        group_id, roster = start_import(
-            group.name, job.time_zone, players, group.seasons, job.creator
-        )
+        kept = start_import(group.name, job.time_zone, group.players, group.seasons, job.creator)
     except GroupRefused as refusal:
         fail_import(job.id, [refusal_text(refusal)])
         return
     except TooManyGroups:
         fail_import(job.id, [too_many_groups()])
         return
+    group_id, roster = kept.id, kept.by_id
     started_group(job.id, group_id)
     saved = 0
     for piece in pieces(tables):

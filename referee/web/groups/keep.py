@@ -17,13 +17,10 @@ from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import StringField
 
+from referee.groups import DEFAULT_TIME_ZONE, LONGEST_GROUP_NAME, Group, GroupRefused
 from referee.rules.names import same_name_key
 from referee.store.groups import (
-    DEFAULT_TIME_ZONE,
-    LONGEST_GROUP_NAME,
     Attached,
-    GroupRecord,
-    GroupRefused,
     TooManyGroups,
     attach_table,
     create_group,
@@ -54,11 +51,11 @@ class Choice:
     """A group this browser keeps, and how the table would sit in it: each player's name at the
     table with the roster player's name (None: a guest)."""
 
-    group: GroupRecord
+    group: Group
     seats: tuple[tuple[str, str | None], ...]
 
 
-def seats_in(group: GroupRecord, players: tuple[str, ...]) -> dict[str, str | None]:
+def seats_in(group: Group, players: tuple[str, ...]) -> dict[str, str | None]:
     """Each player seated as the roster player of that name (not retired), else a guest."""
     roster = {same_name_key(p.name): p.id for p in group.players if not p.retired}
     return {name: roster.get(same_name_key(name)) for name in players}

@@ -1,11 +1,12 @@
-"""The group's numbers as the web has them: the statistics document of ``referee.groups`` for a
-season or for all time, built from the tables the group keeps, and what the pages say of it.
+"""The group's numbers as the web has them: the statistics of ``referee.groups`` for a season or
+for all time, built from the tables the group keeps, and what the pages say of them.
 
-``numbers(group, scope)`` is exactly ``referee.groups.statistics``'s document (the ``--json`` of
-``python -m referee stats``): the counted tables are the kept ones with ``counts`` true (and, for a
-season, played in it), each named by its number in the group's file (``transfer.py`` writes the
-tables in the same order, the order played), so that the document the pages are rendered from is
-the one the command line gives for the group's export. The web adds up nothing of its own.
+``numbers(group, scope)`` is exactly ``referee.groups.statistics``' (``Statistics``: its
+document is the ``--json`` of ``python -m referee stats``): the counted tables are the kept ones
+with ``counts`` true (and, for a season, played in it), each named by its number in the group's
+file (``transfer.py`` writes the tables in the same order, the order played), so that the
+numbers the pages are rendered from are the ones the command line gives for the group's export.
+The web adds up nothing of its own.
 
 What is computed is kept through the memo (``referee.web.memo``'s ``groups`` shelf): each table's
 facts by table and log position, the document by group version and the tables' positions, so a
@@ -17,18 +18,26 @@ of the database, not one per table.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
 
 from flask import abort, request
 
-from referee.groups import CountedTable, Member, Season, TableFacts, season_of, statistics
+from referee.groups import (
+    CountedTable,
+    Group,
+    KeptTable,
+    Member,
+    Season,
+    TableFacts,
+    season_of,
+    statistics,
+)
 from referee.groups.facts import stats_part, table_facts
+from referee.groups.figures import GameFigures, PlayerFigures, Statistics
 from referee.groups.report import ranked
-from referee.store.groups import GroupRecord, KeptTable
-from referee.web.groups.facts import positions
+from referee.web.groups.glance import positions
 from referee.web.i18n import gettext
 from referee.web.loading import each_table, recent_seqs
 from referee.web.memo import memo
@@ -46,18 +55,18 @@ class Scope:
     season: Season | None
 
 
-def scopes(group: GroupRecord) -> list[Scope]:
+def scopes(group: Group) -> list[Scope]:
     """What a season picker offers: the seasons, the newest first, then all time."""
     return [Scope(s.start.isoformat(), s) for s in reversed(group.seasons)] + [Scope(ALL, None)]
 
 
-def current_scope(group: GroupRecord) -> Scope:
+def current_scope(group: Group) -> Scope:
     """The season the group is in today, or all time (no season yet)."""
     season = group.season_of(group.today())
     return Scope(ALL, None) if season is None else Scope(season.start.isoformat(), season)
 
 
-def chosen_scope(group: GroupRecord) -> Scope:
+def chosen_scope(group: Group) -> Scope:
     """The scope the address asks for (``?season=``: a season's first day, or ``all``); the
     current season when it asks for none; a 404 page for one the group does not have."""
     value = request.args.get("season")
@@ -69,12 +78,12 @@ def chosen_scope(group: GroupRecord) -> Scope:
     abort(404, description=gettext("The group has no such season."))
 
 
-def member_of(group: GroupRecord, player_id: str) -> Member | None:
+def member_of(group: Group, player_id: str) -> Member | None:
     player = group.player(player_id)
     return None if player is None else Member(player.id, player.name, player.retired)
 
 
-def roster(group: GroupRecord) -> tuple[Member, ...]:
+def roster(group: Group) -> tuple[Member, ...]:
     return tuple(Member(p.id, p.name, p.retired) for p in group.players)
 
 
@@ -119,12 +128,12 @@ def facts_of_tables(table_ids: Sequence[str]) -> dict[str, TableFacts | None]:
     return found
 
 
-def in_scope(group: GroupRecord, kept: KeptTable, scope: Scope) -> bool:
+def in_scope(group: Group, kept: KeptTable, scope: Scope) -> bool:
     """Whether a kept table is of the scope (played in its season; any, for all time)."""
     return scope.season is None or season_of(group.seasons, kept.evening) == scope.season
 
 
-def counted(group: GroupRecord, scope: Scope) -> Iterator[CountedTable]:
+def counted(group: Group, scope: Scope) -> Iterator[CountedTable]:
     """The tables of the scope that count, each named by its number in the group's file."""
     chosen = [
         (number, kept)
@@ -139,12 +148,12 @@ def counted(group: GroupRecord, scope: Scope) -> Iterator[CountedTable]:
             yield CountedTable(number, kept.played, seats, facts)
 
 
-def numbers(group: GroupRecord, scope: Scope) -> dict[str, Any]:
-    """The statistics document of the scope (see the module), kept per group version and
-    tables' positions."""
+def numbers(group: Group, scope: Scope) -> Statistics:
+    """The statistics of the scope (see the module), kept per group version and tables'
+    positions."""
     key = ("numbers", group.id, group.version, positions(group), scope.value)
 
-    def make() -> dict[str, Any]:
+    def make() -> Statistics:
         name = None if scope.season is None else scope.season.name
         return statistics(group.name, roster(group), name, list(counted(group, scope)))
 
@@ -175,9 +184,9 @@ class Honesty:
     breaking: tuple[TableNote, ...]
 
 
-def honesty(group: GroupRecord, scope: Scope, game: str, doc: Mapping[str, Any]) -> Honesty:
+def honesty(group: Group, scope: Scope, game: str, doc: Statistics) -> Honesty:
     """What the standings of ``game`` say beside the numbers (``doc``: ``numbers``')."""
-    breaking = set(doc["breaking"])
+    breaking = set(doc.breaking)
     chosen = [
         (number, kept)
         for number, kept in enumerate(group.tables, start=1)
@@ -197,19 +206,19 @@ def honesty(group: GroupRecord, scope: Scope, game: str, doc: Mapping[str, Any])
     return Honesty(tuple(not_counted), tuple(in_play), tuple(broken))
 
 
-def table_id_of(group: GroupRecord, number: int) -> str | None:
+def table_id_of(group: Group, number: int) -> str | None:
     """The id of the table the document names by ``number`` (its place in the group's file)."""
     return group.tables[number - 1].table_id if 0 < number <= len(group.tables) else None
 
 
-def standings(figures: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def standings(figures: GameFigures) -> list[tuple[str, PlayerFigures]]:
     """A game's players by rating, as the table for people lists them (``ranked``)."""
-    return ranked(figures["players"])
+    return ranked(figures.players)
 
 
-def played_day(played: str) -> date:
-    """The date of a document's ``played`` time, where it was played: the table's evening."""
-    return datetime.fromisoformat(played).date()
+def played_day(played: datetime) -> date:
+    """The date of a ``played`` time, where it was played: the table's evening."""
+    return played.date()
 
 
 @dataclass(frozen=True)
@@ -224,15 +233,13 @@ class Rival:
     level: int
 
 
-def rivals(group: GroupRecord, figures: Mapping[str, Any]) -> list[Rival]:
+def rivals(group: Group, figures: PlayerFigures) -> list[Rival]:
     """A player's head-to-head (``figures``: theirs in one game), in roster order."""
     out = []
-    for other, tally in figures["head_to_head"].items():
+    for other, tally in figures.head_to_head.items():
         player = group.player(other)
         name = player.name if player is not None else other
-        out.append(
-            Rival(other, name, tally["tables"], tally["ahead"], tally["behind"], tally["level"])
-        )
+        out.append(Rival(other, name, tally.tables, tally.ahead, tally.behind, tally.level))
     return out
 
 

@@ -9,7 +9,7 @@ is said beside the form, with what was typed kept (``GroupRefused``).
 
 The group page renders its tables part once per group version, table positions, language, kind
 of link and the tables this browser holds links of (``referee.web.memo``); what it shows of
-each table is kept by table and log position (``facts.py``). It never grants a table: a table
+each table is kept by table and log position (``glance.py``). It never grants a table: a table
 is linked only for a browser that holds that table's own link, and anyone else sees its
 standings there and nothing more.
 """
@@ -38,17 +38,19 @@ from flask_wtf import FlaskForm
 from markupsafe import Markup
 from wtforms import StringField, TextAreaField
 
-from referee.rules import GAMES
-from referee.rules.names import LONGEST_NAME
-from referee.store.groups import (
+from referee.groups import (
     DEFAULT_TIME_ZONE,
     LONGEST_GROUP_NAME,
     LONGEST_ROSTER,
-    GroupAccess,
-    GroupChanged,
-    GroupRecord,
+    Group,
     GroupRefused,
     KeptTable,
+)
+from referee.rules import GAMES
+from referee.rules.names import LONGEST_NAME
+from referee.store.groups import (
+    GroupAccess,
+    GroupChanged,
     TooManyGroups,
     UnknownGroup,
     add_player,
@@ -79,7 +81,7 @@ from referee.web.groups.access import (
     require_group,
     shown_group_token,
 )
-from referee.web.groups.facts import evening, line, positions, shown_evenings
+from referee.web.groups.glance import evening, line, positions, shown_evenings
 from referee.web.groups.numbers import facts_of
 from referee.web.groups.words import changed_text, not_kept_text, refusal_text
 from referee.web.i18n import gettext, ngettext
@@ -112,7 +114,7 @@ class NewGroupForm(FlaskForm):
     )
 
 
-def load_group(group_id: str) -> GroupRecord:
+def load_group(group_id: str) -> Group:
     """The group as stored now, read once per version (``referee.web.memo``); a 404 page for
     an unknown group."""
     version = group_version(group_id)
@@ -123,7 +125,7 @@ def load_group(group_id: str) -> GroupRecord:
     return group
 
 
-def read(group_id: str) -> Callable[[], GroupRecord | None]:
+def read(group_id: str) -> Callable[[], Group | None]:
     return lambda: get_group(group_id)
 
 
@@ -229,9 +231,7 @@ def open_new_group(group_id: str) -> None:
 # --- the group page ----------------------------------------------------------------------------
 
 
-def tables_part(
-    group: GroupRecord, keeper: bool, limit: int | None, most: int | None = None
-) -> Markup:
+def tables_part(group: Group, keeper: bool, limit: int | None, most: int | None = None) -> Markup:
     """Tonight's tables and the earlier evenings (at most ``limit``, each with its last ``most``
     tables), rendered once for the group's version, the shown tables' positions, the language,
     the kind of link and the shown tables this browser holds a link of. Only the tables shown
@@ -263,7 +263,7 @@ def tables_part(
     return memo("groups", key, render)
 
 
-def render_page(group: GroupRecord, status: int = 200, **shown: Any) -> tuple[str, int]:
+def render_page(group: Group, status: int = 200, **shown: Any) -> tuple[str, int]:
     keeper = keeps_group(group.id)
     today = group.today()
     page = render_template(
@@ -428,7 +428,7 @@ def stale_seasons(message: str) -> ResponseReturnValue:
 
 
 def render_roster(
-    group: GroupRecord,
+    group: Group,
     status: int = 200,
     error: tuple[str, str] | None = None,
     typed: tuple[str, str] | None = None,
@@ -528,7 +528,7 @@ def stale_roster(message: str) -> ResponseReturnValue:
 
 
 def render_kept(
-    group: GroupRecord, table_id: str, status: int = 200, error: str | None = None
+    group: Group, table_id: str, status: int = 200, error: str | None = None
 ) -> tuple[str, int]:
     kept = group.kept(table_id)
     if kept is None:
@@ -620,7 +620,7 @@ def stale_kept(message: str) -> ResponseReturnValue:
 # --- sharing -----------------------------------------------------------------------------------
 
 
-def render_share(group: GroupRecord, keeper: str | None = None) -> ResponseReturnValue:
+def render_share(group: Group, keeper: str | None = None) -> ResponseReturnValue:
     """The group's share page; ``keeper``: a keeper link just made, shown this once."""
     viewer = shown_group_token(group.id)
     if viewer is not None and group_access(viewer, group.id) is None:

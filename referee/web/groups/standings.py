@@ -18,18 +18,19 @@ counting is left out and named too.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response, abort, render_template, request
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
+from referee.groups import Group
+from referee.groups.figures import Rating, Statistics
 from referee.groups.rating import MODEL_PARAMETERS, placed, shown, shown_rating
 from referee.rules import GAMES
 from referee.rules.wording import MINUS, number_text
 from referee.sheets.season import GameWords, season_report
-from referee.store.groups import GroupRecord
 from referee.web.downloads import (
     XLSX,
     SpreadsheetValue,
@@ -40,7 +41,7 @@ from referee.web.downloads import (
 )
 from referee.web.groups.access import keeps_group, require_group
 from referee.web.groups.chart import rated_tables, rating_chart
-from referee.web.groups.facts import positions
+from referee.web.groups.glance import positions
 from referee.web.groups.numbers import (
     Scope,
     chosen_scope,
@@ -82,7 +83,7 @@ def whole(value: int) -> str:
     return number_text(value)
 
 
-def rating_text(rating: Mapping[str, object] | None) -> str:
+def rating_text(rating: Rating | None) -> str:
     """A rating as shown everywhere (``referee.groups.rating.shown_rating``), "27.3 ± 2.1"; a
     dash for none."""
     pair = shown_rating(rating)
@@ -91,19 +92,19 @@ def rating_text(rating: Mapping[str, object] | None) -> str:
     return f"{decimal(pair[0])}\u00a0±\u00a0{decimal(pair[1])}"  # never broken
 
 
-def rating_value(rating: Mapping[str, object] | None) -> str:
+def rating_value(rating: Rating | None) -> str:
     """The rating alone, as shown (its ± apart); a dash for none."""
     pair = shown_rating(rating)
     return "–" if pair is None else decimal(pair[0])
 
 
-def rating_sigma(rating: Mapping[str, object] | None) -> str:
+def rating_sigma(rating: Rating | None) -> str:
     """A rating's ± alone, as shown; a dash for none."""
     pair = shown_rating(rating)
     return "–" if pair is None else decimal(pair[1])
 
 
-def end_label(rating: Mapping[str, object] | None) -> str:
+def end_label(rating: Rating | None) -> str:
     """A rating where its line ends on the chart: the rating alone (room is short)."""
     pair = shown_rating(rating)
     return "" if pair is None else decimal(pair[0])
@@ -123,9 +124,7 @@ def formats() -> dict[str, Any]:
     }
 
 
-def part(
-    group: GroupRecord, scope: Scope, what: tuple[object, ...], render: Callable[[], str]
-) -> Markup:
+def part(group: Group, scope: Scope, what: tuple[object, ...], render: Callable[[], str]) -> Markup:
     """A page's content, rendered once per group version, tables' positions, language, scope
     and ``what`` (the page and its subject)."""
     key = (
@@ -155,9 +154,9 @@ def standings_page(group_id: str) -> ResponseReturnValue:
     def render() -> str:
         doc = numbers(group, scope)
         games = []
-        for game, figures in doc["games"].items():
+        for game, figures in doc.games.items():
             ranked = standings(figures)
-            shown = {pid: (f["name"], end_label(f["rating"])) for pid, f in ranked}
+            shown = {pid: (f.name, end_label(f.rating)) for pid, f in ranked}
             games.append(
                 {
                     "name": game,
@@ -166,19 +165,19 @@ def standings_page(group_id: str) -> ResponseReturnValue:
                     "ranked": ranked,
                     "placed": placed(ranked),
                     "honesty": honesty(group, scope, game, doc),
-                    "chart": rating_chart(ranked, rated_tables(figures["players"]), shown),
+                    "chart": rating_chart(ranked, rated_tables(figures.players), shown),
                 }
             )
         quiet = [
             (name, game.title, honesty(group, scope, name, doc))
             for name, game in GAMES.items()
-            if name not in doc["games"]
+            if name not in doc.games
         ]
         idle = [
             player
             for player in group.players
             if not player.retired
-            and not any(player.id in figures["players"] for figures in doc["games"].values())
+            and not any(player.id in figures.players for figures in doc.games.values())
         ]
         return render_template(
             "groups/_standings.html",
@@ -208,7 +207,7 @@ def standings_page(group_id: str) -> ResponseReturnValue:
 STANDINGS_FORMATS = {3: "0.0", 4: "0.0", 7: "0%", 8: "0.00"}
 
 
-def standings_table(doc: Mapping[str, Any]) -> list[list[SpreadsheetValue]]:
+def standings_table(doc: Statistics) -> list[list[SpreadsheetValue]]:
     """Every game's standings in one table, in the request's language: the header, then each
     game's players in the page's order and places with the page's numbers (the statistics
     document's, whole: a spreadsheet rounds them only as it shows them, ``STANDINGS_FORMATS``;
@@ -228,20 +227,20 @@ def standings_table(doc: Mapping[str, Any]) -> list[list[SpreadsheetValue]]:
             gettext("Avg place"),
         ]
     ]
-    for game, figures in doc["games"].items():
+    for game, figures in doc.games.items():
         for place, _pid, player in placed(standings(figures)):
-            rating, sigma = shown_rating(player["rating"]) or (None, None)
+            rating, sigma = shown_rating(player.rating) or (None, None)
             lines.append(
                 [
                     GAMES[game].title,
                     place,
-                    player["name"],
+                    player.name,
                     rating,
                     sigma,
-                    player["wins"],
-                    player["complete"],
-                    player["win_rate"],
-                    player["average_place"],
+                    player.wins,
+                    player.complete,
+                    player.win_rate,
+                    player.average_place,
                 ]
             )
     return lines
@@ -268,7 +267,8 @@ def stats_json(group_id: str) -> ResponseReturnValue:
     ``python -m referee stats --json`` of the group's file (``/g/<id>/group.json``)."""
     require_group(group_id)
     group = load_group(group_id)
-    body = json.dumps(numbers(group, chosen_scope(group)), ensure_ascii=False, indent=2) + "\n"
+    doc = numbers(group, chosen_scope(group)).document()
+    body = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
     response = Response(body, mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -289,20 +289,21 @@ def profile(group_id: str, player_id: str) -> ResponseReturnValue:
     scope = chosen_scope(group)
     chosen = "season" in request.args
     doc = numbers(group, scope)
-    played = [g for g, figures in doc["games"].items() if player_id in figures["players"]]
+    played = [g for g, figures in doc.games.items() if player_id in figures.players]
     game = request.args.get("game") or (played[0] if played else next(iter(GAMES)))
     if game not in GAMES:
         abort(404, description=gettext("There is no such game."))
 
     def render() -> str:
-        figures = doc["games"].get(game, {}).get("players", {}).get(player_id)
+        of_game = doc.games.get(game)
+        figures = None if of_game is None else of_game.players.get(player_id)
         chart = None
-        if figures is not None and figures["rating"]:
-            shown = {player_id: (player.name, end_label(figures["rating"]))}
-            tables = rated_tables(doc["games"][game]["players"])
+        if of_game is not None and figures is not None and figures.rating:
+            shown = {player_id: (player.name, end_label(figures.rating))}
+            tables = rated_tables(of_game.players)
             chart = rating_chart([(player_id, figures)], tables, shown, band=True)
         found = rivals(group, figures) if figures is not None else []
-        ranked = standings(doc["games"][game]) if figures is not None else []
+        ranked = standings(of_game) if of_game is not None and figures is not None else []
         place = next((n for n, pid, _f in placed(ranked) if pid == player_id), None)
         return render_template(
             "groups/_profile.html",
@@ -316,7 +317,7 @@ def profile(group_id: str, player_id: str) -> ResponseReturnValue:
             figures=figures,
             place=place,
             ranked_count=len(ranked),
-            tables=doc["games"].get(game, {}).get("tables", 0),
+            tables=0 if of_game is None else of_game.tables,
             keys=game_keys(game),
             rivals=found,
             ahead=most(found, "ahead"),
@@ -358,7 +359,7 @@ def report_pdf(group_id: str) -> ResponseReturnValue:
                 [(key, label) for key, label, _sentence in game_keys(game)],
                 [pid for pid, _figures in standings(figures)],
             )
-            for game, figures in doc["games"].items()
+            for game, figures in doc.games.items()
         }
         return season_report(doc, games, page, words=translations())
 

@@ -26,9 +26,10 @@ from flask.typing import ResponseReturnValue
 from flask_babel import lazy_gettext
 from wtforms import StringField
 
+from referee.groups import Group, GroupRefused, check_seats
 from referee.rules import GAMES, Breach, OptionError, Setup, start
 from referee.rules.names import LONGEST_NAME, same_name_key
-from referee.store.groups import GroupRecord, GroupRefused, attach_table, check_seats
+from referee.store.groups import attach_table
 from referee.store.links import NoAccess
 from referee.web.errors import on_stale
 from referee.web.forms import SEATS, WithGameOptions, every_error
@@ -71,7 +72,7 @@ def identity(kept_seats: dict[str, str | None], name: str) -> str:
     return player_id if player_id is not None else GUEST + name
 
 
-def chips(group: GroupRecord) -> list[Chip]:
+def chips(group: Group) -> list[Chip]:
     """Who may be here, in the order they sat at the group's last table, then the rest of the
     roster (retired players left out), then tonight's guests."""
     today = group.today()
@@ -101,7 +102,7 @@ def chips(group: GroupRecord) -> list[Chip]:
     return list(found.values())
 
 
-def rotation(group: GroupRecord, here: list[str]) -> str | None:
+def rotation(group: Group, here: list[str]) -> str | None:
     """Who deals first (as a chip's value) among ``here`` (chip values in seat order), as the
     group's rotation has it (see the module); None when nobody is here."""
     if not here:
@@ -119,7 +120,7 @@ def rotation(group: GroupRecord, here: list[str]) -> str | None:
     return here[0]
 
 
-def last_dealer(group: GroupRecord) -> str | None:
+def last_dealer(group: Group) -> str | None:
     """The name (as shown now) of whoever dealt first at the group's last table."""
     if not group.tables:
         return None
@@ -138,7 +139,7 @@ def shown_option(value: object) -> object:
     return str(value)
 
 
-def preset(form: StartForm, group: GroupRecord) -> None:
+def preset(form: StartForm, group: Group) -> None:
     """Each game's options as it was last played in the group: those of its last table that
     differ from what that table would have had by default."""
     for game in GAMES:
@@ -161,7 +162,7 @@ def guest_names(text: str) -> list[str]:
 
 
 def render_start(
-    group: GroupRecord,
+    group: Group,
     form: StartForm,
     status: int = 200,
     here: list[str] | None = None,
@@ -205,7 +206,7 @@ def start_page(group_id: str) -> ResponseReturnValue:
 
 
 def start_posted(
-    group: GroupRecord, form: StartForm, here: list[str], dealer: str
+    group: Group, form: StartForm, here: list[str], dealer: str
 ) -> ResponseReturnValue:
     """Start the table the posted form describes, or show the form again saying why not."""
     offered = chips(group)

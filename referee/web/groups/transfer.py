@@ -45,18 +45,22 @@ from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import StringField
 
-from referee.groups import LARGEST_LOADED, Member, group_text
+from referee.groups import (
+    DEFAULT_TIME_ZONE,
+    LARGEST_LOADED,
+    Group,
+    GroupRefused,
+    Member,
+    checked_time_zone,
+    group_text,
+)
 from referee.records import Record, RecordError, export_record, load_record
 from referee.records.history import EntryRefused, as_entered
 from referee.rules import GAMES
 from referee.store.groups import (
-    DEFAULT_TIME_ZONE,
-    GroupRecord,
-    GroupRefused,
     NewTable,
     UnknownGroup,
     add_record,
-    checked_time_zone,
     keep_export,
     kept_export,
     may_create_group,
@@ -70,7 +74,7 @@ from referee.web import csrf
 from referee.web.downloads import attachment, safe_file_name
 from referee.web.errors import on_stale
 from referee.web.groups.access import held_group_token, require_group
-from referee.web.groups.facts import kept_tables, positions
+from referee.web.groups.glance import kept_tables, positions
 from referee.web.groups.import_job import restart_loader, start_loader
 from referee.web.groups.keep import seats_in
 from referee.web.groups.routes import bp, load_group, open_new_group, too_many_groups
@@ -95,7 +99,7 @@ GUEST = ""
 # --- out -----------------------------------------------------------------------------------
 
 
-def group_file(group: GroupRecord) -> Iterator[str]:
+def group_file(group: Group) -> Iterator[str]:
     """The group as a ``table-referee-group/1`` document, written a table at a time: its roster,
     seasons and every table it keeps, in the order played (the numbers ``numbers.py`` names
     tables by)."""
@@ -104,7 +108,7 @@ def group_file(group: GroupRecord) -> Iterator[str]:
 
 
 def exported_tables(
-    group: GroupRecord,
+    group: Group,
 ) -> Iterator[tuple[datetime, bool, dict[str, str | None], dict[str, Any]]]:
     for kept, (record, state) in kept_tables(group):
         seats = {name: kept.seats.get(name) for name in kept.players}
@@ -137,13 +141,13 @@ def export(group_id: str) -> ResponseReturnValue:
 JSON = "application/json"
 
 
-def export_key(group: GroupRecord) -> str:
+def export_key(group: Group) -> str:
     """What a group's file is written from: the group's version and its tables' positions."""
     digest = hashlib.sha256(repr(positions(group)).encode()).hexdigest()[:32]
     return f"{group.version}:{digest}"
 
 
-def written(group: GroupRecord, made_for: str) -> Iterator[bytes]:
+def written(group: Group, made_for: str) -> Iterator[bytes]:
     """The group's file as it is written, compressed on the side and kept once it is whole."""
     packed = io.BytesIO()
     with gzip.GzipFile(fileobj=packed, mode="wb", compresslevel=6, mtime=0) as zipped:
@@ -312,7 +316,7 @@ class SeatChoice:
 
 
 def render_add(
-    group: GroupRecord,
+    group: Group,
     status: int = 200,
     errors: list[str] | None = None,
     record: Record | None = None,
@@ -348,7 +352,7 @@ def add_record_page(group_id: str) -> ResponseReturnValue:
     return render_add(load_group(group_id))
 
 
-def refuse_add(group: GroupRecord, errors: list[str], status: int = 422) -> tuple[str, int]:
+def refuse_add(group: Group, errors: list[str], status: int = 422) -> tuple[str, int]:
     if status != 429:
         note_refusal(creator(), window_start())
     return render_add(group, status, errors)

@@ -3,8 +3,8 @@ page that the group moved on from, and a change made by a link that no longer ke
 
 from __future__ import annotations
 
+from referee.groups import GroupRefused
 from referee.rules.names import quote
-from referee.store.groups import GroupRefused
 from referee.web.i18n import gettext
 from referee.web.words import hidden_name_text
 

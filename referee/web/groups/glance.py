@@ -1,6 +1,7 @@
-"""What the group pages show of each table, and the group's evenings.
+"""What the group pages show of each table at a glance, and the group's evenings.
 
-A table's facts (``TableFacts``: its totals, who won or leads, how far it is) are computed from
+A table's glance (``TableGlance``: its totals, who won or leads, how far it is; the group's
+numbers are made of another thing, ``referee.groups.facts``) is computed from
 its replayed state (``referee.web.loading``) and kept through the app's memo by table and log
 position (``referee.web.memo``'s ``groups`` shelf), so a group page asks each table only for its
 position (from memory, with the speed layer) and replays none that did not change. None of them
@@ -8,10 +9,10 @@ depends on a sealed bid before its round is over: totals count scored rounds onl
 is scored once its results are in.
 
 **The seam for the statistics, profiles, ratings and export pages**: ``kept_tables(group)``
-gives each table the group keeps (``referee.store.groups.KeptTable``: its seats, ``counts`` and
+gives each table the group keeps (``referee.groups.KeptTable``: its seats, ``counts`` and
 ``played``) with its stored record and replayed state, exactly what a group file's table and
 ``referee.groups``' per-table facts are made of; a page that keeps what it computes of a table
-keys it, like ``table_facts``, by the table's id and log position (``recent_seq``), and what it
+keys it, like ``table_glance``, by the table's id and log position (``recent_seq``), and what it
 computes of the whole group by ``group.version`` and those positions.
 """
 
@@ -23,15 +24,15 @@ from datetime import date
 
 from flask import current_app
 
+from referee.groups import Group, KeptTable
 from referee.rules import GAMES
-from referee.store.groups import GroupRecord, KeptTable
 from referee.web.loading import Loaded, recent_seq, recent_seqs, table
 from referee.web.memo import memo
 from referee.web.standings import leaders
 
 
 @dataclass(frozen=True)
-class TableFacts:
+class TableGlance:
     """A table as the group pages show it: ``totals`` in seat order; ``ahead``, the winners of
     a complete game or the players ahead so far (none before a score); ``round_to_play`` None
     once the game is complete."""
@@ -49,11 +50,11 @@ class TableFacts:
     ended: int | None = None
 
 
-def facts_of(table_id: str, loaded: Loaded) -> TableFacts:
+def glance_of(table_id: str, loaded: Loaded) -> TableGlance:
     """The facts of a loaded table."""
     record, state = loaded
     totals = state.totals()
-    return TableFacts(
+    return TableGlance(
         table_id=table_id,
         position=record.last_seq,
         game=state.setup.game,
@@ -67,25 +68,25 @@ def facts_of(table_id: str, loaded: Loaded) -> TableFacts:
     )
 
 
-def table_facts(table_id: str) -> TableFacts | None:
+def table_glance(table_id: str) -> TableGlance | None:
     """The table's facts at its log position now, computed once per position (None: no such
     table, or one this version cannot replay)."""
     position = recent_seq(table_id)
     if position is None:
         return None
-    return memo("groups", ("facts", table_id, position), lambda: make_facts(table_id))
+    return memo("groups", ("facts", table_id, position), lambda: make_glance(table_id))
 
 
-def make_facts(table_id: str) -> TableFacts | None:
+def make_glance(table_id: str) -> TableGlance | None:
     try:
         found = table(table_id)
     except (ValueError, KeyError, TypeError):  # a stored log this version cannot replay
         current_app.logger.exception("table %s cannot be replayed", table_id)
         return None
-    return None if found is None else facts_of(table_id, found)
+    return None if found is None else glance_of(table_id, found)
 
 
-def kept_tables(group: GroupRecord) -> Iterator[tuple[KeptTable, Loaded]]:
+def kept_tables(group: Group) -> Iterator[tuple[KeptTable, Loaded]]:
     """Each table the group keeps, in the order played, with its stored record and replayed
     state (see the module: the seam for the statistics and export pages)."""
     for kept in group.tables:
@@ -108,10 +109,10 @@ class Seat:
 
 @dataclass(frozen=True)
 class TableLine:
-    """A table of an evening: what the group keeps of it and its facts (None: unreadable)."""
+    """A table of an evening: what the group keeps of it and its glance (None: unreadable)."""
 
     kept: KeptTable
-    facts: TableFacts | None
+    glance: TableGlance | None
     seats: tuple[Seat, ...]
 
     @property
@@ -160,21 +161,21 @@ class Evening:
 Day = tuple[date, tuple[KeptTable, ...], int]
 
 
-def line(group: GroupRecord, kept: KeptTable) -> TableLine:
-    facts = table_facts(kept.table_id)
-    totals = dict(zip(facts.players, facts.totals, strict=True)) if facts is not None else {}
-    ahead = set(facts.ahead) if facts is not None else set()
+def line(group: Group, kept: KeptTable) -> TableLine:
+    glance = table_glance(kept.table_id)
+    totals = dict(zip(glance.players, glance.totals, strict=True)) if glance is not None else {}
+    ahead = set(glance.ahead) if glance is not None else set()
     seats = []
     # Everyone who played, a newcomer who joined late too (no roster seat: shown as named).
-    for name in facts.players if facts is not None else kept.players:
+    for name in glance.players if glance is not None else kept.players:
         player_id = kept.seats.get(name)
         player = group.player(player_id)
         shown = player.name if player is not None else name
         seats.append(Seat(name, shown, player_id, totals.get(name, 0), name in ahead))
-    return TableLine(kept, facts, tuple(seats))
+    return TableLine(kept, glance, tuple(seats))
 
 
-def evening_days(group: GroupRecord) -> list[tuple[date, tuple[KeptTable, ...]]]:
+def evening_days(group: Group) -> list[tuple[date, tuple[KeptTable, ...]]]:
     """The group's evenings, the newest first, each with its tables in the order played:
     computed once per group version (no table is read)."""
 
@@ -203,9 +204,7 @@ class Shown:
         return [kept for _day, tables, _others in days for kept in tables]
 
 
-def shown_evenings(
-    group: GroupRecord, today: date, limit: int | None, most: int | None = None
-) -> Shown:
+def shown_evenings(group: Group, today: date, limit: int | None, most: int | None = None) -> Shown:
     """Tonight and at most ``limit`` earlier evenings, each with at most its ``most`` last
     tables (a group file of records without dates puts all its tables on one evening)."""
 
@@ -225,15 +224,13 @@ def shown_evenings(
     )
 
 
-def evening(group: GroupRecord, day: Day) -> Evening:
+def evening(group: Group, day: Day) -> Evening:
     """One evening with what its tables show (each table's facts read or kept)."""
     date_, tables, others = day
     return Evening(date_, tuple(line(group, kept) for kept in tables), others)
 
 
-def positions(
-    group: GroupRecord, tables: Iterable[KeptTable] | None = None
-) -> tuple[int | None, ...]:
+def positions(group: Group, tables: Iterable[KeptTable] | None = None) -> tuple[int | None, ...]:
     """Each kept table's log position now (from memory, with the speed layer; those to read
     read together: a few reads for a group's thousands); with ``tables``, theirs only."""
     chosen = [kept.table_id for kept in (group.tables if tables is None else tables)]
