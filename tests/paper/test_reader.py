@@ -190,3 +190,19 @@ def test_a_card_of_another_game_or_size_is_refused(blackout_photo):
     with pytest.raises(CardMismatch) as rules:
         read(blackout_photo, Setup("blackout", NAMES, {"max_cards": 4}, "Ann"))
     assert rules.value.reason == "options"
+
+
+def test_a_50_megapixel_photo_is_read_shrunk_as_it_is_decoded(blackout_photo):
+    # A phone's largest photos (8,160 × 6,120) are read, decoded at a quarter of their size;
+    # one pixel more than 50 million is refused by its header.
+    small = cv2.imdecode(np.frombuffer(blackout_photo, np.uint8), cv2.IMREAD_GRAYSCALE)
+    tall = small.shape[0] > small.shape[1]
+    big = cv2.resize(small, (6120, 8160) if tall else (8160, 6120))
+    _ok, jpeg = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    started = time.process_time()
+    assert read(jpeg.tobytes(), BLACKOUT).rounds == 2
+    assert time.process_time() - started < 5
+    header = bytearray(jpeg.tobytes())
+    at = header.index(b"\xff\xc0")
+    header[at + 5 : at + 9] = (6125).to_bytes(2, "big") + (8164).to_bytes(2, "big")
+    assert reason(bytes(header)) == "large"
