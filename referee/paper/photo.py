@@ -26,8 +26,11 @@ from referee.paper.layout import (
     read_code,
 )
 
-#: The most pixels a photo may have (a 48-megapixel phone camera's), and the longest side.
+#: The most pixels a photo may have (a 48-megapixel phone camera's), and the longest side. A
+#: JPEG is decoded at a half or a quarter of its size as it goes; a PNG or WebP is decoded
+#: whole (and may hold 8 bytes a pixel), so it is held to fewer: a phone saves photos as JPEG.
 MAX_PIXELS = 50_000_000
+MAX_PIXELS_WHOLE = 20_000_000
 MAX_SIDE = 12_000
 #: The largest upload, in bytes.
 MAX_BYTES = 16 * 1024 * 1024
@@ -114,10 +117,11 @@ def decode(data: bytes) -> NDArray[np.uint8]:
 
     if len(data) > MAX_BYTES:
         raise PhotoError("large", f"{len(data)} bytes")
-    _kind, width, height = image_size(data)
+    kind, width, height = image_size(data)
     if width <= 0 or height <= 0:
         raise PhotoError("broken", "an image without pixels")
-    if width > MAX_SIDE or height > MAX_SIDE or width * height > MAX_PIXELS:
+    most = MAX_PIXELS if kind == "jpeg" else MAX_PIXELS_WHOLE
+    if width > MAX_SIDE or height > MAX_SIDE or width * height > most:
         raise PhotoError("large", f"{width} × {height} pixels")
     flags = cv2.IMREAD_GRAYSCALE
     longest = max(width, height)

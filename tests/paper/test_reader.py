@@ -157,6 +157,8 @@ def test_an_image_bomb_is_refused_by_its_header_before_decoding(monkeypatch):
     header[at + 5 : at + 9] = (30_000).to_bytes(2, "big") * 2  # 30,000 × 30,000 claimed
     assert reason(bytes(header)) == "large"
     assert reason(b"\x00" * (photos_module.MAX_BYTES + 1)) == "large"
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + (5000).to_bytes(4, "big") * 2 + b"\x08\x00"
+    assert reason(png) == "large"  # 25 megapixels: a PNG is decoded whole, so fewer than a JPEG
 
 
 def test_a_truncated_photo_is_refused(blackout_photo):
