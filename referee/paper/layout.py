@@ -4,12 +4,12 @@ left corner, for the PDF (``referee.sheets.readable``) to draw and the reader to
 The page carries four ArUco markers (4×4 bits, ids 0–3, clockwise from the top left) in its
 corners, which the reader finds to straighten the photo, and a QR code naming the card: its
 layout version, game, player count and the game's options that differ from the defaults
-(``card_code``: ``TR1 blackout 4 {"max_cards":5}``, short, so that the code is coarse and reads
-from a blurred photo). Each round is a
-row: its number and hand size printed, a tick box per trump suit or colour (none in a round
-without trump), then per player a box per digit of the bid and of the tricks won (Alles oder
-Nichts adds tick boxes for open and secret) and a free box for the running total, which people
-keep and the reader leaves alone (the app adds up the scores itself).
+(``card_code``: ``TR1 blackout 4 - {"max_cards":5}``, short, so that the code is coarse and
+reads from a blurred photo), and the table a table's card was printed for (``-``: none).
+Each round is a row: its number and hand size printed, a tick box per trump suit or colour
+(none in a round without trump), then per player a box per digit of the bid and of the tricks
+won (Alles oder Nichts adds tick boxes for open and secret) and a free box for the running
+total, which people keep and the reader leaves alone (the app adds up the scores itself).
 
 The boxes are printed in a light grey, which the reader's ink threshold does not see: only pen
 strokes count.
@@ -128,9 +128,9 @@ class CardLayout:
     grid: Box
     qr: Box
 
-    @property
-    def code(self) -> str:
-        return card_code(self.game, self.players, self.options)
+    def code(self, table: str | None = None) -> str:
+        """The card's QR code text, for ``table`` (None: a blank card)."""
+        return card_code(self.game, self.players, self.options, table)
 
 
 class CardError(ValueError):
@@ -154,32 +154,48 @@ def markers() -> tuple[Box, ...]:
     )
 
 
-def card_code(game: str, players: int, options: Mapping[str, Any]) -> str:
-    """The QR code's text: the layout version, the game, the player count and its options
-    (those that differ from the game's defaults: a shorter text is a coarser, easier code)."""
+#: What a blank card's code names instead of a table.
+NO_TABLE = "-"
+
+
+@dataclass(frozen=True)
+class CardCode:
+    """What a card's QR code names: the layout version, the game, the player count, its
+    options and the table it was printed for (None: a blank card, for any table like it)."""
+
+    version: int
+    game: str
+    players: int
+    options: dict[str, Any]
+    table: str | None = None
+
+
+def card_code(game: str, players: int, options: Mapping[str, Any], table: str | None = None) -> str:
+    """The QR code's text: the layout version, the game, the player count, the table (``-``
+    for none) and the options (those that differ from the game's defaults: a shorter text is a
+    coarser, easier code)."""
     names = tuple(f"seat {n}" for n in range(1, players + 1))
     defaults = start(Setup(game, names, {})).game.options
     own = {key: value for key, value in options.items() if defaults.get(key) != value}
     text = json.dumps(own, separators=(",", ":"), sort_keys=True)
-    return f"{CODE_PREFIX}{VERSION} {game} {players} {text}"
+    return f"{CODE_PREFIX}{VERSION} {game} {players} {table or NO_TABLE} {text}"
 
 
-def read_code(text: str) -> tuple[int, str, int, dict[str, Any]] | None:
-    """The version, game, player count and options a QR code's text names, or None when it is
-    not a card's code."""
-    parts = text.split(" ", 3)
-    if len(parts) != 4 or not parts[0].startswith(CODE_PREFIX):
+def read_code(text: str) -> CardCode | None:
+    """What a QR code's text names, or None when it is not a card's code."""
+    parts = text.split(" ", 4)
+    if len(parts) != 5 or not parts[0].startswith(CODE_PREFIX):
         return None
-    version, game, players, rest = parts[0][len(CODE_PREFIX) :], parts[1], parts[2], parts[3]
+    version, game, players, table, rest = parts[0][len(CODE_PREFIX) :], *parts[1:]
     if not (version.isascii() and version.isdigit() and players.isascii() and players.isdigit()):
         return None
     try:
         options = json.loads(rest)
     except ValueError:
         return None
-    if not isinstance(options, dict) or len(version) > 3 or len(players) > 2:
+    if not isinstance(options, dict) or len(version) > 3 or len(players) > 2 or len(table) > 64:
         return None
-    return int(version), game, int(players), options
+    return CardCode(int(version), game, int(players), options, None if table == NO_TABLE else table)
 
 
 def has_card(game: str, players: int, options: Mapping[str, Any]) -> bool:

@@ -22,6 +22,7 @@ from referee.paper.layout import (
     PAGE_WIDTH,
     VERSION,
     Box,
+    CardCode,
     markers,
     read_code,
 )
@@ -53,10 +54,7 @@ class Card:
     """A straightened card: its grey image (``SCALE`` pixels a point) and what its code says."""
 
     image: NDArray[np.uint8]
-    version: int
-    game: str
-    players: int
-    options: dict[str, Any]
+    code: CardCode
 
 
 def image_size(data: bytes) -> tuple[str, int, int]:
@@ -207,7 +205,6 @@ def card_of(data: bytes, qr: Box) -> Card:
     named = read_code(text) if text else None
     if named is None:
         raise PhotoError("code", "no card code found" if not text else "not a card's code")
-    version, game, players, options = named
-    if version != VERSION:
-        raise PhotoError("version", f"layout version {version}")
-    return Card(straight, version, game, players, options)
+    if named.version != VERSION:
+        raise PhotoError("version", f"layout version {named.version}")
+    return Card(straight, named)

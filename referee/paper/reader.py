@@ -95,26 +95,31 @@ class Reading:
 
 
 class CardMismatch(ValueError):
-    """A card that is not this table's: another game, player count or options. ``reason``:
-    ``game``, ``players`` or ``options``."""
+    """A card that is not this table's: another game, player count or options, or printed for
+    another table. ``reason``: ``game``, ``players``, ``options`` or ``table``."""
 
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
         self.reason = reason
 
 
-def read(data: bytes, setup: Setup) -> Reading:
-    """Read the photo ``data`` of a readable card for the table ``setup`` (``PhotoError`` when
-    it cannot be read as a card, ``CardMismatch`` when it is another table's kind of card)."""
+def read(data: bytes, setup: Setup, table: str | None = None) -> Reading:
+    """Read the photo ``data`` of a readable card for the table ``setup`` (its id ``table``:
+    a card printed for another table is refused; a blank card fits any table like it).
+    ``PhotoError`` when it cannot be read as a card, ``CardMismatch`` when it is another
+    table's kind of card."""
     game = start(setup).game
     here = card_layout(setup.game, len(setup.players), setup.options)
     card = card_of(data, here.qr)
-    if card.game != setup.game:
-        raise CardMismatch("game", f"a card of {card.game}")
-    if card.players != len(setup.players):
-        raise CardMismatch("players", f"a card for {card.players} players")
+    code = card.code
+    if code.game != setup.game:
+        raise CardMismatch("game", f"a card of {code.game}")
+    if code.players != len(setup.players):
+        raise CardMismatch("players", f"a card for {code.players} players")
+    if code.table is not None and table is not None and code.table != table:
+        raise CardMismatch("table", f"a card printed for table {code.table}")
     try:
-        theirs = card_layout(card.game, card.players, card.options)
+        theirs = card_layout(code.game, code.players, code.options)
     except ValueError as error:
         raise CardMismatch("options", str(error)) from error
     if theirs.options != dict(game.options):

@@ -60,15 +60,18 @@ HEADS = {
 }
 
 
-def readable_card(card: BlankCard, words: NullTranslations | None = None) -> bytes:
+def readable_card(
+    card: BlankCard, words: NullTranslations | None = None, table: str | None = None
+) -> bytes:
     """The readable card as PDF bytes (``CardError``, ``Breach`` or ``OptionError`` when there
-    is none for it), in the language of ``words``."""
+    is none for it), in the language of ``words``; ``table``: the id of the table it is
+    printed for, which its QR code names (None: a blank card)."""
     with speaking(words):
-        return draw(card)
+        return draw(card, table)
 
 
 @fonts.fitted
-def draw(card: BlankCard) -> bytes:
+def draw(card: BlankCard, table: str | None) -> bytes:
     """The readable card as PDF bytes, in the language being spoken."""
     layout = card_layout(card.game, card.players, card.options)
     game = start(card.setup()).game
@@ -79,7 +82,7 @@ def draw(card: BlankCard) -> bytes:
     faces = fonts.current()
     for number, box in enumerate(markers()):
         marker(canvas, box, number)
-    qr_code(canvas, layout.qr, layout.code)
+    qr_code(canvas, layout.qr, layout.code(table))
     left = markers()[0].x + markers()[0].w + 10
     canvas.setFillColor(black)
     canvas.setFont(faces.bold, 14)

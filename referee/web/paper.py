@@ -138,7 +138,7 @@ def card(table_id: str) -> ResponseReturnValue:
     first = setup.players.index(setup.first) + 1 if setup.first in setup.players else None
     blank = BlankCard(setup.game, len(setup.players), setup.players, first, dict(setup.options))
     try:
-        body = readable_card(blank, words=translations())
+        body = readable_card(blank, words=translations(), table=table_id)
     except (CardError, ValueError):
         return render_page(table_id, errors=[no_card()], status=404)
     name = safe_file_name(setup.game, str(len(setup.players)), "players", "paper-card.pdf")
@@ -173,6 +173,10 @@ MISMATCH_REASONS = {
     "game": lazy_gettext("This is a card of another game: print this table's card."),
     "players": lazy_gettext("This card is for another number of players: print this table's card."),
     "options": lazy_gettext("This card is for other rules: print this table's card."),
+    "table": lazy_gettext(
+        "This card was printed for another table: print this table's card, or a blank one "
+        "from the scorecards page."
+    ),
 }
 
 
@@ -213,7 +217,7 @@ def upload(table_id: str) -> ResponseReturnValue:
         return refused(table_id, form, no_card())
     data = form.photo.data.read(PHOTO_LIMIT + 1)
     try:
-        reading = read(data, state.setup)
+        reading = read(data, state.setup, table_id)
     except PhotoError as error:
         return refused(table_id, form, str(PHOTO_REASONS[error.reason]))
     except CardMismatch as error:

@@ -50,10 +50,10 @@ class Shot:
 
 
 @cache
-def printed(game: str, players: int, options: str = "{}") -> np.ndarray:
-    """The blank readable card (``options`` as JSON) as a grey image at ``PRINT_DPI``
-    (rendered once per card)."""
-    pdf = readable_card(BlankCard(game, players, (), None, json.loads(options)))
+def printed(game: str, players: int, options: str = "{}", table: str | None = None) -> np.ndarray:
+    """The readable card (``options`` as JSON; ``table``: the table it is printed for, None:
+    blank) as a grey image at ``PRINT_DPI`` (rendered once per card)."""
+    pdf = readable_card(BlankCard(game, players, (), None, json.loads(options)), table=table)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "card.pdf"
         path.write_bytes(pdf)
@@ -150,10 +150,12 @@ def write_tick(rng: random.Random, page: np.ndarray, box: Box) -> None:
         cv2.line(page, at(0.4, 0.85), at(0.95, 0.1), ink, width)
 
 
-def fill(rng: random.Random, layout: CardLayout, values: Mapping[str, Any]) -> np.ndarray:
-    """The printed card filled in with ``values``."""
+def fill(
+    rng: random.Random, layout: CardLayout, values: Mapping[str, Any], table: str | None = None
+) -> np.ndarray:
+    """The printed card (for ``table``; None: blank) filled in with ``values``."""
     options = json.dumps(dict(layout.options), sort_keys=True)
-    page = printed(layout.game, layout.players, options).copy()
+    page = printed(layout.game, layout.players, options, table).copy()
     for rnd in layout.rounds:
         n = rnd.number
         if f"{n}.took.1" not in values:
@@ -257,12 +259,17 @@ def random_shot(rng: random.Random) -> Shot:
 
 
 def card_photo(
-    rng: random.Random, setup: Setup, shot: Shot, rounds: int | None = None
+    rng: random.Random,
+    setup: Setup,
+    shot: Shot,
+    rounds: int | None = None,
+    table: str | None = None,
 ) -> tuple[bytes, dict[str, Any]]:
-    """A photo of a legal card of the table ``setup``, and the values written on it."""
+    """A photo of a legal card of the table ``setup`` (printed for ``table``; None: blank),
+    and the values written on it."""
     layout = card_layout(setup.game, len(setup.players), setup.options)
     values = play(rng, setup, rounds)
-    return photograph(rng, fill(rng, layout, values), shot), values
+    return photograph(rng, fill(rng, layout, values, table), shot), values
 
 
 __all__ = [

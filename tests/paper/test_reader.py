@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from referee.paper import photo as photos_module
-from referee.paper.layout import MARKER_BITS, card_code, card_layout, read_code
+from referee.paper.layout import MARKER_BITS, CardCode, card_code, card_layout, read_code
 from referee.paper.photo import PhotoError
 from referee.paper.reader import CardMismatch, Field, entries, read, round_cells
 from referee.rules import Breach, Setup
@@ -36,11 +36,15 @@ def test_the_markers_are_opencvs():
 
 
 def test_the_code_names_the_card_and_only_what_differs_from_the_defaults():
-    code = card_code("blackout", 4, card_layout("blackout", 4, {"max_cards": 5}).options)
-    assert read_code(code) == (1, "blackout", 4, {"max_cards": 5})
+    options = card_layout("blackout", 4, {"max_cards": 5}).options
+    assert read_code(card_code("blackout", 4, options)) == CardCode(
+        1, "blackout", 4, {"max_cards": 5}, None
+    )
+    assert card_code("blackout", 4, options, "Tq0-x_9") == 'TR1 blackout 4 Tq0-x_9 {"max_cards":5}'
+    assert read_code(card_code("blackout", 4, options, "Tq0-x_9")).table == "Tq0-x_9"
     assert read_code("https://example.org") is None
-    assert read_code("TR1 blackout 4 [1, 2]") is None
-    assert read_code("TR1 blackout four {}") is None
+    assert read_code("TR1 blackout 4 - [1, 2]") is None
+    assert read_code("TR1 blackout four - {}") is None
 
 
 def checked(reading, values):
@@ -208,3 +212,17 @@ def test_a_50_megapixel_photo_is_read_shrunk_as_it_is_decoded(blackout_photo):
     at = header.index(b"\xff\xc0")
     header[at + 5 : at + 9] = (6125).to_bytes(2, "big") + (8164).to_bytes(2, "big")
     assert reason(bytes(header)) == "large"
+
+
+def test_a_tables_card_is_read_for_that_table_only():
+    table = "HodwlAAMtcon6dy8-5H68A"  # a table's id as the app makes them: 22 characters
+    data, values = card_photo(random.Random(9), BLACKOUT, Shot(tilt=15, blur=0.8), 2, table)
+    checked(read(data, BLACKOUT, table), values)
+    assert read(data, BLACKOUT).rounds == 2  # nothing to check it against
+    with pytest.raises(CardMismatch) as other:
+        read(data, BLACKOUT, "another-table-of-22-ch")
+    assert other.value.reason == "table"
+
+
+def test_a_blank_card_fits_any_table_like_it(blackout_photo):
+    assert read(blackout_photo, BLACKOUT, "any-table").rounds == 2

@@ -171,3 +171,18 @@ def test_a_card_the_rules_refuse_is_asked_again_and_nothing_is_stored(app, clien
         assert get_table(table).last_seq == 0
     again = answers(refused.text, values)
     assert client.post(f"/t/{table}/paper/confirm", data=again).status_code == 303
+
+
+def test_a_card_printed_for_another_table_is_refused(app, client, photo):
+    setup, _data, _values, rounds = photo
+    printed_for = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    card = client.get(f"/t/{printed_for}/paper-card.pdf")
+    assert card.status_code == 200 and card.mimetype == "application/pdf"
+    data, _ = card_photo(random.Random(2), setup, Shot(tilt=5), min(rounds, 2), printed_for)
+    table = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    answer = upload(client, table, data)
+    assert answer.status_code == 422
+    assert "printed for another table" in answer.text
+    assert upload(client, printed_for, data).status_code == 200
+    with app.app_context():
+        assert get_table(table).last_seq == 0
