@@ -10,7 +10,9 @@ layer that needs to know the game, both named by its line in the registry of gam
 - ``screens.py``: its round screens' view data, the entries of its own round screens and the
   options of a new table (``referee.web``), with its templates in ``templates/games/<package>/``.
 - ``stats.py``: what it says of a player's round and adds to the group statistics
-  (``referee.groups``).
+  (``referee.groups``);
+- ``paper.py`` (optional: a game without it has no readable card): what its readable card
+  holds beyond the shared rows (``referee.paper``).
 
 The shared code of each layer asks ``part(game, layer, kind)`` for the game's part of it, a
 subclass of the base class that layer defines.

@@ -39,3 +39,25 @@ def test_the_capacity_phones_poll_as_the_page_does():
     assert ((quiet, busy), (later, calm)) == capacity.POLL_EVERY
     assert last == capacity.POLL_AT_LAST
     assert [capacity.poll_every(q) for q in (0, 89, 90, 599, 600)] == [1, 1, 3, 3, 6]
+
+
+def test_the_paper_bench_reads_cards_of_digits_the_classifier_never_saw():
+    # bench/paper.py's figures are about writers the classifier did not learn from: the digits
+    # its corpus writes are the shipped ones left out of training, and a short run prints them.
+    import subprocess
+    import sys
+
+    from tools.train_digits import TRAINED, held_out
+
+    tool("pdftoppm")
+    images, labels = held_out()
+    assert len(images) == len(labels) == 1797 - TRAINED > 400
+    run = subprocess.run(
+        [sys.executable, "bench/paper.py", "--cards", "2"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert "cards: 2 (2 read" in run.stdout
+    assert re.search(r"right with the rules, no question: +\d+\.\d\d%", run.stdout)

@@ -62,18 +62,22 @@ LAYERS = [
         # A group's season report prints the group's statistics (``referee.groups.figures``)
         # and shows its ratings as the group's room says they are shown
         # (``referee.groups.rating``): one rule for every page, report and command.
+        # The readable card is drawn where the reader looks for its boxes (``referee.paper
+        # .layout``), with its QR code made by segno.
         (
             "referee.rules",
             "referee.sheets",
             "referee.parts",
             "referee.groups.rating",
             "referee.groups.figures",
+            "referee.paper.layout",
+            "referee.paper.parts",
         ),
         frozenset(
             SMALL_STDLIB
             | {"contextlib", "contextvars", "datetime", "gettext", "importlib", "io", "re", "xml"}
         )
-        | {"reportlab"},
+        | {"reportlab", "segno"},
         frozenset(WEB_AND_DATABASE),
         "printed",
     ),
@@ -108,6 +112,14 @@ LAYERS = [
         "stats",
     ),
     Layer(
+        "paper",
+        ("paper/*.py", "games/*/paper.py"),
+        ("referee.rules", "referee.paper", "referee.parts"),
+        frozenset(SMALL_STDLIB | {"json", "math", "pathlib", "struct"}) | {"numpy", "cv2"},
+        frozenset(WEB_AND_DATABASE | {"reportlab", "sklearn", "scipy"}),
+        "paper",
+    ),
+    Layer(
         "command line",
         ("__main__.py",),
         ("referee.records", "referee.groups"),
@@ -119,7 +131,7 @@ LAYERS = [
 #: ``os``, to name where the package's translation catalogs are.
 ROOT_PACKAGE = "referee"
 #: The modules the layers with game parts find in each game's package.
-PARTS = {"printed", "record", "screens", "stats"}
+PARTS = {"paper", "printed", "record", "screens", "stats"}
 FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval", "__import__"}
 
 

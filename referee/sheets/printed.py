@@ -35,6 +35,8 @@ class PrintedGame:
     blank_columns: Sequence[Column] = ()
     #: How the blank card says how to fill it in (marked for the catalog, printed translated).
     blank_legend = ""
+    #: How the readable card (``referee.sheets.readable``) says how to fill it in.
+    readable_legend = ""
     #: Who begins round 1 (marked for the catalog, printed translated).
     first_line = N_("Deals round 1: %(player)s")
     #: The game's option names and values, marked for the catalog: the footer prints them

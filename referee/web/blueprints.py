@@ -20,6 +20,7 @@ def register_blueprints(app: Flask) -> None:
         memo,
         newtable,
         offline,
+        paper,
         records,
         scorecards,
         serve,
@@ -67,6 +68,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(sharing.bp)
     app.register_blueprint(sheet.bp)
     app.register_blueprint(scorecards.bp)
+    app.register_blueprint(paper.bp)
     app.register_blueprint(round_screen.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(evening.bp)

@@ -2,7 +2,8 @@
 
 The scorecard page is a Flask-WTF form; whether its players and options are allowed is the rules
 engine's decision, so its sentence is what the page shows. The PDF is made by
-``referee.sheets.blank_card``.
+``referee.sheets.blank_card``; ticked "readable", the card the app reads back from a photo
+(``referee.sheets.readable``, A4; ``docs/paper.md``).
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ from typing import Any
 from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
 from flask_babel import lazy_gettext
-from wtforms import RadioField, SelectField
+from wtforms import BooleanField, RadioField, SelectField
 
+from referee.paper.layout import has_card
 from referee.rules import GAMES, Breach, OptionError, start
 from referee.sheets import BlankCard, Page, blank_card
+from referee.sheets.readable import readable_card
 from referee.web.downloads import ORIENTATION_LABELS, PAPER_LABELS, attachment, safe_file_name
 from referee.web.errors import on_stale
 from referee.web.forms import (
@@ -55,6 +58,7 @@ class ScorecardForm(WithGameOptions):
         choices=[SelectChoice(key, label) for key, label in ORIENTATION_LABELS.items()],
         default="auto",
     )
+    readable = BooleanField(lazy_gettext("A card the app can read back from a photo"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -132,6 +136,18 @@ def page() -> ResponseReturnValue:
     card = card_from(form)
     if card is None:
         return render_form(PAGE, form, 422)
+    if form.readable.data:
+        if not has_card(card.game, card.players, card.options):
+            form.readable.errors = [
+                gettext(
+                    "This game or size has no card the app can read back: only games with a "
+                    "trump and bids have one, for as many rounds as one page holds."
+                )
+            ]
+            return render_form(PAGE, form, 422)
+        body = readable_card(card, words=translations())
+        name = safe_file_name(card.game, str(card.players), "players", "paper-card.pdf")
+        return attachment(body, "application/pdf", name)
     body = blank_card(card, Page(form.paper.data, form.orientation.data), words=translations())
     name = safe_file_name(card.game, str(card.players), "players", "scorecard.pdf")
     return attachment(body, "application/pdf", name)

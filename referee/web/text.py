@@ -26,7 +26,9 @@ from referee.web.i18n import gettext
 bp = Blueprint("text", __name__)
 
 #: The views that read their bodies themselves, under their own size limits: the uploads.
-UPLOADS = frozenset({"records.upload", "groups.import_file", "groups.add_record_post"})
+UPLOADS = frozenset(
+    {"records.upload", "groups.import_file", "groups.add_record_post", "paper.upload"}
+)
 
 #: The bodies Werkzeug reads as a form (``request.form``).
 FORMS = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})

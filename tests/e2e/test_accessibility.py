@@ -273,6 +273,27 @@ def more_menu(page: Any, server: LiveServer) -> None:
     expect(page.get_by_role("link", name="Rules")).to_be_visible()
 
 
+def paper_page(page: Any, server: LiveServer) -> None:
+    """A table not begun, its paper card page: the card to print, the photo to take."""
+    page.goto(table_at(page, server, "blackout", "trump", max_cards=2) + "/paper")
+
+
+def paper_confirm(page: Any, server: LiveServer) -> None:
+    """A hard photo of a filled-in card read: the questions with their cut-outs, the rounds."""
+    from tests.paper.photos import Shot, card_photo
+    from tests.tools import tool
+
+    tool("pdftoppm")
+    setup = Setup("blackout", ("Ann", "Ben", "Cho"), {"max_cards": 2})
+    shot = Shot(tilt=28, turn=170, blur=1.2, light=0.45, shadow=True, quality=60, side=1800)
+    data, _values = card_photo(random.Random(5), setup, shot)
+    paper_page(page, server)
+    photo = {"name": "card.jpg", "mimeType": "image/jpeg", "buffer": data}
+    page.locator("input#photo").set_input_files(photo)
+    page.get_by_role("button", name="Read the card").click()
+    expect(page.get_by_role("heading", name="Check the card")).to_be_visible()
+
+
 def not_found(page: Any, server: LiveServer) -> None:
     page.goto(server.url("/t/no-such-table"))
 
@@ -410,6 +431,8 @@ SCREENS: dict[str, Screen] = {
     "standings": standings,
     "tv": tv_mode,
     "more-menu": more_menu,
+    "paper": paper_page,
+    "paper-confirm": paper_confirm,
     "not-found": not_found,
     "upload-refused": upload_refused,
     "group": group_page,

@@ -45,6 +45,7 @@ def tables(server: LiveServer) -> dict[str, str]:
         "alles": played_table(server, "alles-oder-nichts", "declare", 1),
         "ebbes": played_table(server, "ebbes", "play", 0),
         "cards": played_table(server, "blackout", "play", 1),
+        "fresh": played_table(server, "blackout", "trump", 0),
     }
 
 
@@ -98,6 +99,7 @@ PAGES: dict[str, Page] = {
     "standings": table_page("blackout", "/standings"),
     "group-standings": group_standings,
     "rules": plain("/rules/ebbes"),
+    "paper-card": table_page("fresh", "/paper"),
 }
 
 

@@ -295,7 +295,33 @@ def test_each_games_rules_and_scorecards_come_through_the_catalog(app: Flask, ga
     names = {"game": game, "players": "4", "player_1": "Ann", "player_2": "Ben", "first": "2"}
     reading.page("/scorecards", method="POST", data=names)
     reading.page("/scorecards", method="POST", data={"game": game, "players": "99"}, status=422)
-    assert reading.seen == 5
+    readable = {"game": game, "players": "4", "readable": "y"}
+    reading.page(
+        "/scorecards", method="POST", data=readable, status=200 if game != "ebbes" else 422
+    )
+    assert reading.seen == 6
+    reading.assert_all_marked()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_tables_paper_card_pages_come_through_the_catalog(app: Flask, game: str) -> None:
+    """The paper card page, its PDF, a photo refused and a card the rules refuse."""
+    client = phone(app)
+    reading = Reading(client)
+    with app.app_context():
+        table = create_table(Setup(game, NAMES, SHORT[game], NAMES[0]))
+    join(app, client, table)
+    reading.page(f"/t/{table}/paper")
+    if game == "ebbes":  # no readable card: the page says so, the PDF too
+        reading.page(f"/t/{table}/paper-card.pdf", status=404)
+        assert reading.seen == 2
+    else:
+        reading.page(f"/t/{table}/paper-card.pdf")
+        photo = {"photo": (io.BytesIO(b"not a photo"), "card.jpg")}
+        reading.page(f"/t/{table}/paper", method="POST", data=photo, status=422)
+        forged = {"rounds": "1", "c-1.trump": "X"}
+        reading.page(f"/t/{table}/paper/confirm", method="POST", data=forged, status=422)
+        assert reading.seen == 4
     reading.assert_all_marked()
 
 

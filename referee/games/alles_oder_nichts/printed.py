@@ -47,6 +47,10 @@ class PrintedAlles(PrintedGame):
         "once the round is over. Secret: 1 per trick, +3 if exact. Open: 2 per trick +3 if "
         "exact, else 0."
     )
+    readable_legend = N_(
+        "Tick the trump and, per player, “o” for an open bid or “s” for a secret one. Write "
+        "each bid (a secret one once the round is over) and the tricks won, one digit a box."
+    )
 
     def player_cells(
         self, state: State, rnd: RoundState, player: str, score: int | None

@@ -56,6 +56,10 @@ class PrintedBlackout(PrintedGame):
         "it scores 0. Keep the running “total”. The dealer may not make the bids add up to "
         "the number of cards (the hook), unless the table plays without it."
     )
+    readable_legend = N_(
+        "Tick the trump. Write each bid and each player's tricks, one digit a box, as plain "
+        "digits. Keep the running total as you like: the app adds up the scores itself."
+    )
 
     def trump_text(self, state: State, rnd: RoundState) -> str:
         """ "no trump" for a round that deals the whole deck."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from referee.paper.layout import has_card
 from referee.rules import RoundState, State, Step
 from referee.rules.seating import START_CHOICES, start_points
 from referee.rules.wording import number_text
@@ -325,6 +326,9 @@ class RoundScreen:
     error_rule: str | None
     kept: Mapping[str, str]
     cached: bool
+    # Whether the table may still come from paper: nothing entered yet, and its game and size
+    # have a readable card (``referee.paper``); the scorekeeper's screen then says so.
+    paper: bool = False
 
 
 def round_screen(
@@ -394,4 +398,6 @@ def round_screen(
         error_rule=error_rule,
         kept=kept,
         cached=cached,
+        paper=not record.entries
+        and has_card(state.setup.game, len(state.players), state.setup.options),
     )

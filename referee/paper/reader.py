@@ -1,0 +1,439 @@
+"""Read a photographed card: every box's likeliest readings, then per round the readings the
+rules allow, and the boxes still in doubt.
+
+A box of digits gets a probability for every value it may hold (``digits``); a tick box its
+share of ink. Per round, the rules choose among them: the tricks won add up to the hand, a bid
+is within the hand (Alles oder Nichts: 0–6), Blackout's bids may not add up to the hand when the
+table plays with the hook, one trump is ticked (none in a round that deals the whole deck), one
+of open and secret. The chosen readings are the likeliest whole round the rules allow (an exact
+search: a few players' sums); a box is in doubt when another value is nearly as likely for the
+round as a whole, when the rules had to overrule the classifier, or when it is empty in a round
+that was played; and with a box in doubt in a sum, the boxes its runner-up would change too
+(answered alone, the round would no longer add up). Last, the chosen card is replayed through
+the rules engine itself (``entries``): a round it refuses has all its boxes asked about, so no
+reading that breaks a rule is ever proposed unasked.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from referee.paper import digits
+from referee.paper.layout import Box, CardLayout, RoundCells, card_layout
+from referee.paper.photo import SCALE, PhotoError, card_of
+from referee.rules import Breach, Setup, apply, start
+from referee.rules import events as ev
+
+#: A box is asked about when the next likeliest value is within this factor of the chosen one.
+DOUBT_RATIO = 25.0
+#: ... or when the rules chose a value the classifier gave less than this.
+OVERRULED = 0.05
+#: The share of a tick box's inside that ink must cover for it to count as ticked.
+TICKED = 0.07
+#: The share of a digit box's inside that ink must cover for it to hold a digit.
+INKED = 0.025
+#: How many readings a question offers.
+CHOICES = 4
+
+
+@dataclass
+class Cell:
+    """One thing the card says: a round's trump, or a player's bid, tricks, open or secret.
+
+    ``key`` names it in a form (``3.bid.2``: round 3, seat 2's bid); ``value`` is the reading
+    chosen (None: nothing chosen), ``choices`` the likeliest allowed readings, best first,
+    ``doubtful`` whether the scorekeeper is asked, ``box`` where it is on the card."""
+
+    key: str
+    round: int
+    seat: int | None
+    field: str
+    value: Any
+    choices: tuple[Any, ...]
+    confidence: float
+    doubtful: bool
+    box: Box
+    #: What the box alone says, before the rules (the bench's figure without them).
+    alone: Any = None
+
+
+@dataclass
+class Reading:
+    """What the reader made of a card: the rounds filled in and every cell, with the
+    straightened photo to cut the doubtful boxes from."""
+
+    layout: CardLayout
+    rounds: int
+    cells: list[Cell]
+    image: NDArray[np.uint8]
+    refused: dict[int, Breach] = field(default_factory=dict)
+
+    def values(self) -> dict[str, Any]:
+        return {cell.key: cell.value for cell in self.cells}
+
+    def doubts(self) -> list[Cell]:
+        return [cell for cell in self.cells if cell.doubtful]
+
+    def cutout(self, cell: Cell) -> bytes:
+        """The photo's piece around ``cell`` as PNG bytes, to show beside its question."""
+        import cv2
+
+        box = cell.box
+        x0 = max(0, int((box.x - 6) * SCALE))
+        y0 = max(0, int((box.y - 4) * SCALE))
+        x1 = int((box.x + box.w + 6) * SCALE)
+        y1 = int((box.y + box.h + 4) * SCALE)
+        ok, png = cv2.imencode(".png", self.image[y0:y1, x0:x1])
+        assert ok
+        return bytes(png.tobytes())
+
+
+class CardMismatch(ValueError):
+    """A card that is not this table's: another game, player count or options, or printed for
+    another table. ``reason``: ``game``, ``players``, ``options`` or ``table``."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def read(data: bytes, setup: Setup, table: str | None = None) -> Reading:
+    """Read the photo ``data`` of a readable card for the table ``setup`` (its id ``table``:
+    a card printed for another table is refused; a blank card fits any table like it).
+    ``PhotoError`` when it cannot be read as a card, ``CardMismatch`` when it is another
+    table's kind of card."""
+    game = start(setup).game
+    here = card_layout(setup.game, len(setup.players), setup.options)
+    card = card_of(data, here.qr)
+    code = card.code
+    if code.game != setup.game:
+        raise CardMismatch("game", f"a card of {code.game}")
+    if code.players != len(setup.players):
+        raise CardMismatch("players", f"a card for {code.players} players")
+    if code.table is not None and table is not None and code.table != table:
+        raise CardMismatch("table", f"a card printed for table {code.table}")
+    try:
+        theirs = card_layout(code.game, code.players, code.options)
+    except ValueError as error:
+        raise CardMismatch("options", str(error)) from error
+    if theirs.options != dict(game.options):
+        raise CardMismatch("options", f"a card for the options {theirs.options}")
+    return read_straight(card.image, here, setup)
+
+
+def ink_of(image: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """Pen ink on the straightened card, 0 (paper, and the light grey boxes) to 1 (pen): the
+    grey level against the paper's own brightness nearby, so that shade and uneven light do
+    not count as ink."""
+    import cv2
+
+    grey = image.astype(np.float32)
+    paper = cv2.dilate(grey, np.ones((15, 15), np.uint8))
+    paper = cv2.GaussianBlur(paper, (0, 0), 8)
+    ratio = grey / np.maximum(paper, 1.0)
+    ink: NDArray[np.float32] = np.clip((0.66 - ratio) / 0.3, 0.0, 1.0).astype(np.float32)
+    return ink
+
+
+def inside(ink: NDArray[np.float32], box: Box, by: float) -> NDArray[np.float32]:
+    """The ink inside ``box``, ``by`` points in from its edges (its printed lines)."""
+    inner = box.inset(by)
+    y0, y1 = int(inner.y * SCALE), int((inner.y + inner.h) * SCALE)
+    x0, x1 = int(inner.x * SCALE), int((inner.x + inner.w) * SCALE)
+    return ink[y0:y1, x0:x1]
+
+
+def covered(piece: NDArray[np.float32]) -> float:
+    return float((piece > 0.5).mean()) if piece.size else 0.0
+
+
+@dataclass
+class Field:
+    """One cell's raw readings: a probability for every value, before the rules."""
+
+    key: str
+    seat: int | None
+    field: str
+    box: Box
+    odds: dict[Any, float]
+    blank: bool
+
+
+def number_odds(
+    ink: NDArray[np.float32], boxes: Sequence[Box], high: int
+) -> tuple[dict[Any, float], bool]:
+    """The odds of every value 0…``high`` a box of digits holds, and whether it is empty. One
+    box written: that digit (people write a small number in either box); two: tens and units."""
+    pieces = [inside(ink, box, 1.6) for box in boxes]
+    written = [covered(piece) >= INKED for piece in pieces]
+    samples = [
+        digits.features(piece) if w else None for piece, w in zip(pieces, written, strict=True)
+    ]
+    found = [s for s in samples if s is not None]
+    probs = list(digits.probabilities(found))
+    per_box = [probs.pop(0) if s is not None else None for s in samples]
+    used = [p for p in per_box if p is not None]
+    values = range(high + 1)
+    if not used:
+        return {v: 1.0 for v in values}, True
+    if len(used) == 1:
+        odds = {v: float(used[0][v]) if v < 10 else digits.FLOOR**2 for v in values}
+    else:
+        tens, units = used[0], used[-1]
+        odds = {v: float(tens[v // 10] * units[v % 10]) if v < 100 else 0.0 for v in values}
+    total = sum(odds.values()) or 1.0
+    return {v: max(p / total, 1e-6) for v, p in odds.items()}, False
+
+
+def tick_odds(shares: Mapping[Any, float]) -> dict[Any, float]:
+    """The odds that each tick box is the one ticked, from the ink in each."""
+    marks = {key: share for key, share in shares.items()}
+    odds = {key: 0.9 if share >= TICKED else 0.02 + share for key, share in marks.items()}
+    total = sum(odds.values())
+    return {key: p / total for key, p in odds.items()}
+
+
+def raw_fields(
+    ink: NDArray[np.float32], layout: CardLayout, rnd: RoundCells, hand: int
+) -> list[Field]:
+    """Every cell of round ``rnd`` with its odds before the rules."""
+    out: list[Field] = []
+    n = rnd.number
+    if rnd.trump:
+        shares: dict[Any, float] = {code: covered(inside(ink, box, 1.2)) for code, box in rnd.trump}
+        boxes = tuple(box for _c, box in rnd.trump)
+        whole = Box(boxes[0].x, boxes[0].y, boxes[-1].x + boxes[-1].w - boxes[0].x, boxes[0].h)
+        blank = all(share < TICKED for share in shares.values())
+        out.append(Field(f"{n}.trump", None, "trump", whole, tick_odds(shares), blank))
+    bid_high = rnd.bid_high
+    for seat, cells in enumerate(rnd.players, start=1):
+        if cells.open is not None and cells.secret is not None:
+            shares = {
+                True: covered(inside(ink, cells.open, 1.2)),
+                False: covered(inside(ink, cells.secret, 1.2)),
+            }
+            whole = Box(
+                cells.open.x,
+                cells.open.y,
+                cells.secret.x + cells.secret.w - cells.open.x,
+                cells.open.h,
+            )
+            ticked = [k for k, share in shares.items() if share >= TICKED]
+            out.append(
+                Field(f"{n}.open.{seat}", seat, "open", whole, tick_odds(shares), len(ticked) != 1)
+            )
+        for name, boxes, high in (("bid", cells.bid, bid_high), ("took", cells.took, hand)):
+            odds, blank = number_odds(ink, boxes, high)
+            whole = Box(boxes[0].x, boxes[0].y, boxes[-1].x + boxes[-1].w - boxes[0].x, boxes[0].h)
+            out.append(Field(f"{n}.{name}.{seat}", seat, name, whole, odds, blank))
+    return out
+
+
+def joint_scores(
+    odds: Sequence[Mapping[int, float]], allowed: Callable[[int], bool]
+) -> tuple[list[dict[int, float]], list[int]]:
+    """For several numbers whose sum must be ``allowed``: for each number and each value it may
+    take, the log-likelihood of the likeliest whole set with it at that value (-inf when none
+    is allowed); and the likeliest whole set itself. Exact, by sums: forward and backward over
+    the numbers."""
+    count = len(odds)
+    logs = [{v: math.log(p) for v, p in o.items()} for o in odds]
+    forward: list[dict[int, float]] = [{0: 0.0}]
+    for i in range(count):
+        step: dict[int, float] = {}
+        for total, score in forward[i].items():
+            for v, lp in logs[i].items():
+                key = total + v
+                if score + lp > step.get(key, -math.inf):
+                    step[key] = score + lp
+        forward.append(step)
+    backward: list[dict[int, float]] = [{} for _ in range(count + 1)]
+    backward[count] = {0: 0.0}
+    for i in range(count - 1, -1, -1):
+        step = {}
+        for total, score in backward[i + 1].items():
+            for v, lp in logs[i].items():
+                key = total + v
+                if score + lp > step.get(key, -math.inf):
+                    step[key] = score + lp
+        backward[i] = step
+    out: list[dict[int, float]] = []
+    for i in range(count):
+        best: dict[int, float] = {}
+        for v, lp in logs[i].items():
+            top = -math.inf
+            for before, left in forward[i].items():
+                for after, right in backward[i + 1].items():
+                    if allowed(before + v + after):
+                        top = max(top, left + lp + right)
+            best[v] = top
+        out.append(best)
+    chosen: list[int] = []
+    so_far = 0
+    for i in range(count):
+        best_value, top = next(iter(logs[i])), -math.inf
+        for v, lp in logs[i].items():
+            for after, right in backward[i + 1].items():
+                if allowed(so_far + v + after) and lp + right > top:
+                    best_value, top = v, lp + right
+        chosen.append(best_value)
+        so_far += best_value
+    return out, chosen
+
+
+def likeliest(
+    odds: Sequence[Mapping[int, float]], allowed: Callable[[int], bool], forced: Mapping[int, int]
+) -> list[int] | None:
+    """The likeliest values of several numbers whose sum must be ``allowed``, with the numbers
+    ``forced`` (by index) at the values given; None when no such set is allowed."""
+    fixed = [
+        {v: p for v, p in o.items() if v == forced[i]} if i in forced else o
+        for i, o in enumerate(odds)
+    ]
+    if any(not o for o in fixed):
+        return None
+    joints, chosen = joint_scores(fixed, allowed)
+    return chosen if all(max(j.values()) > -math.inf for j in joints) else None
+
+
+def decide(
+    fields: Sequence[Field], scores: Mapping[str, dict[Any, float]], best: Mapping[str, Any]
+) -> list[Cell]:
+    """Each field's reading: its value in the likeliest allowed round (``best``; else its
+    own likeliest), with its doubts: how close the likeliest round with another value in it
+    comes (``scores``), whether the rules overruled the box, whether it is empty."""
+    cells = []
+    for f in fields:
+        joint = scores[f.key]
+        ranked = sorted((v for v in joint if joint[v] > -math.inf), key=lambda v: -joint[v])
+        if not ranked:
+            ranked = sorted(f.odds, key=lambda v: -f.odds[v])
+        chosen = best.get(f.key, ranked[0])
+        ranked = [chosen, *(v for v in ranked if v != chosen)]
+        others = [joint[v] for v in ranked[1:] if v in joint]
+        margin = joint.get(chosen, -math.inf) - max(others, default=-math.inf)
+        overruled = f.odds.get(chosen, 0.0) < OVERRULED
+        doubtful = f.blank or overruled or margin < math.log(DOUBT_RATIO)
+        n = int(f.key.split(".")[0])
+        cells.append(
+            Cell(
+                f.key,
+                n,
+                f.seat,
+                f.field,
+                chosen,
+                tuple(ranked[:CHOICES]),
+                f.odds.get(chosen, 0.0),
+                doubtful,
+                f.box,
+                max(f.odds, key=lambda v: f.odds[v]),
+            )
+        )
+    return cells
+
+
+def round_cells(fields: Sequence[Field], layout: CardLayout, hand: int, hook: bool) -> list[Cell]:
+    """A round's readings as the rules choose them."""
+    scores: dict[str, dict[Any, float]] = {}
+    best: dict[str, Any] = {}
+    for f in fields:
+        if f.field in ("trump", "open") or (f.field == "bid" and not hook):
+            scores[f.key] = {k: math.log(p) for k, p in f.odds.items()}
+    sums = [("took", lambda total: total == hand)]
+    if hook:  # the bids may not add up to the hand (Blackout's hook)
+        sums.append(("bid", lambda total: total != hand))
+    groups = []
+    for name, allowed in sums:
+        group = [f for f in fields if f.field == name]
+        joints, chosen = joint_scores([f.odds for f in group], allowed)
+        for f, joint, value in zip(group, joints, chosen, strict=True):
+            scores[f.key], best[f.key] = joint, value
+        groups.append((group, allowed))
+    cells = decide(fields, scores, best)
+    # A box asked about in a sum asks about the boxes the likeliest round with its runner-up
+    # changes too: answered alone, the round would no longer add up.
+    by_key = {cell.key: cell for cell in cells}
+    for group, allowed in groups:
+        for i, f in enumerate(group):
+            cell = by_key[f.key]
+            if not cell.doubtful or len(cell.choices) < 2:
+                continue
+            other = likeliest([g.odds for g in group], allowed, {i: cell.choices[1]})
+            for g, value in zip(group, other or [], strict=False):
+                if value != by_key[g.key].value:
+                    by_key[g.key].doubtful = True
+    return cells
+
+
+def read_straight(image: NDArray[np.uint8], layout: CardLayout, setup: Setup) -> Reading:
+    """Read a straightened card of the table ``setup``."""
+    ink = ink_of(image)
+    game = start(setup).game
+    hook = bool(game.options.get("hook", False))
+    per_round = [raw_fields(ink, layout, rnd, rnd.hand) for rnd in layout.rounds]
+    filled = [
+        n
+        for n, fields in enumerate(per_round, start=1)
+        if any(not f.blank for f in fields if f.field in ("bid", "took"))
+    ]
+    rounds = max(filled, default=0)
+    cells: list[Cell] = []
+    for rnd, fields in zip(layout.rounds[:rounds], per_round[:rounds], strict=True):
+        cells += round_cells(fields, layout, rnd.hand, hook)
+    reading = Reading(layout, rounds, cells, image)
+    check(reading, setup)
+    return reading
+
+
+def check(reading: Reading, setup: Setup) -> None:
+    """Replay the chosen card through the rules engine: every box of a round it refuses (and of
+    the rounds after, which build on it) becomes a question."""
+    try:
+        entries(setup, reading.values(), reading.rounds)
+    except Breach as breach:
+        bad = breach.round or 1
+        reading.refused[bad] = breach
+        for cell in reading.cells:
+            if cell.round >= bad:
+                cell.doubtful = True
+
+
+def entries(setup: Setup, values: Mapping[str, Any], rounds: int) -> list[ev.Event]:
+    """The table's entries for the first ``rounds`` rounds of a card whose cells say ``values``
+    (keys as ``Cell.key``), in the order the table makes them, each checked by the rules
+    engine (``Breach`` for the first it refuses; ``KeyError`` for a value missing)."""
+    state = start(setup)
+    seat_of = {player: seat for seat, player in enumerate(setup.players, start=1)}
+    out: list[ev.Event] = []
+    while (step := state.next_step()) is not None and step.round <= rounds:
+        n = step.round
+        event: ev.Event
+        if step.action == "trump":
+            event = ev.Trump(n, str(values[f"{n}.trump"]))
+        elif step.action == "bid":
+            assert step.player is not None
+            event = ev.Bid(n, step.player, int(values[f"{n}.bid.{seat_of[step.player]}"]))
+        elif step.action == "declare":
+            assert step.player is not None
+            seat = seat_of[step.player]
+            opened = bool(values[f"{n}.open.{seat}"])
+            bid = int(values[f"{n}.bid.{seat}"]) if opened else None
+            event = ev.Declare(n, step.player, opened, bid)
+        elif step.action == "reveal":
+            assert step.player is not None
+            event = ev.Reveal(n, step.player, int(values[f"{n}.bid.{seat_of[step.player]}"]))
+        else:
+            tricks = {p: int(values[f"{n}.took.{seat_of[p]}"]) for p in state.seats_in(n)}
+            event = ev.Tricks(n, tricks)
+        state = apply(state, event)
+        out.append(event)
+    return out
+
+
+__all__ = ["CardMismatch", "Cell", "PhotoError", "Reading", "entries", "read"]

@@ -1,0 +1,425 @@
+"""Paper in: a table's readable card to print, and a photo of it filled in read back as the
+table's entries.
+
+The scorekeeper of a table that has not begun prints its readable card (its players, seats
+and first dealer on it), the table plays on paper, and the photo of the card comes back here
+(``referee.paper`` reads it). The page that follows shows every round as read, with the boxes
+the reader still doubts as the photo's cut-out beside chips to tap; nothing is stored until it
+is confirmed. The confirmed card becomes the table's entries one by one through the same
+checked write every tap makes (``write``), each checked by the rules engine first. Only a
+table with no entries takes a card: the card holds the whole game from its first round.
+
+The photo is limited like any upload: ``PHOTO_LIMIT`` bytes, then its header's pixel count,
+before a pixel is decoded; an upload refused counts toward the address's limit on new tables
+and refused uploads, as a refused record does.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import lazy_gettext
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from werkzeug.exceptions import RequestEntityTooLarge
+from wtforms import HiddenField
+
+from referee.paper.layout import CardError, RoundCells, card_layout, has_card
+from referee.rules import Breach, Setup, State
+from referee.sheets.card import BlankCard
+from referee.sheets.readable import readable_card
+from referee.store.refusals import note_refusal
+from referee.store.tables import StaleTable
+from referee.web import csrf
+from referee.web.downloads import attachment, safe_file_name
+from referee.web.i18n import gettext, ngettext, translations
+from referee.web.loading import load
+from referee.web.records import may_upload, too_many_uploads, window_start
+from referee.web.sharing.access import creator, require, write
+from referee.web.words import breach_text, colour_label
+
+bp = Blueprint("paper", __name__, url_prefix="/t")
+
+#: The largest photo taken, in bytes (a phone's JPEG is a few MB).
+PHOTO_LIMIT = 16 * 1024 * 1024
+
+
+class PhotoForm(FlaskForm):
+    photo = FileField(
+        lazy_gettext("Photo of the filled-in card"),
+        validators=[FileRequired(lazy_gettext("Choose or take a photo of the card."))],
+    )
+
+
+class ConfirmForm(FlaskForm):
+    """The card as read and answered: ``rounds`` and a ``c-<cell>`` field per cell."""
+
+    rounds = HiddenField()
+
+
+@dataclass
+class Shown:
+    """A cell as the confirmation page shows it."""
+
+    key: str
+    label: str
+    value: str
+    text: str
+    doubtful: bool
+    choices: list[tuple[str, str]] = field(default_factory=list)
+    image: str | None = None
+
+
+@dataclass
+class ShownRound:
+    """A round as the confirmation page shows it: its trump, a row per player (their cells in
+    the order of ``heads``), and the rules' sentence when they refuse it."""
+
+    number: int
+    hand: int
+    trump: Shown | None
+    players: list[tuple[str, list[Shown]]]
+    problem: str | None = None
+
+    @property
+    def cells(self) -> list[Shown]:
+        own = [cell for _name, cells in self.players for cell in cells]
+        return [self.trump, *own] if self.trump is not None else own
+
+
+def readable(state: State) -> bool:
+    """Whether the table's game and size have a readable card."""
+    setup = state.setup
+    return has_card(setup.game, len(setup.players), setup.options)
+
+
+def not_begun(record: Any) -> bool:
+    return bool(record.last_seq == 0)
+
+
+def render_page(
+    table_id: str, form: PhotoForm | None = None, errors: list[str] | None = None, status: int = 200
+) -> ResponseReturnValue:
+    record, state = load(table_id)
+    return (
+        render_template(
+            "paper/page.html",
+            record=record,
+            table_id=table_id,
+            title=state.game.title,
+            form=form or PhotoForm(),
+            errors=errors or [],
+            readable=readable(state),
+            open_to_photos=not_begun(record),
+            photo_limit_mb=PHOTO_LIMIT // (1024 * 1024),
+        ),
+        status,
+    )
+
+
+@bp.get("/<table_id>/paper")
+def page(table_id: str) -> ResponseReturnValue:
+    """The table's readable card to print, and the form that takes its photo."""
+    require(table_id, "keeper")
+    return render_page(table_id)
+
+
+@bp.get("/<table_id>/paper-card.pdf")
+def card(table_id: str) -> ResponseReturnValue:
+    """The table's readable card: its players, seats and first dealer printed on it."""
+    require(table_id)
+    _record, state = load(table_id)
+    setup = state.setup
+    first = setup.players.index(setup.first) + 1 if setup.first in setup.players else None
+    blank = BlankCard(setup.game, len(setup.players), setup.players, first, dict(setup.options))
+    try:
+        body = readable_card(blank, words=translations(), table=table_id)
+    except (CardError, ValueError):
+        return render_page(table_id, errors=[no_card()], status=404)
+    name = safe_file_name(setup.game, str(len(setup.players)), "players", "paper-card.pdf")
+    return attachment(body, "application/pdf", name)
+
+
+def no_card() -> str:
+    return gettext(
+        "This table's game or size has no card the app can read back: only games with a "
+        "trump and bids have one, for as many rounds as one page holds."
+    )
+
+
+PHOTO_REASONS = {
+    "format": lazy_gettext("This is not a photo the app can read: choose a JPEG, PNG or WebP."),
+    "large": lazy_gettext(
+        "This photo has more pixels than a phone camera makes. Take it again with the "
+        "phone's own camera."
+    ),
+    "broken": lazy_gettext("This photo is damaged or cut short: take it again."),
+    "markers": lazy_gettext(
+        "The card's four corner squares were not found. Lay the card flat in good light and "
+        "take the photo from above with all four corners in it."
+    ),
+    "code": lazy_gettext(
+        "The card's QR code could not be read. Is this the card printed from this page? Take "
+        "the photo again, flatter and with more light."
+    ),
+    "version": lazy_gettext("This card was printed by another version of the app: print it again."),
+}
+MISMATCH_REASONS = {
+    "game": lazy_gettext("This is a card of another game: print this table's card."),
+    "players": lazy_gettext("This card is for another number of players: print this table's card."),
+    "options": lazy_gettext("This card is for other rules: print this table's card."),
+    "table": lazy_gettext(
+        "This card was printed for another table: print this table's card, or a blank one "
+        "from the scorecards page."
+    ),
+}
+
+
+def refused(
+    table_id: str, form: PhotoForm | None, reason: str, status: int = 422
+) -> ResponseReturnValue:
+    """The paper page with why the photo was refused; it counts toward the address's limit."""
+    if status != 429:
+        note_refusal(creator(), window_start())
+    return render_page(table_id, form, [reason], status)
+
+
+@bp.post("/<table_id>/paper")
+@csrf.exempt  # checked below, once the size limit is set (CSRFProtect would read the body first)
+def upload(table_id: str) -> ResponseReturnValue:
+    """Read a photo of the card: the confirmation page, or why it cannot be read."""
+    from referee.paper.photo import PhotoError
+    from referee.paper.reader import CardMismatch, read
+
+    require(table_id, "keeper")
+    request.max_content_length = PHOTO_LIMIT
+    if not may_upload():  # before anything is read
+        return refused(table_id, None, too_many_uploads(), 429)
+    try:
+        if current_app.config.get("WTF_CSRF_ENABLED", True):
+            csrf.protect()
+        form = PhotoForm()
+        valid = form.validate()
+    except RequestEntityTooLarge:
+        text = gettext("The photo is larger than %(limit)d MB.", limit=PHOTO_LIMIT // 2**20)
+        return refused(table_id, None, text, 413)
+    if not valid:
+        return refused(table_id, form, " ".join(str(e) for e in form.photo.errors))
+    record, state = load(table_id)
+    if not not_begun(record):
+        return refused(table_id, form, already_begun(), 409)
+    if not readable(state):
+        return refused(table_id, form, no_card())
+    data = form.photo.data.read(PHOTO_LIMIT + 1)
+    try:
+        reading = read(data, state.setup, table_id)
+    except PhotoError as error:
+        return refused(table_id, form, str(PHOTO_REASONS[error.reason]))
+    except CardMismatch as error:
+        return refused(table_id, form, str(MISMATCH_REASONS[error.reason]))
+    if reading.rounds == 0:
+        return refused(table_id, form, gettext("Nothing is written on this card yet."))
+    images = {
+        cell.key: "data:image/png;base64," + base64.b64encode(reading.cutout(cell)).decode()
+        for cell in reading.doubts()
+    }
+    problems = {n: breach_text(b) for n, b in reading.refused.items()}
+    values = {cell.key: cell.value for cell in reading.cells}
+    choices = {cell.key: list(cell.choices) for cell in reading.cells}
+    doubtful = {cell.key for cell in reading.doubts()}
+    return confirm_page(
+        table_id, state, reading.rounds, values, choices, doubtful, images, problems
+    )
+
+
+def already_begun() -> str:
+    return gettext(
+        "This table has entries already: a card is read only into a table that has not begun."
+    )
+
+
+def value_text(field_name: str, value: Any) -> str:
+    if value is None:
+        return "?"
+    if field_name == "trump":
+        return colour_label(str(value))
+    if field_name == "open":
+        return gettext("open") if value else gettext("secret")
+    return str(value)
+
+
+def form_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return "" if value is None else str(value)
+
+
+def confirm_page(
+    table_id: str,
+    state: State,
+    rounds: int,
+    values: Mapping[str, Any],
+    choices: Mapping[str, list[Any]],
+    doubtful: set[str],
+    images: Mapping[str, str],
+    problems: Mapping[int, str],
+    error: str | None = None,
+    status: int = 200,
+) -> ResponseReturnValue:
+    """The card as read, its doubtful boxes as questions, to confirm."""
+    setup = state.setup
+    layout = card_layout(setup.game, len(setup.players), setup.options)
+    labels = {
+        "bid": gettext("bid"),
+        "took": gettext("tricks won"),
+        "open": gettext("open or secret"),
+    }
+    fields = [name for name in ("open", "bid", "took") if f"1.{name}.1" in values]
+    shown_rounds = []
+
+    def shown(rnd: RoundCells, key: str, label: str, name: str) -> Shown:
+        value = values.get(key)
+        offered = list(choices.get(key) or [])
+        if name == "trump":
+            offered += [c for c in layout.trump_codes if c not in offered]
+        elif name == "open":
+            offered += [v for v in (True, False) if v not in offered]
+        else:
+            high = rnd.bid_high if name == "bid" else rnd.hand
+            offered += [v for v in range(high + 1) if v not in offered]
+        return Shown(
+            key,
+            label,
+            form_value(value),
+            value_text(name, value),
+            key in doubtful,
+            [(form_value(v), value_text(name, v)) for v in offered],
+            images.get(key),
+        )
+
+    for rnd in layout.rounds[:rounds]:
+        n = rnd.number
+        trump = shown(rnd, f"{n}.trump", gettext("Trump"), "trump") if rnd.trump else None
+        players = [
+            (
+                player,
+                [
+                    shown(rnd, f"{n}.{name}.{seat}", f"{player}: {labels[name]}", name)
+                    for name in fields
+                ],
+            )
+            for seat, player in enumerate(setup.players, start=1)
+        ]
+        shown_rounds.append(ShownRound(n, rnd.hand, trump, players, problems.get(n)))
+    form = ConfirmForm(rounds=str(rounds))
+    questions = [(r.number, cell) for r in shown_rounds for cell in r.cells if cell.doubtful]
+    return (
+        render_template(
+            "paper/confirm.html",
+            record=load(table_id)[0],
+            table_id=table_id,
+            title=state.game.title,
+            form=form,
+            rounds=shown_rounds,
+            heads=[labels[name] for name in fields],
+            questions=questions,
+            error=error,
+        ),
+        status,
+    )
+
+
+def posted_values(form: Mapping[str, str], rounds: int, setup: Setup) -> dict[str, Any]:
+    """The cells' values as posted (``c-<key>``), read by their kind; the rules check the rest."""
+    values: dict[str, Any] = {}
+    for name, text in form.items():
+        if not name.startswith("c-") or len(name) > 20 or len(text) > 20:
+            continue
+        key = name[2:]
+        parts = key.split(".")
+        if len(parts) < 2 or not parts[0].isdigit() or not 1 <= int(parts[0]) <= rounds:
+            continue
+        if parts[1] == "trump":
+            values[key] = text
+        elif parts[1] == "open" and text in ("0", "1"):
+            values[key] = text == "1"
+        elif parts[1] in ("bid", "took") and text.isascii() and text.isdigit():
+            values[key] = int(text)
+    return values
+
+
+@bp.post("/<table_id>/paper/confirm")
+def confirm(table_id: str) -> ResponseReturnValue:
+    """Enter the confirmed card: every round's entries, each checked by the rules, through the
+    write every tap makes. A card the rules refuse comes back with the reason and its round's
+    boxes to answer again; nothing is stored."""
+    from referee.paper.reader import entries
+
+    require(table_id, "keeper", write_checks_link=True)
+    record, state = load(table_id)
+    form = ConfirmForm()
+    text = form.rounds.data or ""
+    if not form.validate() or not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 99:
+        flash(gettext("This page is out of date; here is the table as it is now."), "error")
+        return redirect(url_for("round.show", table_id=table_id), 303)
+    if not not_begun(record):
+        flash(already_begun(), "error")
+        return redirect(url_for("round.show", table_id=table_id), 303)
+    rounds = int(text)
+    values = posted_values(request.form, rounds, state.setup)
+    try:
+        events = entries(state.setup, values, rounds)
+    except Breach as breach:
+        bad = breach.round or 1
+        doubtful = {key for key in values if int(key.split(".")[0]) == bad}
+        return confirm_page(
+            table_id,
+            state,
+            rounds,
+            values,
+            {},
+            doubtful,
+            {},
+            {bad: breach_text(breach)},
+            gettext("The rules refuse this card as it stands: answer the round marked below."),
+            422,
+        )
+    except (KeyError, ValueError):
+        return confirm_page(
+            table_id,
+            state,
+            rounds,
+            values,
+            {},
+            set(values),
+            {},
+            {},
+            gettext("Some boxes have no answer: answer every box below."),
+            422,
+        )
+    seq = record.last_seq
+    try:
+        for event in events:
+            seq = write(table_id, seq, "event", event.to_dict()).seq
+    except StaleTable:
+        flash(
+            gettext(
+                "The table changed on another phone while the card was entered; check its history."
+            ),
+            "error",
+        )
+        return redirect(url_for("round.show", table_id=table_id), 303)
+    flash(
+        ngettext(
+            "The paper card is entered: %(num)d round.",
+            "The paper card is entered: %(num)d rounds.",
+            rounds,
+        ),
+        "info",
+    )
+    return redirect(url_for("round.show", table_id=table_id), 303)

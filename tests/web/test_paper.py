@@ -1,0 +1,188 @@
+"""Paper in through the web: a photo of a table's filled-in readable card, its questions
+answered, becomes the same table as the game entered by taps; bad photos store nothing."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+
+import pytest
+
+from referee.paper.reader import entries
+from referee.rules import Setup
+from referee.rules import events as ev
+from referee.store.tables import get_table, table_state
+from tests.paper.photos import Shot, card_photo
+from tests.tools import tool
+from tests.web.helpers import new_table, ok, post
+
+NAMES = ("Ann", "Ben", "Cho", "Dee")
+GAMES = {
+    "blackout": {"max_cards": 3},
+    "alles-oder-nichts": {},
+}
+
+
+@pytest.fixture(scope="module", params=list(GAMES))
+def photo(request):
+    tool("pdftoppm")
+    game = request.param
+    setup = Setup(game, NAMES, GAMES[game], "Ann")
+    rounds = None if game == "blackout" else 3
+    data, values = card_photo(random.Random(5), setup, Shot(tilt=12, turn=-8, blur=0.5), rounds)
+    return setup, data, values, rounds or 5
+
+
+def upload(client, table, data, name="card.jpg"):
+    page = client.get(f"/t/{table}/paper")
+    token = re.search(r'name="csrf_token"[^>]*? value="([^"]*)"', page.text)
+    form = {"photo": (io.BytesIO(data), name)}
+    if token:
+        form["csrf_token"] = token.group(1)
+    return client.post(f"/t/{table}/paper", data=form, content_type="multipart/form-data")
+
+
+def answers(page: str, values) -> dict[str, str]:
+    """The confirmation form as the scorekeeper sends it: what it read, and every question
+    answered with what the card says."""
+    form = dict(re.findall(r'<input type="hidden" name="(c-[^"]+)" value="([^"]*)"', page))
+    form["rounds"] = re.search(r'name="rounds" type="hidden" value="(\d+)"', page).group(1)
+    token = re.search(r'name="csrf_token"[^>]*? value="([^"]*)"', page)
+    if token:
+        form["csrf_token"] = token.group(1)
+    for key in set(re.findall(r'type="radio" name="(c-[^"]+)"', page)):
+        value = values[key[2:]]
+        form[key] = ("1" if value else "0") if isinstance(value, bool) else str(value)
+    return form
+
+
+def by_taps(client, table, setup, values, rounds):
+    """The same card entered on the round screen, tap by tap."""
+    seat = {name: i for i, name in enumerate(setup.players, start=1)}
+    secret = []
+    for event in entries(setup, values, rounds):
+        if isinstance(event, ev.Trump):
+            ok(post(client, table, "trump", trump=event.card))
+        elif isinstance(event, ev.Bid):
+            ok(post(client, table, "bid", player=seat[event.player], bid=event.bid))
+        elif isinstance(event, ev.Declare):
+            choice = f"open-{event.bid}" if event.open else "secret"
+            ok(post(client, table, "declare", player=seat[event.player], choice=choice))
+        elif isinstance(event, ev.Tricks):
+            fields = {f"tricks_{seat[p]}": n for p, n in event.tricks.items()}
+            ok(post(client, table, "tricks", **fields))
+        elif isinstance(event, ev.Reveal):
+            ok(post(client, table, "reveal", player=seat[event.player], bid=event.bid))
+            secret.append(event)
+
+
+def test_a_photographed_card_is_the_table_entered_by_taps(app, client, photo):
+    setup, data, values, rounds = photo
+    table = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    assert "Keeping score on paper?" in client.get(f"/t/{table}").text  # the table says so
+    page = client.get(f"/t/{table}/paper")
+    assert 'accept="image/*" capture="environment"' in page.text
+    read = upload(client, table, data)
+    assert read.status_code == 200, read.text[-2000:]
+    with app.app_context():
+        assert get_table(table).last_seq == 0  # nothing stored before it is confirmed
+    confirmed = client.post(f"/t/{table}/paper/confirm", data=answers(read.text, values))
+    assert confirmed.status_code == 303, confirmed.text[-2000:]
+    assert "Keeping score on paper?" not in client.get(f"/t/{table}").text
+    tapped = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    by_taps(client, tapped, setup, values, rounds)
+    with app.app_context():
+        logs = [[e.payload for e in get_table(t).entries] for t in (table, tapped)]
+        assert logs[0] == logs[1]
+        assert len(logs[0]) > rounds
+        assert table_state(table).totals() == table_state(tapped).totals()
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        (b"not an image at all", "not a photo the app can read"),
+        (
+            b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\xff\xff\x00\x00\xff\xff\x08\x00",
+            "more pixels",
+        ),
+        (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00", "JPEG"),
+    ],
+    ids=["text", "bomb", "truncated"],
+)
+def test_bad_photos_are_refused_with_a_sentence_and_store_nothing(app, client, data, says):
+    table = new_table(app, client, "blackout", NAMES, {"max_cards": 3}, first="Ann")
+    answer = upload(client, table, data)
+    assert answer.status_code == 422
+    assert "The photo was not read" in answer.text
+    with app.app_context():
+        assert get_table(table).last_seq == 0
+
+
+def test_a_card_of_another_game_is_refused(app, client, photo):
+    setup, data, _values, _rounds = photo
+    other = "alles-oder-nichts" if setup.game == "blackout" else "blackout"
+    table = new_table(app, client, other, NAMES, GAMES[other], first="Ann")
+    answer = upload(client, table, data)
+    assert answer.status_code == 422
+    assert "another game" in answer.text
+    with app.app_context():
+        assert get_table(table).last_seq == 0
+
+
+def test_the_upload_needs_the_form_token(db_app, photo):
+    setup, data, _values, _rounds = photo
+    client = db_app.test_client()
+    table = new_table(db_app, client, setup.game, NAMES, setup.options, first="Ann")
+    form = {"photo": (io.BytesIO(data), "card.jpg")}
+    answer = client.post(f"/t/{table}/paper", data=form, content_type="multipart/form-data")
+    assert answer.status_code == 400
+    confirm = client.post(f"/t/{table}/paper/confirm", data={"rounds": "1", "c-1.trump": "S"})
+    assert confirm.status_code == 400
+    with db_app.app_context():
+        assert get_table(table).last_seq == 0
+
+
+def test_the_scorecards_page_makes_a_blank_readable_card(app, client):
+    made = client.post("/scorecards", data={"game": "blackout", "players": "4", "readable": "y"})
+    assert made.status_code == 200
+    assert made.mimetype == "application/pdf"
+    assert "paper-card.pdf" in made.headers["Content-Disposition"]
+    plain = client.post("/scorecards", data={"game": "blackout", "players": "4"})
+    assert "paper-card.pdf" not in plain.headers["Content-Disposition"]
+    refused = client.post("/scorecards", data={"game": "ebbes", "players": "4", "readable": "y"})
+    assert refused.status_code == 422
+    assert "no card the app can read back" in refused.text
+
+
+def test_a_card_the_rules_refuse_is_asked_again_and_nothing_is_stored(app, client, photo):
+    setup, data, values, _rounds = photo
+    table = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    read = upload(client, table, data)
+    form = answers(read.text, values)
+    form["c-2.took.1"] = str(int(form["c-2.took.1"]) + 1)  # the tricks no longer add up
+    refused = client.post(f"/t/{table}/paper/confirm", data=form)
+    assert refused.status_code == 422
+    assert "The rules refuse this card as it stands" in refused.text
+    asked = set(re.findall(r'type="radio" name="c-([^"]+)"', refused.text))
+    assert "2.took.1" in asked and all(key.startswith("2.") for key in asked)
+    with app.app_context():
+        assert get_table(table).last_seq == 0
+    again = answers(refused.text, values)
+    assert client.post(f"/t/{table}/paper/confirm", data=again).status_code == 303
+
+
+def test_a_card_printed_for_another_table_is_refused(app, client, photo):
+    setup, _data, _values, rounds = photo
+    printed_for = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    card = client.get(f"/t/{printed_for}/paper-card.pdf")
+    assert card.status_code == 200 and card.mimetype == "application/pdf"
+    data, _ = card_photo(random.Random(2), setup, Shot(tilt=5), min(rounds, 2), printed_for)
+    table = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    answer = upload(client, table, data)
+    assert answer.status_code == 422
+    assert "printed for another table" in answer.text
+    assert upload(client, printed_for, data).status_code == 200
+    with app.app_context():
+        assert get_table(table).last_seq == 0
