@@ -9,12 +9,11 @@ from typing import Any
 
 from babel.lists import format_list
 from flask import Blueprint, current_app, render_template, url_for
-from flask_babel import get_locale, lazy_gettext
-from flask_wtf import FlaskForm
-from flask_wtf.file import FileField, FileRequired
+from flask_babel import get_locale
 
 from referee.rules import GAMES
 from referee.store.groups import get_group
+from referee.web.forms import UPLOAD_LIMIT, UploadForm
 from referee.web.groups.access import held_group, held_groups
 from referee.web.i18n import gettext
 from referee.web.loading import table
@@ -22,16 +21,6 @@ from referee.web.recent import remembered
 from referee.web.words import names_text
 
 bp = Blueprint("home", __name__)
-
-#: The largest record the upload form takes. A whole card-by-card game is far below it.
-UPLOAD_LIMIT = 1024 * 1024
-
-
-class UploadForm(FlaskForm):
-    record = FileField(
-        lazy_gettext("Game record (.json)"),
-        validators=[FileRequired(lazy_gettext("Choose a record file to load."))],
-    )
 
 
 @dataclass(frozen=True)

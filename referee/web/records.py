@@ -40,7 +40,8 @@ from referee.store.tables import checked_payload, create_table, created_since, f
 from referee.web import csrf
 from referee.web.downloads import attachment, safe_file_name
 from referee.web.errors import on_stale
-from referee.web.home import UPLOAD_LIMIT, UploadForm, render_home
+from referee.web.forms import UPLOAD_LIMIT, UploadForm
+from referee.web.home import render_home
 from referee.web.i18n import gettext, ngettext
 from referee.web.loading import load
 from referee.web.sealed import shown_notes

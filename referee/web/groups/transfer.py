@@ -73,13 +73,13 @@ from referee.store.tables import TooManyTables
 from referee.web import csrf
 from referee.web.downloads import attachment, safe_file_name
 from referee.web.errors import on_stale
+from referee.web.forms import UPLOAD_LIMIT, UploadForm
 from referee.web.groups.access import held_group_token, require_group
 from referee.web.groups.glance import kept_tables, positions
 from referee.web.groups.import_job import restart_loader, start_loader
 from referee.web.groups.keep import seats_in
 from referee.web.groups.routes import bp, load_group, open_new_group, too_many_groups
 from referee.web.groups.words import not_kept_text, refusal_text
-from referee.web.home import UPLOAD_LIMIT
 from referee.web.i18n import gettext, ngettext
 from referee.web.language import chosen
 from referee.web.records import may_upload, not_entered, too_many_uploads, window_start
@@ -299,13 +299,6 @@ def stale_import(message: str) -> ResponseReturnValue:
 # --- in: a record as a table of the group --------------------------------------------------
 
 
-class RecordForm(FlaskForm):
-    record = FileField(
-        lazy_gettext("Game record (.json)"),
-        validators=[FileRequired(lazy_gettext("Choose a record file to load."))],
-    )
-
-
 @dataclass(frozen=True)
 class SeatChoice:
     """A name of the record and whom it is taken for (a roster id, or ``GUEST``)."""
@@ -335,7 +328,7 @@ def render_add(
         "groups/add_record.html",
         group=group,
         keeper=True,
-        form=RecordForm(formdata=None),
+        form=UploadForm(formdata=None),
         errors=errors or [],
         record=record,
         game_title="" if record is None else GAMES[record.setup.game].title,
@@ -371,7 +364,7 @@ def add_record_post(group_id: str) -> ResponseReturnValue:
     try:
         protect()
         confirming = request.form.get("action") == "confirm"
-        form = RecordForm()
+        form = UploadForm()
         valid = confirming or form.validate()
     except RequestEntityTooLarge:
         return refuse_add(group, [too_large(UPLOAD_LIMIT)], 413)
