@@ -14,7 +14,7 @@ from referee.web.evening.story import evening
 from referee.web.loading import load_since
 from referee.web.pages import kind_of_viewer, shared_page
 from referee.web.polls import unchanged
-from referee.web.sharing.access import require
+from referee.web.sharing.access import TABLES
 
 bp = Blueprint("evening", __name__, url_prefix="/t")
 
@@ -22,7 +22,7 @@ bp = Blueprint("evening", __name__, url_prefix="/t")
 @bp.get("/<table_id>/standings")
 def standings(table_id: str) -> Response:
     """The standings and the score chart."""
-    require(table_id)
+    TABLES.require(table_id)
     if (same := unchanged(table_id)) is not None:  # the page's poll: nothing new
         return same
 

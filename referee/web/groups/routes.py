@@ -1,11 +1,11 @@
 """The group's pages: a new group, the group page (tonight's tables, earlier evenings, the roster,
 seasons), the roster, a table the group keeps, and the share page with the group's links.
 
-Every page opens only with one of the group's links (``access.py``); a viewer link reads, a
-keeper link changes. Every form carries its CSRF token and the group's version it was shown at;
-a change from a page the group has moved on from changes nothing and shows the page again as
-the group is now, with what was typed kept (``GroupChanged``); what the rules of a group refuse
-is said beside the form, with what was typed kept (``GroupRefused``).
+Every page opens only with one of the group's links (``GROUPS``, ``referee.web.sharing.access``); a
+viewer link reads, a keeper link changes. Every form carries its CSRF token and the group's version
+it was shown at; a change from a page the group has moved on from changes nothing and shows the page
+again as the group is now, with what was typed kept (``GroupChanged``); what the rules of a group
+refuse is said beside the form, with what was typed kept (``GroupRefused``).
 
 The group page renders its tables part once per group version, table positions, language, kind
 of link and the tables this browser holds links of (``referee.web.memo``); what it shows of
@@ -73,21 +73,13 @@ from referee.store.groups import (
 from referee.store.links import NoAccess
 from referee.web.errors import on_stale
 from referee.web.forms import SEATS
-from referee.web.groups.access import (
-    grant_group,
-    held_group_token,
-    keep_shown_group,
-    keeps_group,
-    require_group,
-    shown_group_token,
-)
 from referee.web.groups.glance import evening, line, positions, shown_evenings
 from referee.web.groups.numbers import facts_of
 from referee.web.groups.words import changed_text, not_kept_text, refusal_text
 from referee.web.i18n import gettext, ngettext
 from referee.web.language import language
 from referee.web.memo import memo
-from referee.web.sharing.access import creator, held_token
+from referee.web.sharing.access import GROUPS, TABLES, creator
 from referee.web.sharing.routes import link_page, link_url, shown_link
 
 bp = Blueprint("groups", __name__, cli_group=None)
@@ -147,8 +139,8 @@ def change(group_id: str, do: Callable[[str], object]) -> str | None:
     """Make a change as this browser's keeper link (``do(token)``); None when it was made, or
     what to say: the rules refused it, or the group moved on. A link revoked meanwhile gets the
     403 page; an unknown group the 404."""
-    token = held_group_token(group_id)
-    if token is None:  # (require_group let it in: it holds a link)
+    token = GROUPS.held_token(group_id)
+    if token is None:  # (GROUPS.require let it in: it holds a link)
         abort(403)
     try:
         do(token)
@@ -224,8 +216,8 @@ def open_new_group(group_id: str) -> None:
     """Make the new group's keeper link (this browser's) and a viewer link to share."""
     keeper = make_group_link(group_id, "keeper", commit=False)
     viewer = make_group_link(group_id, "viewer")
-    grant_group(keeper, GroupAccess(group_id, "keeper"))
-    keep_shown_group(group_id, viewer)
+    GROUPS.grant(keeper, GroupAccess(group_id, "keeper"))
+    GROUPS.keep_shown(group_id, "viewer", viewer)
 
 
 # --- the group page ----------------------------------------------------------------------------
@@ -240,7 +232,7 @@ def tables_part(group: Group, keeper: bool, limit: int | None, most: int | None 
     today = group.today()
     shown = shown_evenings(group, today, limit, most)
     tables = shown.tables
-    held = tuple(kept.table_id for kept in tables if held_token(kept.table_id) is not None)
+    held = tuple(kept.table_id for kept in tables if TABLES.held_token(kept.table_id) is not None)
     key = (
         *("evenings", group.id, group.version, positions(group, tables), language(), keeper),
         *(held, today, limit, most, request.script_root),
@@ -264,7 +256,7 @@ def tables_part(group: Group, keeper: bool, limit: int | None, most: int | None 
 
 
 def render_page(group: Group, status: int = 200, **shown: Any) -> tuple[str, int]:
-    keeper = keeps_group(group.id)
+    keeper = GROUPS.keeps(group.id)
     today = group.today()
     page = render_template(
         "groups/page.html",
@@ -282,7 +274,7 @@ def render_page(group: Group, status: int = 200, **shown: Any) -> tuple[str, int
 
 @bp.get("/g/<group_id>")
 def page(group_id: str) -> ResponseReturnValue:
-    require_group(group_id)
+    GROUPS.require(group_id)
     return render_page(load_group(group_id))
 
 
@@ -344,7 +336,7 @@ def tv(group_id: str) -> ResponseReturnValue:
     fitted to one screen and paged through when more than a screen holds (``TV_SCREEN``).
     Rendered once per group version, screen and its tables' positions, like the group page's
     tables."""
-    require_group(group_id)
+    GROUPS.require(group_id)
     group = load_group(group_id)
     today = group.today()
     tonight = shown_evenings(group, today, 0, MOST_SHOWN).tonight
@@ -366,10 +358,10 @@ def tv(group_id: str) -> ResponseReturnValue:
 @bp.get("/g/<group_id>/evenings")
 def all_evenings(group_id: str) -> ResponseReturnValue:
     """Every evening of the group."""
-    require_group(group_id)
+    GROUPS.require(group_id)
     group = load_group(group_id)
     return render_template(
-        "groups/evenings.html", group=group, tables=tables_part(group, keeps_group(group_id), None)
+        "groups/evenings.html", group=group, tables=tables_part(group, GROUPS.keeps(group_id), None)
     )
 
 
@@ -386,7 +378,7 @@ def parse_day(text: str) -> date | None:
 @bp.post("/g/<group_id>/seasons")
 def seasons(group_id: str) -> ResponseReturnValue:
     """Start a new season (a keeper's)."""
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     name = request.form.get("name", "")
     starts = request.form.get("starts_on", "")
     typed = {"season_name": name, "season_starts": starts}
@@ -416,7 +408,7 @@ def stale_text() -> str:
 @on_stale("groups.seasons")
 def stale_seasons(message: str) -> ResponseReturnValue:
     group_id = str((request.view_args or {}).get("group_id", ""))
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     typed = {
         "season_name": request.form.get("name", ""),
         "season_starts": request.form.get("starts_on", ""),
@@ -439,7 +431,7 @@ def render_roster(
         render_template(
             "groups/roster.html",
             group=group,
-            keeper=keeps_group(group.id),
+            keeper=GROUPS.keeps(group.id),
             form=GroupForm(formdata=None),
             error=error,
             typed=typed,
@@ -452,14 +444,14 @@ def render_roster(
 
 @bp.get("/g/<group_id>/roster")
 def roster(group_id: str) -> ResponseReturnValue:
-    require_group(group_id)
+    GROUPS.require(group_id)
     return render_roster(load_group(group_id))
 
 
 @bp.post("/g/<group_id>/roster")
 def roster_change(group_id: str) -> ResponseReturnValue:
     """Add, rename, retire or bring back a player; or rename the group (a keeper's)."""
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     action = request.form.get("action", "")
     player = request.form.get("player", "")
     name = request.form.get("name", "")
@@ -517,7 +509,7 @@ def roster_change(group_id: str) -> ResponseReturnValue:
 @on_stale("groups.roster_change")
 def stale_roster(message: str) -> ResponseReturnValue:
     group_id = str((request.view_args or {}).get("group_id", ""))
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     action = request.form.get("action", "")
     where = request.form.get("player", "") if action in ("rename", "retire", "return") else action
     typed = (where, request.form.get("name", ""))
@@ -539,8 +531,8 @@ def render_kept(
             "groups/table.html",
             group=group,
             line=line(group, kept),
-            keeper=keeps_group(group.id),
-            holds=held_token(table_id) is not None,
+            keeper=GROUPS.keeps(group.id),
+            holds=TABLES.held_token(table_id) is not None,
             form=GroupForm(formdata=None),
             error=error,
             free=[player for player in group.players if player.id not in seated],
@@ -558,7 +550,7 @@ def breaks_a_rule(table_id: str) -> bool:
 
 @bp.get("/g/<group_id>/t/<table_id>")
 def kept_table(group_id: str, table_id: str) -> ResponseReturnValue:
-    require_group(group_id)
+    GROUPS.require(group_id)
     return render_kept(load_group(group_id), table_id)
 
 
@@ -566,7 +558,7 @@ def kept_table(group_id: str, table_id: str) -> ResponseReturnValue:
 def kept_change(group_id: str, table_id: str) -> ResponseReturnValue:
     """Mark a table as counting or not, merge a guest into a roster player, or let the group
     keep the table no more (a keeper's: none of them writes to the table itself)."""
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     if stale_form():
         return render_kept(load_group(group_id), table_id, 400, stale_text())
     action = request.form.get("action", "")
@@ -613,7 +605,7 @@ def merge(group_id: str, table_id: str, version: int | None) -> tuple[str | None
 def stale_kept(message: str) -> ResponseReturnValue:
     args = request.view_args or {}
     group_id, table_id = str(args.get("group_id", "")), str(args.get("table_id", ""))
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     return render_kept(load_group(group_id), table_id, 400, message)
 
 
@@ -622,7 +614,7 @@ def stale_kept(message: str) -> ResponseReturnValue:
 
 def render_share(group: Group, keeper: str | None = None) -> ResponseReturnValue:
     """The group's share page; ``keeper``: a keeper link just made, shown this once."""
-    viewer = shown_group_token(group.id)
+    viewer = GROUPS.shown_token(group.id)
     if viewer is not None and group_access(viewer, group.id) is None:
         viewer = None  # revoked since
     page = render_template(
@@ -637,28 +629,28 @@ def render_share(group: Group, keeper: str | None = None) -> ResponseReturnValue
 
 @bp.get("/g/<group_id>/share")
 def share(group_id: str) -> ResponseReturnValue:
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     return render_share(load_group(group_id))
 
 
 @bp.post("/g/<group_id>/share")
 def share_change(group_id: str) -> ResponseReturnValue:
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     here = url_for("groups.share", group_id=group_id)
     if stale_form():
         flash(gettext("This page was stale; nothing was changed. Please try again."), "error")
         return redirect(here, 303)
-    mine = held_group_token(group_id)
+    mine = GROUPS.held_token(group_id)
     action = request.form.get("action", "")
     try:
         if mine is None:
             raise NoAccess(group_id)
         if action == "viewer":
-            keep_shown_group(group_id, make_group_link(group_id, "viewer", by=mine))
+            GROUPS.keep_shown(group_id, "viewer", make_group_link(group_id, "viewer", by=mine))
             flash(gettext("A new group link is ready."), "info")
         elif action == "revoke-viewers":
             revoke_group_links(group_id, "viewer", by=mine, commit=False)
-            keep_shown_group(group_id, make_group_link(group_id, "viewer", by=mine))
+            GROUPS.keep_shown(group_id, "viewer", make_group_link(group_id, "viewer", by=mine))
             flash(
                 gettext("Every group link so far is revoked; here is a new one to share."),
                 "info",

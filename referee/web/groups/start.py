@@ -33,13 +33,12 @@ from referee.store.groups import attach_table
 from referee.store.links import NoAccess
 from referee.web.errors import on_stale
 from referee.web.forms import SEATS, WithGameOptions, every_error
-from referee.web.groups.access import held_group_token, require_group
 from referee.web.groups.routes import bp, load_group
 from referee.web.groups.words import refusal_text
 from referee.web.i18n import gettext
 from referee.web.newtable import checked_setup, start_table
 from referee.web.screens import first_game, screens
-from referee.web.sharing.access import may_create, too_many_tables
+from referee.web.sharing.access import GROUPS, may_create, too_many_tables
 
 #: The value of the dealer choice that follows the group's rotation.
 NEXT = "next"
@@ -188,7 +187,7 @@ def render_start(
 @bp.route("/g/<group_id>/new", methods=["GET", "POST"])
 def start_page(group_id: str) -> ResponseReturnValue:
     """The page that starts a table of the group, and what it posts."""
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     group = load_group(group_id)
     if request.method == "GET":
         game = request.args.get("game")
@@ -253,7 +252,7 @@ def start_posted(
     if not may_create():
         return render_start(group, form, 429, here, dealer, notice=too_many_tables())
     table_id = start_table(setup)
-    token = held_group_token(group.id)
+    token = GROUPS.held_token(group.id)
     try:
         attach_table(group.id, table_id, seats, by=token)
     except (GroupRefused, NoAccess) as problem:
@@ -272,7 +271,7 @@ def start_posted(
 def stale_start(message: str) -> ResponseReturnValue:
     """A stale start form: shown again with everything tapped and typed kept."""
     group_id = str((request.view_args or {}).get("group_id", ""))
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     group = load_group(group_id)
     here = request.form.getlist("here")
     return render_start(group, StartForm(), 400, here, request.form.get("dealer", NEXT), message)

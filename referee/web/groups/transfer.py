@@ -74,7 +74,6 @@ from referee.web import csrf
 from referee.web.downloads import attachment, safe_file_name
 from referee.web.errors import on_stale
 from referee.web.forms import UPLOAD_LIMIT, UploadForm
-from referee.web.groups.access import held_group_token, require_group
 from referee.web.groups.glance import kept_tables, positions
 from referee.web.groups.import_job import restart_loader, start_loader
 from referee.web.groups.keep import seats_in
@@ -83,7 +82,7 @@ from referee.web.groups.words import not_kept_text, refusal_text
 from referee.web.i18n import gettext, ngettext
 from referee.web.language import chosen
 from referee.web.records import may_upload, not_entered, too_many_uploads, window_start
-from referee.web.sharing.access import creator
+from referee.web.sharing.access import GROUPS, creator
 
 #: The largest group file the import takes: hundreds of card-by-card games with their whole
 #: histories (the format allows far more; a server takes what it is willing to read).
@@ -121,7 +120,7 @@ def export(group_id: str) -> ResponseReturnValue:
     """The group's file, for a keeper or a viewer: sent as written by the last download while
     the group is as it was then (kept gzip-compressed in the database, ``keep_export``), else
     written anew and sent as it is written, a table at a time, then kept."""
-    require_group(group_id)
+    GROUPS.require(group_id)
     group = load_group(group_id)
     name = safe_file_name("group", group.today().isoformat(), group_id[:8]) + ".json"
     made_for = export_key(group)
@@ -341,7 +340,7 @@ def render_add(
 
 @bp.get("/g/<group_id>/add-record")
 def add_record_page(group_id: str) -> ResponseReturnValue:
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     return render_add(load_group(group_id))
 
 
@@ -355,7 +354,7 @@ def refuse_add(group: Group, errors: list[str], status: int = 422) -> tuple[str,
 @csrf.exempt  # checked below, once the size limit is set
 def add_record_post(group_id: str) -> ResponseReturnValue:
     """Upload a record (then confirm who is who), or confirm it: the table is made and kept."""
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     # The confirm step carries the record's text back (multipart: not percent-encoded).
     request.max_content_length = 2 * UPLOAD_LIMIT
     group = load_group(group_id)
@@ -394,7 +393,7 @@ def add_record_post(group_id: str) -> ResponseReturnValue:
         for index, name in enumerate(record.setup.players)
     }
     seats = {name: (player or None) for name, player in chosen.items()}
-    token = held_group_token(group_id)
+    token = GROUPS.held_token(group_id)
     if token is None:
         abort(403)
     try:
@@ -419,7 +418,7 @@ def add_record_post(group_id: str) -> ResponseReturnValue:
 @on_stale("groups.add_record_post")
 def stale_add(message: str) -> ResponseReturnValue:
     group_id = str((request.view_args or {}).get("group_id", ""))
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     return render_add(
         load_group(group_id), 400, [message + " " + gettext("Choose the file again.")]
     )
