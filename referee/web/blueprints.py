@@ -14,6 +14,7 @@ def register_blueprints(app: Flask) -> None:
         assets,
         disputes,
         errors,
+        groups,
         home,
         language,
         loading,
@@ -27,8 +28,6 @@ def register_blueprints(app: Flask) -> None:
     )
     from referee.web.evening import routes as evening
     from referee.web.fragments import once
-    from referee.web.groups import keep, standings, start, transfer  # noqa: F401 (on groups.bp)
-    from referee.web.groups import routes as groups
     from referee.web.headers import security_headers
     from referee.web.history import routes as history
     from referee.web.nav import table_nav
@@ -69,4 +68,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(history.bp)
     app.register_blueprint(evening.bp)
     app.register_blueprint(text.bp)
-    app.register_blueprint(groups.bp)
+    app.register_blueprint(groups.blueprint())

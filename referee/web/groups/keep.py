@@ -30,7 +30,7 @@ from referee.store.groups import (
 )
 from referee.store.links import NoAccess
 from referee.web.errors import on_stale
-from referee.web.groups.routes import bp, open_new_group, too_many_groups
+from referee.web.groups.new import open_new_group, too_many_groups
 from referee.web.groups.words import not_kept_text, refusal_text
 from referee.web.i18n import gettext
 from referee.web.loading import load
@@ -97,13 +97,11 @@ def default_name(players: tuple[str, ...]) -> str:
     return gettext("%(names)s's group", names=names_text(players))[:LONGEST_GROUP_NAME]
 
 
-@bp.get("/t/<table_id>/group")
 def keep_page(table_id: str) -> ResponseReturnValue:
     TABLES.require(table_id, "keeper")
     return render_keep(table_id)
 
 
-@bp.post("/t/<table_id>/group")
 def keep(table_id: str) -> ResponseReturnValue:
     """Keep the table in a new group, or in one this browser keeps."""
     TABLES.require(table_id, "keeper")

@@ -41,6 +41,7 @@ from referee.web.downloads import (
 )
 from referee.web.groups.chart import rated_tables, rating_chart
 from referee.web.groups.glance import positions
+from referee.web.groups.group import load_group
 from referee.web.groups.numbers import (
     Scope,
     chosen_scope,
@@ -54,7 +55,6 @@ from referee.web.groups.numbers import (
     standings,
     table_id_of,
 )
-from referee.web.groups.routes import bp, load_group
 from referee.web.i18n import gettext, translations
 from referee.web.language import language
 from referee.web.memo import memo
@@ -142,7 +142,6 @@ def scope_args(scope: Scope, chosen: bool) -> dict[str, str]:
 # --- the standings -------------------------------------------------------------------------
 
 
-@bp.get("/g/<group_id>/standings")
 def standings_page(group_id: str) -> ResponseReturnValue:
     """Each game's standings of the season asked for (``?season=``), the current one, or all
     time."""
@@ -246,7 +245,6 @@ def standings_table(doc: Statistics) -> list[list[SpreadsheetValue]]:
     return lines
 
 
-@bp.get("/g/<group_id>/standings.xlsx")
 def standings_xlsx(group_id: str) -> ResponseReturnValue:
     """The standings of the season asked for (``?season=``), the current one, or all time, as a
     spreadsheet (``.xlsx``): a row per game and player, the sheet named in the reader's
@@ -261,7 +259,6 @@ def standings_xlsx(group_id: str) -> ResponseReturnValue:
     )
 
 
-@bp.get("/g/<group_id>/stats.json")
 def stats_json(group_id: str) -> ResponseReturnValue:
     """The statistics document the standings and profiles of the scope are rendered from:
     ``python -m referee stats --json`` of the group's file (``/g/<id>/group.json``)."""
@@ -277,7 +274,6 @@ def stats_json(group_id: str) -> ResponseReturnValue:
 # --- a player's profile --------------------------------------------------------------------
 
 
-@bp.get("/g/<group_id>/p/<player_id>")
 def profile(group_id: str, player_id: str) -> ResponseReturnValue:
     """A roster player's numbers in one game (``?game=``; the first they have numbers in),
     for the season asked for, the current one, or all time."""
@@ -342,7 +338,6 @@ def profile(group_id: str, player_id: str) -> ResponseReturnValue:
 # --- the printable season report -----------------------------------------------------------
 
 
-@bp.get("/g/<group_id>/report.pdf")
 def report_pdf(group_id: str) -> ResponseReturnValue:
     """The season's report as PDF (``referee.sheets.season``): the standings per game, each
     player's line and the rating chart, from the same document as the pages."""

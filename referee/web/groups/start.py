@@ -33,7 +33,7 @@ from referee.store.groups import attach_table
 from referee.store.links import NoAccess
 from referee.web.errors import on_stale
 from referee.web.forms import SEATS, WithGameOptions, every_error
-from referee.web.groups.routes import bp, load_group
+from referee.web.groups.group import load_group
 from referee.web.groups.words import refusal_text
 from referee.web.i18n import gettext
 from referee.web.newtable import checked_setup, start_table
@@ -184,7 +184,6 @@ def render_start(
     return page, status
 
 
-@bp.route("/g/<group_id>/new", methods=["GET", "POST"])
 def start_page(group_id: str) -> ResponseReturnValue:
     """The page that starts a table of the group, and what it posts."""
     GROUPS.require(group_id, "keeper")

@@ -75,9 +75,10 @@ from referee.web.downloads import attachment, safe_file_name
 from referee.web.errors import on_stale
 from referee.web.forms import UPLOAD_LIMIT, UploadForm
 from referee.web.groups.glance import kept_tables, positions
+from referee.web.groups.group import load_group
 from referee.web.groups.import_job import restart_loader, start_loader
 from referee.web.groups.keep import seats_in
-from referee.web.groups.routes import bp, load_group, open_new_group, too_many_groups
+from referee.web.groups.new import open_new_group, too_many_groups
 from referee.web.groups.words import not_kept_text, refusal_text
 from referee.web.i18n import gettext, ngettext
 from referee.web.language import chosen
@@ -115,7 +116,6 @@ def exported_tables(
         time.sleep(0)  # under gevent, the worker's other requests go on between two tables
 
 
-@bp.get("/g/<group_id>/group.json")
 def export(group_id: str) -> ResponseReturnValue:
     """The group's file, for a keeper or a viewer: sent as written by the last download while
     the group is as it was then (kept gzip-compressed in the database, ``keep_export``), else
@@ -203,7 +203,6 @@ def refuse_import(form: ImportForm | None, errors: list[str], status: int = 422)
     return render_import(form, errors, status)
 
 
-@bp.get("/groups/import")
 def import_page() -> ResponseReturnValue:
     return render_import()
 
@@ -215,7 +214,6 @@ def too_large(limit: int) -> str:
     )
 
 
-@bp.post("/groups/import")
 @csrf.exempt  # checked below, once the size limit is set (CSRFProtect would read the body first)
 def import_file() -> ResponseReturnValue:
     """A new group from a group file, loaded off this request (``import_job.py``): the file is
@@ -255,7 +253,6 @@ KEPT_IMPORTS = 4
 ASK_EVERY = 2
 
 
-@bp.get("/groups/import/<job_id>")
 def import_status(job_id: str) -> ResponseReturnValue:
     """How far the loading of this browser's group file is; once it is done, this browser takes
     the new group (its keeper link) and goes to it; if it was refused, why."""
@@ -338,7 +335,6 @@ def render_add(
     return page, status
 
 
-@bp.get("/g/<group_id>/add-record")
 def add_record_page(group_id: str) -> ResponseReturnValue:
     GROUPS.require(group_id, "keeper")
     return render_add(load_group(group_id))
@@ -350,7 +346,6 @@ def refuse_add(group: Group, errors: list[str], status: int = 422) -> tuple[str,
     return render_add(group, status, errors)
 
 
-@bp.post("/g/<group_id>/add-record")
 @csrf.exempt  # checked below, once the size limit is set
 def add_record_post(group_id: str) -> ResponseReturnValue:
     """Upload a record (then confirm who is who), or confirm it: the table is made and kept."""
