@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 from werkzeug.wrappers import Response
 
-from referee.web.evening.chart import chart
+from referee.web.chart import score_chart
 from referee.web.evening.story import evening
 from referee.web.loading import load_since
 from referee.web.pages import kind_of_viewer, shared_page
@@ -33,7 +33,7 @@ def standings(table_id: str) -> Response:
             "evening/standings.html",
             record=record,
             story=story,
-            chart=chart(story.rows, state.players) if story.rows else None,
+            chart=score_chart(story.rows, state.players) if story.rows else None,
             title=state.game.title,
             cached=True,
         )

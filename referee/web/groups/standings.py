@@ -31,6 +31,7 @@ from referee.groups.rating import MODEL_PARAMETERS, placed, shown, shown_rating
 from referee.rules import GAMES
 from referee.rules.wording import MINUS, number_text
 from referee.sheets.season import GameWords, season_report
+from referee.web.chart import rated_tables, rating_chart
 from referee.web.downloads import (
     XLSX,
     SpreadsheetValue,
@@ -39,7 +40,6 @@ from referee.web.downloads import (
     safe_file_name,
     spreadsheet,
 )
-from referee.web.groups.chart import rated_tables, rating_chart
 from referee.web.groups.glance import positions
 from referee.web.groups.group import load_group
 from referee.web.groups.numbers import (

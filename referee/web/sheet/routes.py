@@ -18,8 +18,8 @@ from werkzeug.wrappers import Response
 from referee.rules import State
 from referee.sheets import table_sheet
 from referee.store.tables import TableRecord
+from referee.web.chart import score_chart
 from referee.web.downloads import XLSX, attachment, page_from, safe_file_name
-from referee.web.evening.chart import chart
 from referee.web.evening.story import evening
 from referee.web.i18n import translations
 from referee.web.language import language
@@ -58,7 +58,7 @@ def tv_board(state: State, rows: list[SheetRow], part: ScreensGame) -> dict[str,
     story = evening(state, rows)
     return {
         "story": story,
-        "chart": chart(story.rows, state.players) if story.rows else None,
+        "chart": score_chart(story.rows, state.players) if story.rows else None,
         "bids": None if upcoming is None else part.bids(state, upcoming),
         "header": None if upcoming is None else round_header(state, upcoming),
         "what_next": describe_step(state.next_step(), state.setup.game),
