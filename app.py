@@ -97,6 +97,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
+def load_group_files() -> int:
+    """The loader of group files, a process of its own that ``start_loader`` starts
+    (``referee.web.groups.import_job``): it is given ``create_app``, so that nothing under
+    ``create_app`` imports this module."""
+    from referee.web.groups.import_job import main
+
+    return main(create_app)
+
+
 def create_owner_only(uri: str) -> None:
     """Create a new SQLite database file readable and writable by its owner only (0600), as the
     secret key; SQLite gives its -wal and -shm files the database file's permissions."""

@@ -8,9 +8,9 @@
   of a long game).
 - ``phones()``: links to tables (``referee.store.links.make_link``) and, for each, the session
   cookie a phone holds after opening it — signed with the app's own session serializer, as
-  ``GET /j/<token>`` would set it (``referee.web.sharing.access.grant``) — plus, when asked, a
-  form CSRF token (``flask_wtf.csrf.generate_csrf``) that belongs to that session. No browser
-  needed.
+  ``GET /j/<token>`` would set it (``referee.web.sharing.access.TABLES.grant``) — plus, when
+  asked, a form CSRF token (``flask_wtf.csrf.generate_csrf``) that belongs to that session. No
+  browser needed.
 - ``Server``: gunicorn serving ``bench.bench_app:make()`` (the real app plus ``GET /bare``) on a
   free port of 127.0.0.1, production settings, in a process group of its own; ``BARE`` serves
   the true bare reference (``bench/bare_app.py``) with the same settings.
@@ -176,7 +176,7 @@ def phones(
 
     from referee.store.db import db
     from referee.store.links import Access, make_link
-    from referee.web.sharing.access import grant
+    from referee.web.sharing.access import TABLES
 
     with app.app_context():
         made = [
@@ -193,7 +193,8 @@ def phones(
     result = []
     for table, token in made:
         with app.test_request_context():
-            grant(token, Access(table, kind, None))  # what opening the link keeps in the session
+            # what opening the link keeps in the session
+            TABLES.grant(token, Access(table, kind, None))
             form_token = generate_csrf() if csrf else ""
             value = serializer.dumps(dict(session))
         result.append(Phone(table, kind, token, f"{name}={value}", form_token))

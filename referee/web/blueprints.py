@@ -14,6 +14,7 @@ def register_blueprints(app: Flask) -> None:
         assets,
         disputes,
         errors,
+        groups,
         home,
         language,
         loading,
@@ -28,9 +29,6 @@ def register_blueprints(app: Flask) -> None:
     )
     from referee.web.evening import routes as evening
     from referee.web.fragments import once
-    from referee.web.groups import keep, standings, start, transfer  # noqa: F401 (on groups.bp)
-    from referee.web.groups import routes as groups
-    from referee.web.groups.access import groups_in_templates
     from referee.web.headers import security_headers
     from referee.web.history import routes as history
     from referee.web.nav import table_nav
@@ -51,7 +49,6 @@ def register_blueprints(app: Flask) -> None:
     app.add_template_filter(names_text, "listed")  # names in a sentence: "Ann, Ben and Cho"
     app.add_template_filter(number_text, "number")  # a score or total: "−2", never "-2"
     app.context_processor(links_in_templates)
-    app.context_processor(groups_in_templates)
     loading.init_app(app)
     memo.init_app(app)
     assets.init_app(app)
@@ -73,4 +70,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(history.bp)
     app.register_blueprint(evening.bp)
     app.register_blueprint(text.bp)
-    app.register_blueprint(groups.bp)
+    app.register_blueprint(groups.blueprint())

@@ -1,6 +1,7 @@
 """What the new-table and the scorecard forms share: the game, the name rows, every game's options
 as fieldsets of the form, the engine's choices and defaults, whole numbers, and the page with
-every error in one list."""
+every error in one list; and the one form that uploads a game record (the home page's and a
+group's)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from flask import render_template
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
 from wtforms import Field, Form, FormField, RadioField, StringField
 from wtforms.form import FormMeta
 
@@ -27,7 +29,28 @@ if TYPE_CHECKING:
 else:
     from wtforms import SelectChoice
 
-__all__ = ["SelectChoice", "WithGameOptions", "add_error", "choices", "default", "every_error"]
+__all__ = [
+    "UPLOAD_LIMIT",
+    "SelectChoice",
+    "UploadForm",
+    "WithGameOptions",
+    "add_error",
+    "choices",
+    "default",
+    "every_error",
+]
+
+#: The largest record an upload form takes. A whole card-by-card game is far below it.
+UPLOAD_LIMIT = 1024 * 1024
+
+
+class UploadForm(FlaskForm):
+    """A game record to load: as a new table (the home page) or as a table of a group."""
+
+    record = FileField(
+        lazy_gettext("Game record (.json)"),
+        validators=[FileRequired(lazy_gettext("Choose a record file to load."))],
+    )
 
 
 def choices(game: str, option: str, labels: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -9,29 +9,18 @@ from typing import Any
 
 from babel.lists import format_list
 from flask import Blueprint, current_app, render_template, url_for
-from flask_babel import get_locale, lazy_gettext
-from flask_wtf import FlaskForm
-from flask_wtf.file import FileField, FileRequired
+from flask_babel import get_locale
 
 from referee.rules import GAMES
 from referee.store.groups import get_group
-from referee.web.groups.access import held_group, held_groups
+from referee.web.forms import UPLOAD_LIMIT, UploadForm
 from referee.web.i18n import gettext
 from referee.web.loading import table
 from referee.web.recent import remembered
+from referee.web.sharing.access import GROUPS
 from referee.web.words import names_text
 
 bp = Blueprint("home", __name__)
-
-#: The largest record the upload form takes. A whole card-by-card game is far below it.
-UPLOAD_LIMIT = 1024 * 1024
-
-
-class UploadForm(FlaskForm):
-    record = FileField(
-        lazy_gettext("Game record (.json)"),
-        validators=[FileRequired(lazy_gettext("Choose a record file to load."))],
-    )
 
 
 @dataclass(frozen=True)
@@ -46,7 +35,7 @@ class GroupSummary:
 
 def group_summary(group_id: str) -> GroupSummary | None:
     """What the home page shows of a group this browser holds a link of (None: revoked, gone)."""
-    group = get_group(group_id) if held_group(group_id) is not None else None
+    group = get_group(group_id) if GROUPS.held(group_id) is not None else None
     if group is None:
         return None
     return GroupSummary(
@@ -109,7 +98,7 @@ def render_home(
             games=list(GAMES.items()),
             games_named=format_list([game.title for game in GAMES.values()], locale=get_locale()),
             tables=tables,
-            groups=[s for s in (group_summary(g) for g in held_groups()) if s is not None],
+            groups=[s for s in (group_summary(g) for g in GROUPS.held_ids()) if s is not None],
             upload_form=upload_form if upload_form is not None else UploadForm(formdata=None),
             upload_errors=upload_errors,
             upload_limit_mb=UPLOAD_LIMIT // (1024 * 1024),

@@ -11,7 +11,7 @@ from markupsafe import Markup, escape
 from referee.store.tables import TableRecord
 from referee.web.language import language
 from referee.web.memo import memo
-from referee.web.sharing.access import keeps_score
+from referee.web.sharing.access import TABLES
 
 #: The table id the bar is rendered with: no table has it (ids are URL-safe base64), and it
 #: reads the same in an address and in HTML.
@@ -21,7 +21,7 @@ STAND_IN = "~table~"
 def table_nav(record: TableRecord) -> Markup:
     """The navigation bar of the table's pages (``templates/_nav.html``)."""
     here = request.blueprint  # the room of the page: its tab is marked as the current one
-    keeper = keeps_score(record.id)
+    keeper = TABLES.keeps(record.id)
     key = (record.setup.game, keeper, language(), request.script_root, here)
     bar = memo(
         "navs",

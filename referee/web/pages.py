@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response
 from referee.web.language import language
 from referee.web.loading import revocations, shown_position
 from referee.web.memo import memo
-from referee.web.sharing.access import held_token, keeps_score
+from referee.web.sharing.access import TABLES
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import WSGIEnvironment
@@ -52,7 +52,7 @@ class SharedPage:
 def kind_of_viewer(table_id: str) -> str:
     """The variant of a page a scorekeeper sees with more links than everybody else: "k" for
     this browser if it keeps the table's score, else "v"."""
-    return "k" if keeps_score(table_id) else "v"
+    return "k" if TABLES.keeps(table_id) else "v"
 
 
 def shared_page(
@@ -71,7 +71,7 @@ def shared_page(
     table's link (a group's link, which the speed layer does not follow), so the phone's next
     request is Flask's again, not answered from memory in front of it."""
     position = shown_position(table_id) or 0
-    token = held_token(table_id)
+    token = TABLES.held_token(table_id)
     variant = (*variant, revocations(table_id))
     page = SharedPage(name, table_id, variant, language(), token or "")
     if token is not None and repeat:

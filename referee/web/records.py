@@ -40,11 +40,12 @@ from referee.store.tables import checked_payload, create_table, created_since, f
 from referee.web import csrf
 from referee.web.downloads import attachment, safe_file_name
 from referee.web.errors import on_stale
-from referee.web.home import UPLOAD_LIMIT, UploadForm, render_home
+from referee.web.forms import UPLOAD_LIMIT, UploadForm
+from referee.web.home import render_home
 from referee.web.i18n import gettext, ngettext
 from referee.web.loading import load
 from referee.web.sealed import shown_notes
-from referee.web.sharing.access import creator, open_new_table, require
+from referee.web.sharing.access import TABLES, creator, open_new_table
 from referee.web.words import breach_text
 
 bp = Blueprint("records", __name__)
@@ -56,7 +57,7 @@ NOTES_SHOWN = 5
 
 @bp.get("/t/<table_id>/record.json")
 def download(table_id: str) -> ResponseReturnValue:
-    require(table_id)
+    TABLES.require(table_id)
     table, state = load(table_id)
     body = json.dumps(export_record(state, table.entries), ensure_ascii=False, indent=2) + "\n"
     day = table.created_at.strftime("%Y-%m-%d")

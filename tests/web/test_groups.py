@@ -249,7 +249,7 @@ def kept_of(size: int, number: int = 0) -> KeptTable:
 def test_tv_mode_shares_tonights_tables_out_on_screens(
     sizes, asked, shown, number, count, layout
 ) -> None:
-    from referee.web.groups.routes import tv_screen
+    from referee.web.groups.tv import tv_screen
 
     tables = [kept_of(size, at) for at, size in enumerate(sizes)]
     screen = tv_screen(tables, asked)
@@ -271,7 +271,7 @@ def tables_with_guests(group_id: str, count: int) -> None:
 
 def test_tv_mode_pages_through_more_tables_than_a_screen_holds(app, client) -> None:
     """Each screen's refresh goes on to the next, round again after the last: no script."""
-    from referee.web.groups.routes import TV_SCREEN
+    from referee.web.groups.tv import TV_SCREEN
 
     group_id = new_group(client)
     with app.app_context():
@@ -336,7 +336,7 @@ def test_an_evening_of_many_tables_shows_its_last_ones_and_says_how_many_more(
     """A loaded file of records without dates puts all its tables on one evening: the group
     page shows the last few played, says how many more there are, and the evenings page has
     them all."""
-    from referee.web.groups.routes import MOST_SHOWN
+    from referee.web.groups.pages import MOST_SHOWN
 
     group_id = new_group(client)
     with app.app_context():

@@ -713,3 +713,16 @@ def test_the_service_worker_keeps_no_page_said_not_to_be_stored(client):
     with client.get("/static/app.js") as script:
         keep = script.text.split("function keepScreen", 1)[1].split("\n}\n", 1)[0]
     assert 'includes("no-store")' in keep
+
+
+def test_a_group_link_kept_to_show_again_by_an_older_session_is_still_shown(app, client):
+    """Sessions kept the viewer link a browser made for a group as a bare token (now, as a
+    table's, by kind): its share page still shows that link."""
+    from tests.web.group_helpers import new_group
+
+    group_id = new_group(client)
+    with client.session_transaction() as session:
+        token = session["group_shown"][group_id]["viewer"]
+        session["group_shown"] = {group_id: token}
+    page = client.get(f"/g/{group_id}/share")
+    assert page.status_code == 200 and token in page.text

@@ -9,12 +9,12 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 from werkzeug.wrappers import Response
 
-from referee.web.evening.chart import chart
+from referee.web.chart import score_chart
 from referee.web.evening.story import evening
 from referee.web.loading import load_since
 from referee.web.pages import kind_of_viewer, shared_page
 from referee.web.polls import unchanged
-from referee.web.sharing.access import require
+from referee.web.sharing.access import TABLES
 
 bp = Blueprint("evening", __name__, url_prefix="/t")
 
@@ -22,7 +22,7 @@ bp = Blueprint("evening", __name__, url_prefix="/t")
 @bp.get("/<table_id>/standings")
 def standings(table_id: str) -> Response:
     """The standings and the score chart."""
-    require(table_id)
+    TABLES.require(table_id)
     if (same := unchanged(table_id)) is not None:  # the page's poll: nothing new
         return same
 
@@ -33,7 +33,7 @@ def standings(table_id: str) -> Response:
             "evening/standings.html",
             record=record,
             story=story,
-            chart=chart(story.rows, state.players) if story.rows else None,
+            chart=score_chart(story.rows, state.players) if story.rows else None,
             title=state.game.title,
             cached=True,
         )

@@ -1,12 +1,14 @@
 """The loader of group files: a process of its own that makes a new group from an uploaded file,
 so that no request waits for it and no web worker is held by it.
 
-A group file can hold a thousand card-by-card games, a minute of reading and checking. The
-upload (``transfer.py``) keeps the file as a job (``referee.store.imports``) and starts a loader
-(``start_loader``): ``python -m referee.web.groups.import_job``, at a lower priority than the
-web workers, told the app's database on its standard input. A loader takes the waiting jobs one
-at a time until none waits; one loader works per database on a server (a lock file in the
-instance folder), and a loader started while another works ends at once, leaving the job to it.
+A group file can hold a thousand card-by-card games, a minute of reading and checking. The upload
+(``transfer.py``) keeps the file as a job (``referee.store.imports``) and starts a loader
+(``start_loader``): a Python that calls ``app.load_group_files`` (``LOADER``), at a lower priority
+than the web workers, told the app's settings on its standard input; the loader makes its app with
+``create_app``, which it is given (this module never imports ``app``, which imports it). A loader
+takes the waiting jobs one at a time until none waits; one loader works per database on a server (a
+lock file in the instance folder), and a loader started while another works ends at once, leaving
+the job to it.
 
 A job is read and every table checked (as ``as_entered`` takes an uploaded record, the seats
 as the group's rules allow) before anything is written; then the group's head is saved and its
@@ -28,8 +30,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from filelock import FileLock, Timeout
 from flask import Flask, current_app
@@ -54,6 +57,7 @@ from referee.store.imports import (
     waiting_imports,
 )
 from referee.store.models import utcnow
+from referee.web.groups.new import too_many_groups
 from referee.web.groups.words import refusal_text
 from referee.web.i18n import gettext
 
@@ -83,13 +87,17 @@ def lock_path(app: Flask) -> Path:
     )
 
 
+#: What the loader process runs, in the app's folder: its entry point in ``app.py``.
+LOADER = "import sys, app; sys.exit(app.load_group_files())"
+
+
 def start_loader() -> None:
     """Start a loader process for the current app's database (it ends at once if one works)."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     settings = {name: app.config[name] for name in SETTINGS}
     settings |= {"SPEED": False}
     process = subprocess.Popen(
-        [sys.executable, "-m", "referee.web.groups.import_job"],
+        [sys.executable, "-c", LOADER],
         stdin=subprocess.PIPE,
         cwd=app.root_path,
         start_new_session=True,  # a Ctrl-C at the server's terminal is not the loader's
@@ -181,8 +189,6 @@ def checked_tables(job: ImportJob, data: bytes) -> tuple[GroupFile, list[NewTabl
 
 def load(job: ImportJob, data: bytes) -> None:
     """Make the job's group, or refuse the job with why (in the uploader's language)."""
-    from referee.web.groups.routes import too_many_groups
-
     found = checked_tables(job, data)
     del data
     if isinstance(found, str):
@@ -277,16 +283,10 @@ def work(app: Flask, lock_file: str | Path) -> None:
                 return
 
 
-def main() -> int:
-    """The loader process: the app's settings and the lock's path come as JSON on standard
-    input."""
+def main(create_app: Callable[[Mapping[str, Any]], Flask]) -> int:
+    """The loader process (``LOADER``): the app's settings and the lock's path come as JSON on
+    standard input; ``create_app`` makes the app of those settings."""
     settings, lock_file = json.loads(sys.stdin.read())
     os.nice(NICENESS)
-    from app import create_app
-
     work(create_app(settings), lock_file)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

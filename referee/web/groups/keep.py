@@ -30,12 +30,11 @@ from referee.store.groups import (
 )
 from referee.store.links import NoAccess
 from referee.web.errors import on_stale
-from referee.web.groups.access import held_group, held_group_token, held_groups
-from referee.web.groups.routes import bp, open_new_group, too_many_groups
+from referee.web.groups.new import open_new_group, too_many_groups
 from referee.web.groups.words import not_kept_text, refusal_text
 from referee.web.i18n import gettext
 from referee.web.loading import load
-from referee.web.sharing.access import creator, require
+from referee.web.sharing.access import GROUPS, TABLES, creator
 from referee.web.words import names_text
 
 
@@ -64,8 +63,8 @@ def seats_in(group: Group, players: tuple[str, ...]) -> dict[str, str | None]:
 def kept_groups(players: tuple[str, ...]) -> list[Choice]:
     """The groups this browser keeps, with the table's seats in each."""
     found = []
-    for group_id in held_groups():
-        opened = held_group(group_id)
+    for group_id in GROUPS.held_ids():
+        opened = GROUPS.held(group_id)
         group = get_group(group_id) if opened is not None and opened.keeps else None
         if group is not None:
             seats = seats_in(group, players)
@@ -80,7 +79,7 @@ def render_keep(
 ) -> tuple[str, int]:
     record, state = load(table_id)
     kept_by = group_of_table(table_id)
-    holds = kept_by is not None and held_group(kept_by) is not None
+    holds = kept_by is not None and GROUPS.held(kept_by) is not None
     page = render_template(
         "groups/keep.html",
         record=record,
@@ -98,16 +97,14 @@ def default_name(players: tuple[str, ...]) -> str:
     return gettext("%(names)s's group", names=names_text(players))[:LONGEST_GROUP_NAME]
 
 
-@bp.get("/t/<table_id>/group")
 def keep_page(table_id: str) -> ResponseReturnValue:
-    require(table_id, "keeper")
+    TABLES.require(table_id, "keeper")
     return render_keep(table_id)
 
 
-@bp.post("/t/<table_id>/group")
 def keep(table_id: str) -> ResponseReturnValue:
     """Keep the table in a new group, or in one this browser keeps."""
-    require(table_id, "keeper")
+    TABLES.require(table_id, "keeper")
     form = KeepForm()
     if not form.validate():
         return render_keep(table_id, form, 400, gettext("This page was stale; please try again."))
@@ -134,7 +131,7 @@ def keep(table_id: str) -> ResponseReturnValue:
         flash(gettext("The group keeps this table; its players are the roster."), "info")
         return redirect(url_for("groups.page", group_id=group_id), 303)
     group_id = request.form.get("group", "")
-    token = held_group_token(group_id)
+    token = GROUPS.held_token(group_id)
     group = get_group(group_id) if token is not None else None
     if group is None or token is None:
         abort(403, description=not_kept_text())
@@ -151,5 +148,5 @@ def keep(table_id: str) -> ResponseReturnValue:
 @on_stale("groups.keep")
 def stale_keep(message: str) -> ResponseReturnValue:
     table_id = str((request.view_args or {}).get("table_id", ""))
-    require(table_id, "keeper")
+    TABLES.require(table_id, "keeper")
     return render_keep(table_id, KeepForm(), 400, message)

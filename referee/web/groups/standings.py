@@ -31,6 +31,7 @@ from referee.groups.rating import MODEL_PARAMETERS, placed, shown, shown_rating
 from referee.rules import GAMES
 from referee.rules.wording import MINUS, number_text
 from referee.sheets.season import GameWords, season_report
+from referee.web.chart import rated_tables, rating_chart
 from referee.web.downloads import (
     XLSX,
     SpreadsheetValue,
@@ -39,9 +40,8 @@ from referee.web.downloads import (
     safe_file_name,
     spreadsheet,
 )
-from referee.web.groups.access import keeps_group, require_group
-from referee.web.groups.chart import rated_tables, rating_chart
 from referee.web.groups.glance import positions
+from referee.web.groups.group import load_group
 from referee.web.groups.numbers import (
     Scope,
     chosen_scope,
@@ -55,10 +55,10 @@ from referee.web.groups.numbers import (
     standings,
     table_id_of,
 )
-from referee.web.groups.routes import bp, load_group
 from referee.web.i18n import gettext, translations
 from referee.web.language import language
 from referee.web.memo import memo
+from referee.web.sharing.access import GROUPS
 
 
 def decimal(value: float | None, places: int = 1) -> str:
@@ -142,11 +142,10 @@ def scope_args(scope: Scope, chosen: bool) -> dict[str, str]:
 # --- the standings -------------------------------------------------------------------------
 
 
-@bp.get("/g/<group_id>/standings")
 def standings_page(group_id: str) -> ResponseReturnValue:
     """Each game's standings of the season asked for (``?season=``), the current one, or all
     time."""
-    require_group(group_id)
+    GROUPS.require(group_id)
     group = load_group(group_id)
     scope = chosen_scope(group)
     chosen = "season" in request.args
@@ -195,7 +194,7 @@ def standings_page(group_id: str) -> ResponseReturnValue:
     return render_template(
         "groups/standings.html",
         group=group,
-        keeper=keeps_group(group_id),
+        keeper=GROUPS.keeps(group_id),
         scope=scope,
         content=part(group, scope, ("standings", chosen), render),
     )
@@ -246,12 +245,11 @@ def standings_table(doc: Statistics) -> list[list[SpreadsheetValue]]:
     return lines
 
 
-@bp.get("/g/<group_id>/standings.xlsx")
 def standings_xlsx(group_id: str) -> ResponseReturnValue:
     """The standings of the season asked for (``?season=``), the current one, or all time, as a
     spreadsheet (``.xlsx``): a row per game and player, the sheet named in the reader's
     language."""
-    require_group(group_id)
+    GROUPS.require(group_id)
     group = load_group(group_id)
     scope = chosen_scope(group)
     rows = standings_table(numbers(group, scope))
@@ -261,11 +259,10 @@ def standings_xlsx(group_id: str) -> ResponseReturnValue:
     )
 
 
-@bp.get("/g/<group_id>/stats.json")
 def stats_json(group_id: str) -> ResponseReturnValue:
     """The statistics document the standings and profiles of the scope are rendered from:
     ``python -m referee stats --json`` of the group's file (``/g/<id>/group.json``)."""
-    require_group(group_id)
+    GROUPS.require(group_id)
     group = load_group(group_id)
     doc = numbers(group, chosen_scope(group)).document()
     body = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
@@ -277,11 +274,10 @@ def stats_json(group_id: str) -> ResponseReturnValue:
 # --- a player's profile --------------------------------------------------------------------
 
 
-@bp.get("/g/<group_id>/p/<player_id>")
 def profile(group_id: str, player_id: str) -> ResponseReturnValue:
     """A roster player's numbers in one game (``?game=``; the first they have numbers in),
     for the season asked for, the current one, or all time."""
-    require_group(group_id)
+    GROUPS.require(group_id)
     group = load_group(group_id)
     player = group.player(player_id)
     if player is None:
@@ -332,7 +328,7 @@ def profile(group_id: str, player_id: str) -> ResponseReturnValue:
     return render_template(
         "groups/profile.html",
         group=group,
-        keeper=keeps_group(group_id),
+        keeper=GROUPS.keeps(group_id),
         player=player,
         title=GAMES[game].title,
         content=part(group, scope, ("profile", chosen, player_id, game), render),
@@ -342,11 +338,10 @@ def profile(group_id: str, player_id: str) -> ResponseReturnValue:
 # --- the printable season report -----------------------------------------------------------
 
 
-@bp.get("/g/<group_id>/report.pdf")
 def report_pdf(group_id: str) -> ResponseReturnValue:
     """The season's report as PDF (``referee.sheets.season``): the standings per game, each
     player's line and the rating chart, from the same document as the pages."""
-    require_group(group_id)
+    GROUPS.require(group_id)
     group = load_group(group_id)
     scope = chosen_scope(group)
     page = page_from(request.args)

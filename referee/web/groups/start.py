@@ -7,9 +7,10 @@ offered as the group's rotation has it, and each game's options are the ones it 
 with in the group. The phone that starts the table gets its scorekeeper link, as on the
 new-table page, and the group keeps the table with its seats.
 
-One way to start a table: the form is a ``WithGameOptions`` form like the new-table page's, the
-setup is checked by ``referee.web.newtable.checked_setup`` (the rules engine's ``start``) and the
-table made by ``start_table``.
+One way to start a table: the form is the new-table page's ``NewTableForm`` (and the page draws
+its game and options with the same template, ``newtable/_form.html``), the setup is checked by
+``referee.web.newtable.checked_setup`` (the rules engine's ``start``) and the table made by
+``start_table``.
 
 **The rotation**: the deal passes left from table to table as it does from round to round. The
 first dealer of the group's last table (of any game) hands on to the player who sat on their
@@ -32,14 +33,13 @@ from referee.rules.names import LONGEST_NAME, same_name_key
 from referee.store.groups import attach_table
 from referee.store.links import NoAccess
 from referee.web.errors import on_stale
-from referee.web.forms import SEATS, WithGameOptions, every_error
-from referee.web.groups.access import held_group_token, require_group
-from referee.web.groups.routes import bp, load_group
+from referee.web.forms import SEATS, every_error
+from referee.web.groups.group import load_group
 from referee.web.groups.words import refusal_text
 from referee.web.i18n import gettext
-from referee.web.newtable import checked_setup, start_table
+from referee.web.newtable import NewTableForm, checked_setup, start_table
 from referee.web.screens import first_game, screens
-from referee.web.sharing.access import may_create, too_many_tables
+from referee.web.sharing.access import GROUPS, may_create, too_many_tables
 
 #: The value of the dealer choice that follows the group's rotation.
 NEXT = "next"
@@ -57,10 +57,11 @@ class Chip:
     player_id: str | None
 
 
-class StartForm(WithGameOptions):
-    """A table of the group: the game and its options (as on the new-table page), the guests
-    typed; who is here (``here``) and who deals first (``dealer``) are the page's chips, read
-    from the form as posted."""
+class StartForm(NewTableForm):
+    """A table of the group: the new-table page's form (its game and options; its name rows
+    and first dealer stay blank, the chips stand for them) and the guests typed; who is here
+    (``here``) and who deals first (``dealer``) are the page's chips, read from the form as
+    posted."""
 
     guests = StringField(
         lazy_gettext("Guests"), render_kw={"maxlength": (LONGEST_NAME + 2) * SEATS}
@@ -178,17 +179,16 @@ def render_start(
         here=set(here or ()),
         dealer=dealer,
         last_dealer=last_dealer(group),
-        option_games=[(name, game.title, screens(name)) for name, game in GAMES.items()],
+        games=[(name, game.title, screens(name)) for name, game in GAMES.items()],
         errors=[*(errors or []), *every_error(form)],
         notice=notice,
     )
     return page, status
 
 
-@bp.route("/g/<group_id>/new", methods=["GET", "POST"])
 def start_page(group_id: str) -> ResponseReturnValue:
     """The page that starts a table of the group, and what it posts."""
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     group = load_group(group_id)
     if request.method == "GET":
         game = request.args.get("game")
@@ -253,7 +253,7 @@ def start_posted(
     if not may_create():
         return render_start(group, form, 429, here, dealer, notice=too_many_tables())
     table_id = start_table(setup)
-    token = held_group_token(group.id)
+    token = GROUPS.held_token(group.id)
     try:
         attach_table(group.id, table_id, seats, by=token)
     except (GroupRefused, NoAccess) as problem:
@@ -272,7 +272,7 @@ def start_posted(
 def stale_start(message: str) -> ResponseReturnValue:
     """A stale start form: shown again with everything tapped and typed kept."""
     group_id = str((request.view_args or {}).get("group_id", ""))
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     group = load_group(group_id)
     here = request.form.getlist("here")
     return render_start(group, StartForm(), 400, here, request.form.get("dealer", NEXT), message)

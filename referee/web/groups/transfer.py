@@ -73,17 +73,17 @@ from referee.store.tables import TooManyTables
 from referee.web import csrf
 from referee.web.downloads import attachment, safe_file_name
 from referee.web.errors import on_stale
-from referee.web.groups.access import held_group_token, require_group
+from referee.web.forms import UPLOAD_LIMIT, UploadForm
 from referee.web.groups.glance import kept_tables, positions
+from referee.web.groups.group import load_group
 from referee.web.groups.import_job import restart_loader, start_loader
 from referee.web.groups.keep import seats_in
-from referee.web.groups.routes import bp, load_group, open_new_group, too_many_groups
+from referee.web.groups.new import open_new_group, too_many_groups
 from referee.web.groups.words import not_kept_text, refusal_text
-from referee.web.home import UPLOAD_LIMIT
 from referee.web.i18n import gettext, ngettext
 from referee.web.language import chosen
 from referee.web.records import may_upload, not_entered, too_many_uploads, window_start
-from referee.web.sharing.access import creator
+from referee.web.sharing.access import GROUPS, creator
 
 #: The largest group file the import takes: hundreds of card-by-card games with their whole
 #: histories (the format allows far more; a server takes what it is willing to read).
@@ -116,12 +116,11 @@ def exported_tables(
         time.sleep(0)  # under gevent, the worker's other requests go on between two tables
 
 
-@bp.get("/g/<group_id>/group.json")
 def export(group_id: str) -> ResponseReturnValue:
     """The group's file, for a keeper or a viewer: sent as written by the last download while
     the group is as it was then (kept gzip-compressed in the database, ``keep_export``), else
     written anew and sent as it is written, a table at a time, then kept."""
-    require_group(group_id)
+    GROUPS.require(group_id)
     group = load_group(group_id)
     name = safe_file_name("group", group.today().isoformat(), group_id[:8]) + ".json"
     made_for = export_key(group)
@@ -204,7 +203,6 @@ def refuse_import(form: ImportForm | None, errors: list[str], status: int = 422)
     return render_import(form, errors, status)
 
 
-@bp.get("/groups/import")
 def import_page() -> ResponseReturnValue:
     return render_import()
 
@@ -216,7 +214,6 @@ def too_large(limit: int) -> str:
     )
 
 
-@bp.post("/groups/import")
 @csrf.exempt  # checked below, once the size limit is set (CSRFProtect would read the body first)
 def import_file() -> ResponseReturnValue:
     """A new group from a group file, loaded off this request (``import_job.py``): the file is
@@ -256,7 +253,6 @@ KEPT_IMPORTS = 4
 ASK_EVERY = 2
 
 
-@bp.get("/groups/import/<job_id>")
 def import_status(job_id: str) -> ResponseReturnValue:
     """How far the loading of this browser's group file is; once it is done, this browser takes
     the new group (its keeper link) and goes to it; if it was refused, why."""
@@ -299,13 +295,6 @@ def stale_import(message: str) -> ResponseReturnValue:
 # --- in: a record as a table of the group --------------------------------------------------
 
 
-class RecordForm(FlaskForm):
-    record = FileField(
-        lazy_gettext("Game record (.json)"),
-        validators=[FileRequired(lazy_gettext("Choose a record file to load."))],
-    )
-
-
 @dataclass(frozen=True)
 class SeatChoice:
     """A name of the record and whom it is taken for (a roster id, or ``GUEST``)."""
@@ -335,7 +324,7 @@ def render_add(
         "groups/add_record.html",
         group=group,
         keeper=True,
-        form=RecordForm(formdata=None),
+        form=UploadForm(formdata=None),
         errors=errors or [],
         record=record,
         game_title="" if record is None else GAMES[record.setup.game].title,
@@ -346,9 +335,8 @@ def render_add(
     return page, status
 
 
-@bp.get("/g/<group_id>/add-record")
 def add_record_page(group_id: str) -> ResponseReturnValue:
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     return render_add(load_group(group_id))
 
 
@@ -358,11 +346,10 @@ def refuse_add(group: Group, errors: list[str], status: int = 422) -> tuple[str,
     return render_add(group, status, errors)
 
 
-@bp.post("/g/<group_id>/add-record")
 @csrf.exempt  # checked below, once the size limit is set
 def add_record_post(group_id: str) -> ResponseReturnValue:
     """Upload a record (then confirm who is who), or confirm it: the table is made and kept."""
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     # The confirm step carries the record's text back (multipart: not percent-encoded).
     request.max_content_length = 2 * UPLOAD_LIMIT
     group = load_group(group_id)
@@ -371,7 +358,7 @@ def add_record_post(group_id: str) -> ResponseReturnValue:
     try:
         protect()
         confirming = request.form.get("action") == "confirm"
-        form = RecordForm()
+        form = UploadForm()
         valid = confirming or form.validate()
     except RequestEntityTooLarge:
         return refuse_add(group, [too_large(UPLOAD_LIMIT)], 413)
@@ -401,7 +388,7 @@ def add_record_post(group_id: str) -> ResponseReturnValue:
         for index, name in enumerate(record.setup.players)
     }
     seats = {name: (player or None) for name, player in chosen.items()}
-    token = held_group_token(group_id)
+    token = GROUPS.held_token(group_id)
     if token is None:
         abort(403)
     try:
@@ -426,7 +413,7 @@ def add_record_post(group_id: str) -> ResponseReturnValue:
 @on_stale("groups.add_record_post")
 def stale_add(message: str) -> ResponseReturnValue:
     group_id = str((request.view_args or {}).get("group_id", ""))
-    require_group(group_id, "keeper")
+    GROUPS.require(group_id, "keeper")
     return render_add(
         load_group(group_id), 400, [message + " " + gettext("Choose the file again.")]
     )

@@ -38,7 +38,7 @@ from referee.web.round.entries import EntryError, EntryForm, build_event
 from referee.web.round.screen import count_fields
 from referee.web.screens import screens
 from referee.web.sealed import rounds_over, shown_early, shown_notes
-from referee.web.sharing.access import require, write
+from referee.web.sharing.access import TABLES, write
 from referee.web.sheet.rows import sheet as sheet_rows
 from referee.web.words import breach_text, colour_label, describe_event
 
@@ -50,7 +50,7 @@ def page(table_id: str) -> str | Response:
     """Every entry of the log, newest first, each marked with what became of it (and where the
     clock went back); ``?round=n``: only the entries about round n (where the score sheet's
     round number leads, to correct it)."""
-    require(table_id)
+    TABLES.require(table_id)
     if (same := unchanged(table_id)) is not None:  # the page's poll: nothing new
         return same
     record, state = load(table_id)
@@ -204,7 +204,7 @@ def amend(table_id: str, target: int) -> Response | tuple[str, int]:
     with the reason and the input kept, or, when it would make a breach it can be kept with
     (its own or of an entry after it), recorded only once the scorekeeper ticks that it is to
     be kept as a breach (the box names the breaches)."""
-    require(table_id, "keeper")  # a POST asks the database: its refusals show the table
+    TABLES.require(table_id, "keeper")  # a POST asks the database: its refusals show the table
     record, state = load(table_id)
     events = in_force(record.entries)
     if target not in events:

@@ -19,7 +19,6 @@ from referee.rules import events as ev
 from referee.rules.events import event_from_dict
 from referee.store.groups import group_of_table
 from referee.store.tables import StaleTable, TableRecord, in_force
-from referee.web.groups.access import held_groups, keeps_group
 from referee.web.i18n import gettext as _
 from referee.web.loading import load, load_since, recent_seq, remember_after
 from referee.web.pages import shared_page
@@ -29,7 +28,7 @@ from referee.web.round.entries import EntryError, EntryForm, SeqForm, build_even
 from referee.web.round.screen import announcements, landing_of, round_screen
 from referee.web.screens import screens
 from referee.web.sealed import public, sealed_bid, shown_notes
-from referee.web.sharing.access import held, require, write
+from referee.web.sharing.access import GROUPS, TABLES, write
 from referee.web.words import breach_text, describe_event
 
 bp = Blueprint("round", __name__, url_prefix="/t")
@@ -75,15 +74,15 @@ def kept_in_group(table_id: str) -> str | None:
     game-over screen then leads to the group and its next table); None otherwise. A table's
     link never tells of its group, so whoever holds only the table's link learns no group's id
     here. A browser that holds no group link at all costs no query."""
-    if not held_groups():
+    if not GROUPS.held_ids():
         return None
     group_id = group_of_table(table_id)
-    return group_id if group_id is not None and keeps_group(group_id) else None
+    return group_id if group_id is not None and GROUPS.keeps(group_id) else None
 
 
 def own_player(table_id: str) -> str | None:
     """The player whose link this browser holds (None: no player's link)."""
-    found = held(table_id)
+    found = TABLES.held(table_id)
     return found.player if found is not None and found.kind == "player" else None
 
 
@@ -91,7 +90,7 @@ def own_player(table_id: str) -> str | None:
 def seal(table_id: str, seat: int) -> tuple[str, int]:
     """Pass the phone: a page where only the player who declares secret taps their bid, which is
     sealed until the round is over (the scorekeeper's phone, or the player's own link)."""
-    holder = require(table_id, "player")
+    holder = TABLES.require(table_id, "player")
     record, state = load(table_id)
     players = state.players
     if not 1 <= seat <= len(players):
@@ -116,7 +115,7 @@ def seal(table_id: str, seat: int) -> tuple[str, int]:
 
 @bp.get("/<table_id>")
 def show(table_id: str) -> Response | tuple[str, int]:
-    holder = require(table_id)
+    holder = TABLES.require(table_id)
     if (same := unchanged(table_id)) is not None:  # the page's poll: nothing new
         return same
     remember(table_id)
@@ -132,7 +131,9 @@ def show(table_id: str) -> Response | tuple[str, int]:
         def render(at: int) -> str:
             return render_table(*load_since(table_id, at), cached=True, group=group)[0]
 
-        return shared_page("show", table_id, render, mode, group or "", repeat=not held_groups())
+        return shared_page(
+            "show", table_id, render, mode, group or "", repeat=not GROUPS.held_ids()
+        )
     at = request.args.get("at", type=int)  # where this phone's own entry took the log
     record, state = load(table_id) if at is None else load_since(table_id, at)
     return render_table(record, state)
@@ -141,7 +142,7 @@ def show(table_id: str) -> Response | tuple[str, int]:
 @bp.post("/<table_id>/entry")
 def enter(table_id: str) -> Response | tuple[str, int]:
     """Record an entry: the scorekeeper's phone any, a player link only its own declaration."""
-    holder = require(table_id, "player", write_checks_link=True)
+    holder = TABLES.require(table_id, "player", write_checks_link=True)
     form = EntryForm(request.form)
     seen = form.seq.data  # the log position the page showed
     record, state = load(table_id) if seen is None else load_since(table_id, seen)
@@ -212,7 +213,7 @@ def refuse(
     link still opens the table as the database has it now (``require`` on a POST): the write
     would have checked it, and the per-process memory of links learns of a link revoked by
     another worker only within a second."""
-    require(record.id, "player")
+    TABLES.require(record.id, "player")
     return render_table(record, state, error, kept, status, rule)
 
 
@@ -226,7 +227,7 @@ def stale(
     Told from the log as the database has it (``load``), not as this process last saw it: an
     undo made a moment ago on another phone may not have reached this process yet. Either
     answer tells of the table, so the link is checked first, as ``refuse`` does."""
-    require(table_id, "player")
+    TABLES.require(table_id, "player")
     record, state = load(table_id)
     posted = public(event)
     force = in_force(record.entries)
@@ -249,13 +250,13 @@ def stale(
 @bp.get("/<table_id>/undo")
 def back_to_table(table_id: str) -> Response:
     """A reload of the address a refused entry left in the address bar: show the table."""
-    require(table_id)
+    TABLES.require(table_id)
     return redirect(url_for("round.show", table_id=table_id), 303)
 
 
 @bp.post("/<table_id>/undo")
 def undo(table_id: str) -> Response:
-    require(table_id, "keeper", write_checks_link=True)
+    TABLES.require(table_id, "keeper", write_checks_link=True)
     record, _state = load(table_id)
     form = SeqForm(request.form)
     if not form.validate() or form.seq.data != record.last_seq:
@@ -285,7 +286,7 @@ def seq(table_id: str) -> Response:
     needs a link."""
     key = request.args.get("k")
     if key is None or not valid_poll_key(table_id, key):
-        require(table_id)
+        TABLES.require(table_id)
     last = recent_seq(table_id)
     if last is None:
         abort(404)

@@ -254,9 +254,15 @@ def landing(fresh_summary: bool, rnd: RoundState | None, cards: bool) -> str:
 
 
 def landing_of(state: State, cards: bool) -> str:
-    """``landing`` for the table at ``state``, the round asked for card by card or not."""
-    told = last_summary(state)
-    fresh = told is not None and told.number == len(state.rounds)
+    """``landing`` for the table at ``state``, the round asked for card by card or not. The
+    page shows a fresh summary when the last round is scored (``last_summary`` tells that
+    round's); whether it is, the game's scoring says without the summary being built."""
+    last = state.rounds[-1] if state.rounds else None
+    fresh = (
+        last is not None
+        and last.number == len(state.rounds)
+        and state.game.score_round(state, last) is not None
+    )
     return landing(fresh, state.game.upcoming(state), cards)
 
 

@@ -45,22 +45,10 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from referee.store.links import NoAccess, access, make_link, revoke
 from referee.store.tables import current_seq
 from referee.web.errors import on_stale
-from referee.web.groups.access import open_group_link
 from referee.web.i18n import gettext, ngettext
 from referee.web.loading import load
-from referee.web.recent import remember
 from referee.web.screens import screens
-from referee.web.sharing.access import (
-    RANK,
-    forget_links,
-    grant,
-    held,
-    held_token,
-    keep_shown,
-    refuse_revoked,
-    require,
-    shown_token,
-)
+from referee.web.sharing.access import GROUPS, TABLES, forget_links
 
 bp = Blueprint("sharing", __name__, cli_group=None)
 
@@ -94,7 +82,7 @@ def render_share(
 ) -> Response:
     """The share page; ``keeper`` and ``player_link`` are links just made, shown this once."""
     record, state = load(table_id)
-    viewer = shown_token(table_id, "viewer")
+    viewer = TABLES.shown_token(table_id, "viewer")
     if viewer is not None and access(viewer, table_id) is None:
         viewer = None  # revoked since
     return link_page(
@@ -114,37 +102,37 @@ def render_share(
 
 @bp.get("/t/<table_id>/share")
 def page(table_id: str) -> ResponseReturnValue:
-    require(table_id, "keeper")
+    TABLES.require(table_id, "keeper")
     return render_share(table_id)
 
 
 @bp.post("/t/<table_id>/share")
 def act(table_id: str) -> ResponseReturnValue:
-    require(table_id, "keeper")
+    TABLES.require(table_id, "keeper")
     form = ShareForm()
     if not form.validate():
         flash(gettext("This page was stale; nothing was changed. Please try again."), "error")
         return redirect(url_for("sharing.page", table_id=table_id), 303)
-    mine = held_token(table_id)
+    mine = TABLES.held_token(table_id)
     try:
         if mine is None:  # (require let it in: it holds a link)
             raise NoAccess(table_id)
         return change(table_id, request.form.get("action", ""), mine)
     except NoAccess:  # this phone's link was revoked a moment ago
         forget_links(table_id)
-        refuse_revoked()
+        TABLES.refuse_revoked()
 
 
 def change(table_id: str, action: str, mine: str) -> ResponseReturnValue:
     """Do the share page's ``action`` as the holder of the scorekeeper link ``mine``."""
     _record, state = load(table_id)
     if action == "viewer":
-        keep_shown(table_id, "viewer", make_link(table_id, "viewer", by=mine))
+        TABLES.keep_shown(table_id, "viewer", make_link(table_id, "viewer", by=mine))
         flash(gettext("A new spectator link is ready."), "info")
     elif action == "revoke-viewers":
         revoke(table_id, "viewer", by=mine, commit=False)
         forget_links(table_id)
-        keep_shown(table_id, "viewer", make_link(table_id, "viewer", by=mine))
+        TABLES.keep_shown(table_id, "viewer", make_link(table_id, "viewer", by=mine))
         flash(
             gettext("Every spectator link so far is revoked; here is a new one to share."), "info"
         )
@@ -200,21 +188,16 @@ def join_page(link: str = "", error: str | None = None, status: int = 200) -> Re
 
 
 def open_link(token: str) -> WerkzeugResponse | None:
-    """Keep the link in this browser's session and send it to the table; None for a token that
-    opens nothing.
-
-    A browser that already holds a link to the same table that allows more keeps that one (a
-    scorekeeper scanning the spectator QR code stays the scorekeeper).
-    """
-    found = access(token)
-    if found is None:
-        return None
-    mine = held(found.table_id)
-    if mine is None or RANK[mine.kind] <= RANK[found.kind]:
-        grant(token, found)
+    """Keep the link in this browser's session (``Things.opens``) and send it to the table or
+    the group it opens; None for a token that opens nothing."""
+    table = TABLES.opens(token)
+    group = None if table is not None else GROUPS.opens(token)
+    if table is not None:
+        response = redirect(url_for("round.show", table_id=table.table_id), 303)
+    elif group is not None:
+        response = redirect(url_for("groups.page", group_id=group.group_id), 303)
     else:
-        remember(found.table_id)
-    response = redirect(url_for("round.show", table_id=found.table_id), 303)
+        return None
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -237,7 +220,7 @@ def join_posted() -> ResponseReturnValue:
     """Open the link sent by the ``/j`` page's form (which carries a CSRF token, like every
     form: a stale one gets ``stale_join``)."""
     link = request.form.get("link", "")
-    opened = open_link(token_in(link)) or open_group_link(token_in(link))
+    opened = open_link(token_in(link))
     if opened is None:
         return join_page(link, unknown_link(), 404)
     return opened
@@ -253,7 +236,7 @@ def stale_join(message: str) -> ResponseReturnValue:
 def join(token: str) -> ResponseReturnValue:
     """Open a link of the old form, ``/j/<token>`` (its token reaches request logs): a table's or
     a group's, as ``/j#<token>`` does."""
-    opened = open_link(token) or open_group_link(token)
+    opened = open_link(token)
     if opened is None:
         abort(404, description=unknown_link())
     return opened

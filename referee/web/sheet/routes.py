@@ -18,8 +18,8 @@ from werkzeug.wrappers import Response
 from referee.rules import State
 from referee.sheets import table_sheet
 from referee.store.tables import TableRecord
+from referee.web.chart import score_chart
 from referee.web.downloads import XLSX, attachment, page_from, safe_file_name
-from referee.web.evening.chart import chart
 from referee.web.evening.story import evening
 from referee.web.i18n import translations
 from referee.web.language import language
@@ -33,7 +33,7 @@ from referee.web.round.screen import (
 )
 from referee.web.screens import ScreensGame, SheetRow, screens
 from referee.web.sealed import shown_early
-from referee.web.sharing.access import require
+from referee.web.sharing.access import TABLES
 from referee.web.sheet.exports import (
     bgstats_link,
     finished_play,
@@ -58,7 +58,7 @@ def tv_board(state: State, rows: list[SheetRow], part: ScreensGame) -> dict[str,
     story = evening(state, rows)
     return {
         "story": story,
-        "chart": chart(story.rows, state.players) if story.rows else None,
+        "chart": score_chart(story.rows, state.players) if story.rows else None,
         "bids": None if upcoming is None else part.bids(state, upcoming),
         "header": None if upcoming is None else round_header(state, upcoming),
         "what_next": describe_step(state.next_step(), state.setup.game),
@@ -106,7 +106,7 @@ def cached_sheet(table_id: str, template: str) -> Response:
 def page(table_id: str) -> Response:
     """The score sheet. Right after a correction, which comes back here at its round, the page
     is this phone's own, once: it says what was corrected (a flashed message)."""
-    require(table_id)
+    TABLES.require(table_id)
     if (same := unchanged(table_id)) is not None:  # the page's poll: nothing new
         return same
     if session.get("_flashes"):
@@ -117,7 +117,7 @@ def page(table_id: str) -> Response:
 @bp.get("/<table_id>/tv")
 def tv(table_id: str) -> Response:
     """TV mode: the score sheet in large print for a shared screen, dark, without controls."""
-    require(table_id)
+    TABLES.require(table_id)
     if (same := unchanged(table_id)) is not None:  # the page's poll: nothing new
         return same
     return cached_sheet(table_id, "tv")
@@ -133,7 +133,7 @@ def sheet_file(record: TableRecord, ending: str) -> str:
 @bp.get("/<table_id>/sheet.pdf")
 def pdf(table_id: str) -> ResponseReturnValue:
     """The table's score sheet as a PDF download (``?paper=letter&orientation=landscape``)."""
-    require(table_id)
+    TABLES.require(table_id)
     record, state = load(table_id)
     page = page_from(request.args)
     body = memo(
@@ -147,7 +147,7 @@ def pdf(table_id: str) -> ResponseReturnValue:
 @bp.get("/<table_id>/sheet.csv")
 def spreadsheet(table_id: str) -> ResponseReturnValue:
     """The table's score sheet as a spreadsheet (CSV) download."""
-    require(table_id)
+    TABLES.require(table_id)
     record, state = load(table_id)
     return attachment(sheet_csv(state, separator()), "text/csv", sheet_file(record, "sheet.csv"))
 
@@ -155,7 +155,7 @@ def spreadsheet(table_id: str) -> ResponseReturnValue:
 @bp.get("/<table_id>/sheet.xlsx")
 def workbook(table_id: str) -> ResponseReturnValue:
     """The table's score sheet as a spreadsheet (``.xlsx``) download: the CSV's rows."""
-    require(table_id)
+    TABLES.require(table_id)
     record, state = load(table_id)
     return attachment(sheet_xlsx(state), XLSX, sheet_file(record, "sheet.xlsx"))
 
@@ -164,7 +164,7 @@ def workbook(table_id: str) -> ResponseReturnValue:
 def bgstats(table_id: str) -> ResponseReturnValue:
     """A finished game's play, sent on to BG Stats (its ``createPlay`` link); 404 while the game
     goes on."""
-    require(table_id)
+    TABLES.require(table_id)
     record, state = load(table_id)
     link = bgstats_link(record, state)
     if link is None:
