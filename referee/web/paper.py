@@ -40,7 +40,7 @@ from referee.web.downloads import attachment, safe_file_name
 from referee.web.i18n import gettext, ngettext, translations
 from referee.web.loading import load
 from referee.web.records import may_upload, too_many_uploads, window_start
-from referee.web.sharing.access import creator, require, write
+from referee.web.sharing.access import TABLES, creator, write
 from referee.web.words import breach_text, colour_label
 
 bp = Blueprint("paper", __name__, url_prefix="/t")
@@ -125,14 +125,14 @@ def render_page(
 @bp.get("/<table_id>/paper")
 def page(table_id: str) -> ResponseReturnValue:
     """The table's readable card to print, and the form that takes its photo."""
-    require(table_id, "keeper")
+    TABLES.require(table_id, "keeper")
     return render_page(table_id)
 
 
 @bp.get("/<table_id>/paper-card.pdf")
 def card(table_id: str) -> ResponseReturnValue:
     """The table's readable card: its players, seats and first dealer printed on it."""
-    require(table_id)
+    TABLES.require(table_id)
     _record, state = load(table_id)
     setup = state.setup
     first = setup.players.index(setup.first) + 1 if setup.first in setup.players else None
@@ -196,7 +196,7 @@ def upload(table_id: str) -> ResponseReturnValue:
     from referee.paper.photo import PhotoError
     from referee.paper.reader import CardMismatch, read
 
-    require(table_id, "keeper")
+    TABLES.require(table_id, "keeper")
     request.max_content_length = PHOTO_LIMIT
     if not may_upload():  # before anything is read
         return refused(table_id, None, too_many_uploads(), 429)
@@ -360,7 +360,7 @@ def confirm(table_id: str) -> ResponseReturnValue:
     boxes to answer again; nothing is stored."""
     from referee.paper.reader import entries
 
-    require(table_id, "keeper", write_checks_link=True)
+    TABLES.require(table_id, "keeper", write_checks_link=True)
     record, state = load(table_id)
     form = ConfirmForm()
     text = form.rounds.data or ""
