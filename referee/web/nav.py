@@ -8,6 +8,7 @@ from __future__ import annotations
 from flask import render_template, request
 from markupsafe import Markup, escape
 
+from referee.paper.layout import has_card
 from referee.store.tables import TableRecord
 from referee.web.language import language
 from referee.web.memo import memo
@@ -19,16 +20,26 @@ STAND_IN = "~table~"
 
 
 def table_nav(record: TableRecord) -> Markup:
-    """The navigation bar of the table's pages (``templates/_nav.html``)."""
+    """The navigation bar of the table's pages (``templates/_nav.html``). Its scorekeeper is
+    offered the paper card while the table has no entry and its game and size have a card."""
     here = request.blueprint  # the room of the page: its tab is marked as the current one
     keeper = TABLES.keeps(record.id)
-    key = (record.setup.game, keeper, language(), request.script_root, here)
+    setup = record.setup
+    paper = (
+        keeper and record.last_seq == 0 and has_card(setup.game, len(setup.players), setup.options)
+    )
+    key = (setup.game, keeper, paper, language(), request.script_root, here)
     bar = memo(
         "navs",
         key,
         lambda: Markup(
             render_template(
-                "_nav.html", table_id=STAND_IN, game=record.setup.game, keeper=keeper, here=here
+                "_nav.html",
+                table_id=STAND_IN,
+                game=setup.game,
+                keeper=keeper,
+                paper=paper,
+                here=here,
             )
         ),
     )
