@@ -112,6 +112,9 @@ _HIDDEN = (
     "as a right-to-left override, or a line break)"
 )
 
+#: What a roster id that is no text, or too short or long, is.
+_ID_TEXT = f"must be a text of 1 to {LONGEST_ID} characters"
+
 #: A group's list item at the start of a field (``tables[2]``), said for people (``table 3``).
 _ITEM = re.compile(r"(tables|players|seasons)\[(\d+)\]\.?")
 _ITEM_WORD = {"tables": "table", "players": "player", "seasons": "season"}
@@ -301,7 +304,7 @@ def _said_of(refusal: GroupRefused) -> str:
     if code in ("name-hidden", "id-hidden"):
         return _HIDDEN
     if code == "id-long":
-        return f"must be a text of 1 to {LONGEST_ID} characters"
+        return _ID_TEXT
     if code == "id-address":
         return (
             'is part of the address of the player\'s page, so it holds no "/" and is not '
@@ -317,7 +320,7 @@ def _members(value: object) -> tuple[Member, ...]:
         field = f"players[{i}]"
         raw = _object(raw, field, "a roster player", _MEMBER_FIELDS)
         member_id = raw.get("id")
-        _need(isinstance(member_id, str), f"{field}.id", _said_of(GroupRefused("id-long")))
+        _need(isinstance(member_id, str), f"{field}.id", _ID_TEXT)
         assert isinstance(member_id, str)
         try:
             check_id(member_id)

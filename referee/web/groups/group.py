@@ -17,12 +17,11 @@ from flask import (
     abort,
     request,
 )
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
+from wtforms import StringField
 
-from referee.groups import (
-    Group,
-    GroupRefused,
-)
+from referee.groups import DEFAULT_TIME_ZONE, LONGEST_GROUP_NAME, Group, GroupRefused
 from referee.store.groups import (
     GroupChanged,
     UnknownGroup,
@@ -37,6 +36,21 @@ from referee.web.sharing.access import GROUPS
 
 class GroupForm(FlaskForm):
     """A change to a group: its CSRF token, the version it was shown at and what is posted."""
+
+
+class ZoneForm(FlaskForm):
+    """A form that asks the time zone a group's evenings are dated in."""
+
+    time_zone = StringField(
+        lazy_gettext("Time zone"), default=DEFAULT_TIME_ZONE, render_kw={"maxlength": 64}
+    )
+
+
+class NamedGroupForm(ZoneForm):
+    """A form that makes a group: its name and time zone (a new group's, or the one a table is
+    kept in)."""
+
+    name = StringField(lazy_gettext("Group name"), render_kw={"maxlength": LONGEST_GROUP_NAME})
 
 
 def load_group(group_id: str) -> Group:

@@ -13,9 +13,6 @@ from dataclasses import dataclass
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import lazy_gettext
-from flask_wtf import FlaskForm
-from wtforms import StringField
 
 from referee.groups import DEFAULT_TIME_ZONE, LONGEST_GROUP_NAME, Group, GroupRefused
 from referee.rules.names import same_name_key
@@ -30,19 +27,13 @@ from referee.store.groups import (
 )
 from referee.store.links import NoAccess
 from referee.web.errors import on_stale
+from referee.web.groups.group import NamedGroupForm
 from referee.web.groups.new import open_new_group, too_many_groups
 from referee.web.groups.words import not_kept_text, refusal_text
 from referee.web.i18n import gettext
 from referee.web.loading import load
 from referee.web.sharing.access import GROUPS, TABLES, creator
 from referee.web.words import names_text
-
-
-class KeepForm(FlaskForm):
-    name = StringField(lazy_gettext("Group name"), render_kw={"maxlength": LONGEST_GROUP_NAME})
-    time_zone = StringField(
-        lazy_gettext("Time zone"), default=DEFAULT_TIME_ZONE, render_kw={"maxlength": 64}
-    )
 
 
 @dataclass(frozen=True)
@@ -75,7 +66,7 @@ def kept_groups(players: tuple[str, ...]) -> list[Choice]:
 
 
 def render_keep(
-    table_id: str, form: KeepForm | None = None, status: int = 200, error: str | None = None
+    table_id: str, form: NamedGroupForm | None = None, status: int = 200, error: str | None = None
 ) -> tuple[str, int]:
     record, state = load(table_id)
     kept_by = group_of_table(table_id)
@@ -87,7 +78,7 @@ def render_keep(
         kept_by=get_group(kept_by) if kept_by is not None and holds else None,
         kept_elsewhere=kept_by is not None and not holds,
         choices=[] if kept_by is not None else kept_groups(state.setup.players),
-        form=form or KeepForm(formdata=None, name=default_name(state.setup.players)),
+        form=form or NamedGroupForm(formdata=None, name=default_name(state.setup.players)),
         error=error,
     )
     return page, status
@@ -105,7 +96,7 @@ def keep_page(table_id: str) -> ResponseReturnValue:
 def keep(table_id: str) -> ResponseReturnValue:
     """Keep the table in a new group, or in one this browser keeps."""
     TABLES.require(table_id, "keeper")
-    form = KeepForm()
+    form = NamedGroupForm()
     if not form.validate():
         return render_keep(table_id, form, 400, gettext("This page was stale; please try again."))
     record, _state = load(table_id)
@@ -149,4 +140,4 @@ def keep(table_id: str) -> ResponseReturnValue:
 def stale_keep(message: str) -> ResponseReturnValue:
     table_id = str((request.view_args or {}).get("table_id", ""))
     TABLES.require(table_id, "keeper")
-    return render_keep(table_id, KeepForm(), 400, message)
+    return render_keep(table_id, NamedGroupForm(), 400, message)

@@ -11,12 +11,10 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import lazy_gettext
-from flask_wtf import FlaskForm
-from wtforms import StringField, TextAreaField
+from wtforms import TextAreaField
 
 from referee.groups import (
     DEFAULT_TIME_ZONE,
-    LONGEST_GROUP_NAME,
     LONGEST_ROSTER,
     GroupRefused,
 )
@@ -29,19 +27,16 @@ from referee.store.groups import (
     may_create_group,
 )
 from referee.web.errors import on_stale
+from referee.web.groups.group import NamedGroupForm
 from referee.web.groups.words import refusal_text
 from referee.web.i18n import gettext
 from referee.web.sharing.access import GROUPS, creator
 
 
-class NewGroupForm(FlaskForm):
-    name = StringField(lazy_gettext("Group name"), render_kw={"maxlength": LONGEST_GROUP_NAME})
+class NewGroupForm(NamedGroupForm):
     players = TextAreaField(
         lazy_gettext("Players, one name per line"),
         render_kw={"maxlength": (LONGEST_NAME + 2) * LONGEST_ROSTER, "rows": 7},
-    )
-    time_zone = StringField(
-        lazy_gettext("Time zone"), default=DEFAULT_TIME_ZONE, render_kw={"maxlength": 64}
     )
 
 

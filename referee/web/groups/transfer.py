@@ -40,10 +40,8 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import lazy_gettext
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
-from wtforms import StringField
 
 from referee.groups import (
     DEFAULT_TIME_ZONE,
@@ -75,7 +73,7 @@ from referee.web.downloads import attachment, safe_file_name
 from referee.web.errors import on_stale
 from referee.web.forms import UPLOAD_LIMIT, UploadForm
 from referee.web.groups.glance import kept_tables, positions
-from referee.web.groups.group import load_group
+from referee.web.groups.group import ZoneForm, load_group
 from referee.web.groups.import_job import restart_loader, start_loader
 from referee.web.groups.keep import seats_in
 from referee.web.groups.new import open_new_group, too_many_groups
@@ -173,13 +171,10 @@ def protect() -> None:
 # --- in: a new group from its file ---------------------------------------------------------
 
 
-class ImportForm(FlaskForm):
+class ImportForm(ZoneForm):
     group = FileField(
         lazy_gettext("Group file (.json)"),
         validators=[FileRequired(lazy_gettext("Choose a group file to load."))],
-    )
-    time_zone = StringField(
-        lazy_gettext("Time zone"), default=DEFAULT_TIME_ZONE, render_kw={"maxlength": 64}
     )
 
 
