@@ -101,7 +101,7 @@ MOST_PLAYERS = 1_000
 MOST_SEASONS = 1_000
 # The longest roster id and names are the group's (``referee.groups.model``).
 
-_TOP_FIELDS = frozenset({"format", "name", "players", "seasons", "tables"})
+_TOP_FIELDS = frozenset({"format", "name", "players", "seasons", "ended_early_counts", "tables"})
 _MEMBER_FIELDS = frozenset({"id", "name", "retired"})
 _SEASON_FIELDS = frozenset({"name", "from"})
 _TABLE_FIELDS = frozenset({"played", "counts", "seats", "record"})
@@ -190,6 +190,7 @@ class GroupFile:
     players: tuple[Member, ...]
     seasons: tuple[Season, ...] = ()
     tables: tuple[FileTable, ...] = ()
+    ended_early_counts: bool = True
 
     def member(self, member_id: str) -> Member:
         """The roster player of ``member_id`` (``KeyError`` if there is none)."""
@@ -237,8 +238,10 @@ def read_group_head(text: bytes | str) -> tuple[GroupFile, list[Any]]:
     name = _name(data.get("name"), "name", "group")
     players = _members(data.get("players"))
     seasons = _seasons(data.get("seasons", []))
+    ended_early_counts = data.get("ended_early_counts", True)
+    _need(isinstance(ended_early_counts, bool), "ended_early_counts", "must be true or false")
     tables = _list(data.get("tables"), "tables", MOST_TABLES, "tables")
-    return GroupFile(name, players, seasons), tables
+    return GroupFile(name, players, seasons, ended_early_counts=ended_early_counts), tables
 
 
 def read_table(raw: object, index: int, roster: Mapping[str, Member]) -> FileTable:
@@ -437,7 +440,7 @@ def group_document(group: GroupFile) -> dict[str, Any]:
         (t.played, t.counts, t.seats, export_record(t.record.replay(), t.record.log))
         for t in group.tables
     ]
-    return write_group(group.name, group.players, group.seasons, tables)
+    return write_group(group.name, group.players, group.seasons, tables, group.ended_early_counts)
 
 
 def write_group(
@@ -445,11 +448,12 @@ def write_group(
     players: Iterable[Member],
     seasons: Iterable[Season],
     tables: Iterable[tuple[datetime, bool, Mapping[str, str | None], Mapping[str, Any]]],
+    ended_early_counts: bool = True,
 ) -> dict[str, Any]:
     """A ``table-referee-group/1`` document from its parts: each table when it was played, whether
     it counts, its seats (in seat order) and its record's document (as ``export_record`` writes
     it: what the app writes from a table it keeps). ``retired`` is written only for a retired
-    player, ``counts`` always."""
+    player, ``counts`` always, ``ended_early_counts`` only when false."""
     return {
         "format": FORMAT,
         "name": name,
@@ -457,6 +461,7 @@ def write_group(
             {"id": m.id, "name": m.name} | ({"retired": True} if m.retired else {}) for m in players
         ],
         "seasons": [{"name": s.name, "from": s.start.isoformat()} for s in seasons],
+        **({} if ended_early_counts else {"ended_early_counts": False}),
         "tables": [_table_document(*table) for table in tables],
     }
 
@@ -472,11 +477,14 @@ def group_text(
     players: Iterable[Member],
     seasons: Iterable[Season],
     tables: Iterable[tuple[datetime, bool, Mapping[str, str | None], Mapping[str, Any]]],
+    ended_early_counts: bool = True,
 ) -> Iterator[str]:
     """``write_group``'s document as JSON text, written a piece at a time: the group's head, then
     each table on a line of its own as ``tables`` gives it (a group of a thousand card-by-card
     games is a file of many megabytes, which is never held whole)."""
-    head = json.dumps(write_group(name, players, seasons, ()), ensure_ascii=False)
+    head = json.dumps(
+        write_group(name, players, seasons, (), ended_early_counts), ensure_ascii=False
+    )
     assert head.endswith('"tables": []}')
     yield head[: -len("]}")] + "\n"
     for number, table in enumerate(tables):

@@ -82,12 +82,19 @@ class SeatFacts:
 @dataclass(frozen=True)
 class TableFacts:
     """A table's facts: its game, whether it is complete (``check``'s ``complete``), how many
-    breaches of the rules it holds, and each seat's facts in seat order."""
+    breaches of the rules it holds, each seat's facts in seat order, and the round it ended
+    after when the table ended it early (``docs/rules.md``, "Ending early")."""
 
     game: str
     complete: bool
     breaches: int
     seats: tuple[SeatFacts, ...]
+    ended_after: int | None = None
+
+    def counts_for(self, ended_early_counts: bool) -> bool:
+        """Whether the table counts in a group's numbers, by the group's choice whether a game
+        ended early counts (``docs/group-format.md``, ``ended_early_counts``)."""
+        return ended_early_counts or self.ended_after is None
 
     def seat(self, name: str) -> SeatFacts:
         """The facts of the seat of ``name`` (``KeyError`` if the table has none)."""
@@ -225,4 +232,4 @@ def table_facts(state: State) -> TableFacts:
                     sums[key] += count
     placed = places(points) if complete else {}
     seats = tuple(SeatFacts(p, played[p], points[p], summed[p], placed.get(p)) for p in players)
-    return TableFacts(state.setup.game, complete, len(state.violations), seats)
+    return TableFacts(state.setup.game, complete, len(state.violations), seats, state.ended)

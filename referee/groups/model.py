@@ -180,6 +180,7 @@ class Group:
     players: tuple[Member, ...] = ()
     seasons: tuple[Season, ...] = ()
     tables: tuple[KeptTable, ...] = ()
+    ended_early_counts: bool = True
     by_id: Mapping[str, Member] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -51,7 +51,8 @@ DECIMALS = 3
 def counted_tables(
     group: GroupFile, tables: Sequence[object], season: Season | None = None, processes: int = 1
 ) -> list[CountedTable]:
-    """The tables of a group file that count (``counts`` true; with ``season``, played in it),
+    """The tables of a group file that count (``counts`` true, and not ended early where the
+    group does not count such games; with ``season``, played in it),
     each replayed for its facts and named by its number in the file (from 1), in the file's
     order. The file comes in two parts (``read_group_head``): ``group`` without its tables, and
     the tables' documents. Every table is read, as ``read_group`` reads it (``GroupError`` for
@@ -108,7 +109,8 @@ def _counted(shared: _Shared, start: int, stop: int) -> list[CountedTable] | tup
             return exc.field, exc.message
         if table.counts and (season is None or group.season_of(table) == season):
             facts = table_facts(table.record.replay())
-            out.append(CountedTable(index + 1, table.played, table.seats, facts))
+            if facts.counts_for(group.ended_early_counts):
+                out.append(CountedTable(index + 1, table.played, table.seats, facts))
     return out
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
 from flask import current_app
@@ -189,6 +189,7 @@ def _new_id() -> str:
 def _insert_group(group: Group, creator: str | None) -> None:
     """Write a new group's row, roster and seasons, in the caller's transaction."""
     row = {"id": group.id, "name": group.name, "time_zone": group.time_zone, "version": 1}
+    row["ended_early_counts"] = group.ended_early_counts
     db.session.execute(insert(GROUPS), row | {"creator": creator, "created_at": group.created_at})
     if group.players:
         db.session.execute(
@@ -273,6 +274,7 @@ def start_import(
     players: Sequence[Member],
     seasons: Sequence[Season],
     creator: str | None = None,
+    ended_early_counts: bool = True,
 ) -> Group:
     """The head of a group loaded from its file (``referee.groups.read_group``), committed: its
     name, time zone, roster with the file's ids and seasons; the group as stored. Its tables
@@ -283,6 +285,7 @@ def start_import(
     seasons than it keeps, a name it refuses, a time zone it does not know); ``TooManyGroups``
     as for ``create_group``."""
     group = new_group(_new_id(), name, time_zone, players, seasons, utcnow())
+    group = replace(group, ended_early_counts=ended_early_counts)
     if creator is not None:
         one_at_a_time(TABLES_OF_A_CREATOR, creator)
         if not may_create_group(creator):
@@ -434,6 +437,7 @@ def get_group(group_id: str) -> Group | None:
         created_at=as_utc(row.created_at),
         players=tuple(Member(p.player_id, p.name, bool(p.retired)) for p in players),
         seasons=tuple(Season(s.name, s.starts_on) for s in seasons),
+        ended_early_counts=bool(row.ended_early_counts),
         tables=tuple(
             KeptTable(
                 table_id=t.table_id,
@@ -611,6 +615,17 @@ def set_counts(
         update(KEPT)
         .where(KEPT.c.group_id == group_id, KEPT.c.table_id == table_id)
         .values(counts=counts)
+    )
+    db.session.commit()
+
+
+def set_ended_early_counts(
+    group_id: str, counts: bool, expected: int | None = None, by: str | None = None
+) -> None:
+    """The group's choice whether a game its table ended early counts in its numbers."""
+    _change(group_id, expected, by)
+    db.session.execute(
+        update(GROUPS).where(GROUPS.c.id == group_id).values(ended_early_counts=counts)
     )
     db.session.commit()
 

@@ -134,6 +134,9 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
     #: An IANA time zone name (``Europe/Berlin``): a table's evening is its start's date there.
     time_zone: Mapped[str] = mapped_column(sa.String(64))
     version: Mapped[int] = mapped_column(default=1)
+    #: Whether a game its table ended early (``docs/rules.md``, "Ending early") counts in the
+    #: group's numbers (the group's choice; a keeper changes it beside the standings).
+    ended_early_counts: Mapped[bool] = mapped_column(default=True, server_default=sa.true())
     #: Who created the group, as a keyed hash of their network address (for the rate limit).
     creator: Mapped[str | None] = mapped_column(sa.String(64))
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)

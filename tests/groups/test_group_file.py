@@ -324,6 +324,12 @@ REFUSALS: list[tuple[str, dict[str, Any] | bytes, str, str]] = [
         "season 2: name: \"spring\" is season 1's name too: seasons' names differ, ignoring case",
     ),
     (
+        "ended_early_counts that is no yes or no",
+        changed("ended_early_counts", "no"),
+        "ended_early_counts",
+        "ended_early_counts: must be true or false",
+    ),
+    (
         "a season's date that is no date",
         changed("seasons.0.from", "2026-02-30"),
         "seasons[0].from",

@@ -14,9 +14,11 @@ from referee.records import load_record
 from referee.rules import GAMES
 from referee.store.tables import get_table, table_state
 from tests.durability.legal import entry_form, next_entry
+from tests.groups.figures import statistics_of
 from tests.web.group_helpers import main_text, new_group
 from tests.web.helpers import error_of, new_table, ok, undo
 from tests.web.test_groups_numbers import numbers_of
+from tests.web.test_groups_roster import new_group_with_csrf
 from tests.web.test_groups_start import started
 from tests.web.test_language import pdf_text_and_fonts
 
@@ -146,3 +148,57 @@ def test_a_group_counts_a_game_ended_early_as_finished_and_says_so(app, client) 
     assert profile["Finished games"] == "1" and profile["Wins"] == "1", profile
     assert standings.status_code == 200
     assert '<span class="mark">in play</span>' not in standings.text
+
+
+def test_a_group_that_does_not_count_games_ended_early_leaves_them_out(app, client) -> None:
+    """The group's choice, beside the standings: a keeper taps "Don't count games ended early";
+    the game ended after round 2 leaves the standings and the profile (and the group's file says
+    so), the evenings still show it; "Count games ended early" brings it back."""
+    group_id = new_group(client)
+    table_id = started(client, group_id, here=["p1", "p2", "p3", "p4"])
+    play_rounds(app, client, table_id, 2)
+    ok(client.post(f"/t/{table_id}/entry", data=end_form(client.get(f"/t/{table_id}").text)))
+    with app.app_context():
+        state = table_state(table_id)
+    winner = f"p{NAMES.index(state.winners()[0]) + 1}"
+    standings = client.get(f"/g/{group_id}/standings?season=all")
+    assert "counts as a finished game" in main_text(standings)
+    form = dict(re.findall(r'name="(csrf_token|version)"[^>]*value="([^"]*)"', standings.text))
+    assert set(form) == {"csrf_token", "version"}, form
+
+    done = client.post(f"/g/{group_id}/ended-early", data={**form, "counts": "no"})
+    assert done.status_code == 303 and done.location.endswith("#ended-early")
+    page = client.get(done.location)
+    text = main_text(page)
+    assert "Games ended early count for nothing now." in text
+    assert "counts for nothing in these numbers" in text
+    assert "Not counted, as this group chose:" in text
+    assert f"ended after round 2 of {state.game.round_count}" in text
+    profile = numbers_of(client.get(f"/g/{group_id}/p/{winner}?game=blackout&season=all").text)
+    assert profile.get("Finished games", "0") == "0", profile
+    exported = client.get(f"/g/{group_id}/group.json").data
+    assert json.loads(exported)["ended_early_counts"] is False
+    assert statistics_of(exported).games == {}  # the command line leaves it out as well
+    assert "Ended after round 2" in main_text(client.get(f"/g/{group_id}"))
+
+    form = dict(re.findall(r'name="(csrf_token|version)"[^>]*value="([^"]*)"', page.text))
+    again = client.post(f"/g/{group_id}/ended-early", data={**form, "counts": "yes"})
+    assert "Games ended early count again" in main_text(client.get(again.location))
+    profile = numbers_of(client.get(f"/g/{group_id}/p/{winner}?game=blackout&season=all").text)
+    assert profile["Finished games"] == "1", profile
+    exported = client.get(f"/g/{group_id}/group.json").data
+    assert "ended_early_counts" not in json.loads(exported)
+    assert statistics_of(exported).games["blackout"].players[winner].wins == 1
+
+
+@pytest.mark.csrf
+def test_a_stale_choice_of_games_ended_early_changes_nothing(app, client) -> None:
+    group_id = new_group_with_csrf(client)
+    page = client.get(f"/g/{group_id}/standings").text
+    version = re.search(r'name="version"[^>]*value="([^"]*)"', page)
+    assert version is not None
+    data = {"version": version[1], "counts": "no", "csrf_token": "stale"}
+    stale = client.post(f"/g/{group_id}/ended-early", data=data)
+    assert stale.status_code == 303
+    text = main_text(client.get(stale.location))
+    assert "This page was stale" in text and "counts as a finished game" in text

@@ -51,6 +51,7 @@ def blueprint() -> Blueprint:
         ("/g/<group_id>/tv", tv.tv, ["GET"]),
         ("/groups/new", new.new, ["GET", "POST"]),
         ("/g/<group_id>/seasons", edits.seasons, ["POST"]),
+        ("/g/<group_id>/ended-early", edits.ended_early, ["POST"]),
         ("/g/<group_id>/roster", edits.roster, ["GET"]),
         ("/g/<group_id>/roster", edits.roster_change, ["POST"]),
         ("/g/<group_id>/t/<table_id>", edits.kept_table, ["GET"]),

@@ -33,6 +33,7 @@ from referee.store.groups import (
     retire_player,
     seat_new_player,
     set_counts,
+    set_ended_early_counts,
     set_seat,
 )
 from referee.web.errors import on_stale
@@ -74,6 +75,38 @@ def seasons(group_id: str) -> ResponseReturnValue:
     shown = format_date(day, "medium")
     flash(gettext("Season “%(name)s” starts on %(day)s.", name=name.strip(), day=shown), "info")
     return redirect(url_for("groups.page", group_id=group_id) + "#seasons", 303)
+
+
+def ended_early(group_id: str) -> ResponseReturnValue:
+    """Count games ended early in the group's numbers, or not (a keeper's choice; shown with
+    the standings)."""
+    GROUPS.require(group_id, "keeper")
+    season = request.form.get("season", "")
+    back = url_for("groups.standings_page", group_id=group_id, season=season or None)
+    if stale_form():
+        flash(stale_text(), "error")
+        return redirect(back + "#ended-early", 303)
+    counts = request.form.get("counts") == "yes"
+    version = posted_version()
+    error = change(group_id, lambda by: set_ended_early_counts(group_id, counts, version, by))
+    if error is not None:
+        flash(error, "error")
+    elif counts:
+        flash(gettext("Games ended early count again, as finished games."), "info")
+    else:
+        flash(gettext("Games ended early count for nothing now."), "info")
+    return redirect(back + "#ended-early", 303)
+
+
+@on_stale("groups.ended_early")
+def stale_ended_early(message: str) -> ResponseReturnValue:
+    """A stale form of the choice: the standings again, saying so; nothing changed."""
+    group_id = str((request.view_args or {}).get("group_id", ""))
+    GROUPS.require(group_id, "keeper")
+    flash(message, "error")
+    season = request.form.get("season", "") or None
+    back = url_for("groups.standings_page", group_id=group_id, season=season)
+    return redirect(back + "#ended-early", 303)
 
 
 def stale_text() -> str:

@@ -196,7 +196,14 @@ def load(job: ImportJob, data: bytes) -> None:
         return
     group, tables = found
     try:
-        kept = start_import(group.name, job.time_zone, group.players, group.seasons, job.creator)
+        kept = start_import(
+            group.name,
+            job.time_zone,
+            group.players,
+            group.seasons,
+            job.creator,
+            group.ended_early_counts,
+        )
     except GroupRefused as refusal:
         fail_import(job.id, [refusal_text(refusal)])
         return

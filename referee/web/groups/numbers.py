@@ -37,7 +37,7 @@ from referee.groups import (
 from referee.groups.facts import stats_part, table_facts
 from referee.groups.figures import GameFigures, PlayerFigures, Statistics
 from referee.groups.report import ranked
-from referee.web.groups.glance import positions
+from referee.web.groups.glance import positions, table_glance
 from referee.web.i18n import gettext
 from referee.web.loading import each_table, recent_seqs
 from referee.web.memo import memo
@@ -143,7 +143,7 @@ def counted(group: Group, scope: Scope) -> Iterator[CountedTable]:
     found = facts_of_tables([kept.table_id for _number, kept in chosen])
     for number, kept in chosen:
         facts = found.get(kept.table_id)
-        if facts is not None:
+        if facts is not None and facts.counts_for(group.ended_early_counts):
             seats = {name: kept.seats.get(name) for name in kept.players}
             yield CountedTable(number, kept.played, seats, facts)
 
@@ -172,16 +172,24 @@ class TableNote:
     kept: KeptTable
     facts: TableFacts | None
 
+    @property
+    def round_count(self) -> int | None:
+        """The rounds the table's game was to have (for "ended after round 7 of 25")."""
+        glance = table_glance(self.kept.table_id)
+        return None if glance is None else glance.round_count
+
 
 @dataclass(frozen=True)
 class Honesty:
     """What the numbers of one game leave out or take as they are: the tables of the scope not
-    counted, the counted ones still in play (their complete rounds count, no win, no rating)
-    and those that break a rule (they count as the table kept them)."""
+    counted, the counted ones still in play (their complete rounds count, no win, no rating),
+    those that break a rule (they count as the table kept them) and those ended early (counted
+    as finished, or not at all: the group's choice, ``Group.ended_early_counts``)."""
 
     not_counted: tuple[TableNote, ...]
     in_play: tuple[TableNote, ...]
     breaking: tuple[TableNote, ...]
+    ended: tuple[TableNote, ...] = ()
 
 
 def honesty(group: Group, scope: Scope, game: str, doc: Statistics) -> Honesty:
@@ -193,17 +201,21 @@ def honesty(group: Group, scope: Scope, game: str, doc: Statistics) -> Honesty:
         if kept.game == game and in_scope(group, kept, scope)
     ]
     found = facts_of_tables([kept.table_id for _number, kept in chosen if kept.counts])
-    not_counted, in_play, broken = [], [], []
+    not_counted, in_play, broken, ended = [], [], [], []
     for number, kept in chosen:
         note = TableNote(number, kept, found.get(kept.table_id))
         if not kept.counts:
             not_counted.append(note)
             continue
+        if note.facts is not None and note.facts.ended_after is not None:
+            ended.append(note)
+            if not group.ended_early_counts:
+                continue
         if note.facts is not None and not note.facts.complete:
             in_play.append(note)
         if number in breaking:
             broken.append(note)
-    return Honesty(tuple(not_counted), tuple(in_play), tuple(broken))
+    return Honesty(tuple(not_counted), tuple(in_play), tuple(broken), tuple(ended))
 
 
 def table_id_of(group: Group, number: int) -> str | None:

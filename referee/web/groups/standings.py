@@ -186,7 +186,7 @@ def standings_page(group_id: str) -> ResponseReturnValue:
             scopes=scopes(group),
             doc=doc,
             games=games,
-            quiet=[q for q in quiet if q[2].not_counted],
+            quiet=[q for q in quiet if q[2].not_counted or q[2].ended],
             args=scope_args(scope, chosen),
             **formats(),
         )

@@ -102,7 +102,9 @@ def group_file(group: Group) -> Iterator[str]:
     seasons and every table it keeps, in the order played (the numbers ``numbers.py`` names
     tables by)."""
     members = [Member(p.id, p.name, p.retired) for p in group.players]
-    return group_text(group.name, members, group.seasons, exported_tables(group))
+    return group_text(
+        group.name, members, group.seasons, exported_tables(group), group.ended_early_counts
+    )
 
 
 def exported_tables(
