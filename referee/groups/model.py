@@ -277,6 +277,29 @@ class Group:
         roster = {**self.by_id, member.id: member}
         return check_seats(kept.players, {**kept.seats, seat: member.id}, roster)
 
+    def merged_guest(
+        self, table_id: str, seat: str, member: Member
+    ) -> dict[str, dict[str, str | None]]:
+        """The seats of every table a guest merge changes (table id → seats): the table's own
+        (``seated_guest``), and those of each other table of its evening where a guest of the
+        same name sat (ignoring case) and ``member`` did not: one person, one evening, merged
+        once."""
+        kept = self.table(table_id)
+        changed = {table_id: self.seated_guest(table_id, seat, member)}
+        key = same_name_key(seat)
+        for other in self.tables:
+            if other.table_id == table_id or other.evening != kept.evening:
+                continue
+            if member.id in other.seats.values():
+                continue
+            name = next(
+                (n for n, pid in other.seats.items() if pid is None and same_name_key(n) == key),
+                None,
+            )
+            if name is not None:
+                changed[other.table_id] = self.seated_guest(other.table_id, name, member)
+        return changed
+
 
 def new_group(
     group_id: str,

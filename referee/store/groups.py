@@ -639,12 +639,15 @@ def set_seat(
     by: str | None = None,
 ) -> None:
     """Merge a guest of a table into a roster player: the seat ``seat`` (a guest's) becomes the
-    player's id. Refused when the seat is no guest's, or another seat of the table has the id."""
+    player's id, and so does the same guest's seat at the evening's other tables
+    (``Group.merged_guest``). Refused when the seat is no guest's, or another seat of the table
+    has the id."""
     group = _change(group_id, expected, by)
     with rolled_back_if_refused():
         group.guest_seat(table_id, seat)
-        seats = group.seated_guest(table_id, seat, group.member(player_id))
-    _seat(group, table_id, seats)
+        changed = group.merged_guest(table_id, seat, group.member(player_id))
+    for table, seats in changed.items():
+        _seat(group, table, seats)
     db.session.commit()
 
 
@@ -658,9 +661,10 @@ def seat_new_player(
     with rolled_back_if_refused():
         group.guest_seat(table_id, seat)
         player = group.new_member(seat)
-        seats = group.seated_guest(table_id, seat, player)
+        changed = group.merged_guest(table_id, seat, player)
     _insert_player(group, player)
-    _seat(group, table_id, seats)
+    for table, seats in changed.items():
+        _seat(group, table, seats)
     db.session.commit()
     return player.id
 

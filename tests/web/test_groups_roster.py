@@ -6,10 +6,13 @@ token neither."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from flask import Flask
 
 from tests.web.group_helpers import (
+    chip_values,
     error_text,
     main_text,
     new_group,
@@ -134,6 +137,44 @@ def test_a_guest_merged_into_the_roster(app: Flask, client) -> None:
     assert group.kept(table).seats == {"Ann": "p1", "Ben": "p2", "Gus": "p4", "Hal": "p3"}
     assert group.player("p4").name == "Gus"
     assert "was a guest" not in main_text(client.get(f"/g/{group_id}/t/{table}"))
+
+
+def test_a_guest_is_merged_once_for_the_whole_evening(app: Flask, client) -> None:
+    """Gus plays two tables tonight as a guest (the second from his chip) and Hal one; Gus
+    merged into a new roster player at the first table is the roster's Gus at the second too,
+    and the next table's chips offer him from the roster, no more as a guest. Hal, merged into
+    Cho at his table, changes no other table. A guest of another evening is not touched."""
+    group_id = new_group(client, players=("Ann", "Ben", "Cho"))
+    first = started(client, group_id, here=["p1", "p2"], guests="Gus")
+    second = started(client, group_id, here=["p1", "guest:Gus"], guests="Hal")
+    page = client.get(f"/g/{group_id}/t/{first}")
+    data = {"version": version_of(page.text), "action": "merge", "seat": "Gus", "into": "new"}
+    response = client.post(f"/g/{group_id}/t/{first}", data=data)
+    assert "with this table and 1 more table of that evening" in main_text(
+        client.get(response.location)
+    )
+    group = stored(app, group_id)
+    assert group.kept(first).seats["Gus"] == group.kept(second).seats["Gus"] == "p4"
+    chips = chip_values(client.get(f"/g/{group_id}/new").text)
+    assert "p4" in chips and "guest:Gus" not in chips and "guest:Hal" in chips
+    page = client.get(f"/g/{group_id}/t/{second}")
+    data = {"version": version_of(page.text), "action": "merge", "seat": "Hal", "into": "p3"}
+    response = client.post(f"/g/{group_id}/t/{second}", data=data)
+    assert "The guest's seat is the roster player's now." in main_text(
+        client.get(response.location)
+    )
+    assert stored(app, group_id).kept(second).seats == {"Ann": "p1", "Gus": "p4", "Hal": "p3"}
+
+
+def test_a_guest_of_a_roster_players_name_is_offered_as_them(app: Flask, client) -> None:
+    """A guest typed as "dee" before Dee was on the roster: the merge offers Dee first (at 360
+    px the options are short enough to read)."""
+    group_id = new_group(client, players=("Ann", "Ben", "Cho"))
+    table = started(client, group_id, here=["p1", "p2"], guests="dee")
+    ok(client.post(f"/g/{group_id}/roster", data={"action": "add", "name": "Dee"}))
+    page = client.get(f"/g/{group_id}/t/{table}").text
+    assert re.search(r'<option value="p4" selected>Dee</option>', page), page
+    assert "New on the roster: dee" in page
 
 
 def test_a_table_that_does_not_count_says_so_and_can_be_let_go(app: Flask, client) -> None:

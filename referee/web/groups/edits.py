@@ -22,8 +22,10 @@ from flask_babel import format_date
 from referee.groups import (
     LONGEST_GROUP_NAME,
     Group,
+    GroupRefused,
+    Member,
 )
-from referee.rules.names import LONGEST_NAME
+from referee.rules.names import LONGEST_NAME, same_name_key
 from referee.store.groups import (
     add_player,
     add_season,
@@ -42,7 +44,7 @@ from referee.web.groups.group import GroupForm, change, load_group, posted_versi
 from referee.web.groups.numbers import facts_of
 from referee.web.groups.pages import render_page
 from referee.web.groups.words import changed_text
-from referee.web.i18n import gettext
+from referee.web.i18n import gettext, ngettext
 from referee.web.sharing.access import GROUPS, TABLES
 
 # --- seasons -----------------------------------------------------------------------------------
@@ -235,16 +237,22 @@ def render_kept(
     if kept is None:
         abort(404)
     seated = {player_id for player_id in kept.seats.values() if player_id is not None}
+    free = [player for player in group.players if player.id not in seated]
+    shown = line(group, kept)
+    # A guest whose name a free roster player has is most likely them: chosen to begin with.
+    by_name = {same_name_key(p.name): p.id for p in free if not p.retired}
+    likely = {g: by_name[same_name_key(g)] for g in shown.guests if same_name_key(g) in by_name}
     return (
         render_template(
             "groups/table.html",
             group=group,
-            line=line(group, kept),
+            line=shown,
             keeper=GROUPS.keeps(group.id),
             holds=TABLES.held_token(table_id) is not None,
             form=GroupForm(formdata=None),
             error=error,
-            free=[player for player in group.players if player.id not in seated],
+            free=free,
+            likely=likely,
             breaks=breaks_a_rule(table_id),
         ),
         status,
@@ -301,11 +309,42 @@ def merge(group_id: str, table_id: str, version: int | None) -> tuple[str | None
     guest's name (``new``)."""
     seat = request.form.get("seat", "")
     player = request.form.get("into", "")
+    others = evening_guest_tables(load_group(group_id), table_id, seat, player)
     if player == "new":
         error = change(group_id, lambda by: seat_new_player(group_id, table_id, seat, version, by))
-        return error, gettext("%(name)s is on the roster now, with this table.", name=seat)
+        done = ngettext(
+            "%(name)s is on the roster now, with this table and %(num)d more table of that "
+            "evening.",
+            "%(name)s is on the roster now, with this table and %(num)d more tables of that "
+            "evening.",
+            others,
+            name=seat,
+        )
+        if not others:
+            done = gettext("%(name)s is on the roster now, with this table.", name=seat)
+        return error, done
     error = change(group_id, lambda by: set_seat(group_id, table_id, seat, player, version, by))
-    return error, gettext("The guest's seat is the roster player's now.")
+    if not others:
+        return error, gettext("The guest's seat is the roster player's now.")
+    return error, ngettext(
+        "The guest's seat is the roster player's now, here and at %(num)d more table of that "
+        "evening.",
+        "The guest's seat is the roster player's now, here and at %(num)d more tables of that "
+        "evening.",
+        others,
+    )
+
+
+def evening_guest_tables(group: Group, table_id: str, seat: str, player: str) -> int:
+    """How many other tables of the evening a merge of the guest ``seat`` into ``player`` (a
+    roster id, or ``new``) also seats (``Group.merged_guest``); 0 when it would be refused."""
+    member = Member("", seat) if player == "new" else group.player(player)
+    if member is None:
+        return 0
+    try:
+        return len(group.merged_guest(table_id, seat, member)) - 1
+    except GroupRefused:
+        return 0
 
 
 @on_stale("groups.kept_change")
