@@ -20,9 +20,9 @@ from referee.web.assets import asset
 
 bp = Blueprint("offline", __name__)
 
-#: The static files the pages use (groups.css: the group pages only), kept by the service worker
-#: when it is installed.
-PAGE_FILES = ("style.css", "app.js", "groups.css")
+#: The static files the pages use (groups.css and groups.js: the group pages only), kept by the
+#: service worker when it is installed.
+PAGE_FILES = ("style.css", "app.js", "groups.css", "groups.js")
 
 
 def worker_script() -> tuple[str, str]:

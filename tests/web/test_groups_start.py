@@ -162,3 +162,82 @@ def test_the_start_form_works_with_csrf_on_as_in_production(app: Flask, client) 
     )
     assert response.status_code == 303
     assert len(stored(app, group_id).tables) == 1
+
+
+def seat_names(page: str) -> list[str]:
+    """The seats list's names, in seat order (the row template left out)."""
+    listed = page.split("data-seating", 1)[1].split("</ol>", 1)[0]
+    return re.findall(r'<span class="who">([^<]*)</span>', listed)
+
+
+def dealt_first(page: str) -> str | None:
+    listed = page.split("data-seating", 1)[1].split("</ol>", 1)[0]
+    found = re.search(r'name="dealer" value="([^"]*)" checked', listed)
+    return None if found is None else found[1]
+
+
+def test_the_seats_are_the_order_the_rules_use(app, client) -> None:
+    """What the seats list posts (with the page's script: the order the chips were tapped in,
+    then as moved) is the table's seat order; the first dealer is the checked "deals first"."""
+    group_id = new_group(client)
+    table = started(client, group_id, here=["p1", "p2", "p3", "p4"], seat=["p3", "p1", "p4", "p2"])
+    assert setup_of(app, table).players == ("Cho", "Ann", "Dee", "Ben")
+    assert setup_of(app, table).first == "Cho"  # no table yet: the first seat deals
+    second = started(
+        client, group_id, here=["p1", "p2", "p3"], seat=["p2", "p3", "p1"], dealer="p3"
+    )
+    assert setup_of(app, second).players == ("Ben", "Cho", "Ann")
+    assert setup_of(app, second).first == "Cho"
+    assert stored(app, group_id).kept(second).seats == {"Ben": "p2", "Cho": "p3", "Ann": "p1"}
+
+
+def test_seats_move_without_the_script_and_nothing_starts(app, client) -> None:
+    """Without JavaScript: "Show the seats" lists who is tapped in the chips' order, ↑ and ↓
+    post the form and the page comes back with the seat moved, everything tapped and typed
+    kept, the next in turn marked to deal; no table is started until "Start the table"."""
+    group_id = new_group(client)
+    started(client, group_id, here=["p1", "p2", "p3", "p4"], dealer="p2")  # Ben deals
+    tables = len(stored(app, group_id).tables)
+    data = {"game": "blackout", "here": ["p1", "p3", "p4"], "guests": "Gus", "move": "seat"}
+    page = client.post(f"/g/{group_id}/new", data=data)
+    assert page.status_code == 200
+    assert seat_names(page.text) == ["Ann", "Cho", "Dee"]
+    assert dealt_first(page.text) == "p3"  # left of Ben, who is not here
+    assert 'value="Gus"' in page.text
+    seats = re.findall(r'name="seat" value="([^"]*)"', page.text.split("<template", 1)[0])
+    page = client.post(
+        f"/g/{group_id}/new", data={**data, "seat": seats, "move": "up-p4", "dealer": "p3"}
+    )
+    assert seat_names(page.text) == ["Ann", "Dee", "Cho"]
+    page = client.post(
+        f"/g/{group_id}/new",
+        data={**data, "seat": ["p1", "p4", "p3"], "move": "up-p1", "dealer": "p3"},
+    )
+    assert seat_names(page.text) == ["Ann", "Dee", "Cho"]  # the first seat stays first
+    assert len(stored(app, group_id).tables) == tables
+    table = started(
+        client, group_id, here=["p1", "p3", "p4"], seat=["p1", "p4", "p3"], guests="Gus"
+    )
+    assert setup_of(app, table).players == ("Ann", "Dee", "Cho", "Gus")
+    assert setup_of(app, table).first == "Cho"
+
+
+def test_a_seat_list_that_names_someone_twice_or_not_here_seats_each_once(app, client) -> None:
+    """A forged or stale seats list: a value twice, one not tapped, one unknown — each person
+    tapped sits once, in the list's order where it names them."""
+    group_id = new_group(client)
+    table = started(
+        client,
+        group_id,
+        here=["p1", "p2", "p3"],
+        seat=["p2", "p2", "p5", "nobody", "p1"],
+    )
+    assert setup_of(app, table).players == ("Ben", "Ann", "Cho")
+
+
+def test_a_refused_start_keeps_the_seats_as_they_were(app, client) -> None:
+    group_id = new_group(client)
+    response = start(client, group_id, "ebbes", here=["p1", "p2"], seat=["p2", "p1"], dealer="p1")
+    assert response.status_code == 422
+    assert seat_names(response.text) == ["Ben", "Ann"] and dealt_first(response.text) == "p1"
+    assert stored(app, group_id).tables == ()

@@ -22,9 +22,10 @@ def test_the_service_worker_is_served_from_the_root_with_the_pages_static_files(
     listed = json.loads(re.search(r"^const STATIC = (.*);$", worker.text, re.M).group(1))
     named = re.findall(r'(?:href|src)="(/static/(?:style|app)\.[0-9a-f]{12}\.(?:css|js))"', page)
     assert len(named) == 2 and set(named) < set(listed)  # the versions the page uses
-    group_page = client.get("/g/new").text  # and the group pages' own style sheet
-    grouped = re.findall(r'href="(/static/groups\.[0-9a-f]{12}\.css)"', group_page)
-    assert len(listed) == 3 and sorted(listed) == sorted(named + grouped)
+    group_page = client.get("/g/new").text  # and the group pages' own style sheet and script
+    grouped = re.findall(r'(?:href|src)="(/static/groups\.[0-9a-f]{12}\.(?:css|js))"', group_page)
+    assert len(grouped) == 2
+    assert len(listed) == 4 and sorted(listed) == sorted(named + grouped)
     assert re.search(r'^const VERSION = "[0-9a-f]{12}";$', worker.text, re.M)
 
 

@@ -2,10 +2,17 @@
 
 Choose the game (the group page's game buttons preselect it), tap who is here — the roster's
 chips in the order they sat at the group's last table, then the rest of the roster, then the
-guests who played tonight — and type a guest once; the first dealer (ebbes: who leads first) is
-offered as the group's rotation has it, and each game's options are the ones it was last played
-with in the group. The phone that starts the table gets its scorekeeper link, as on the
+guests who played tonight — and type a guest once; each game's options are the ones it was last
+played with in the group. The phone that starts the table gets its scorekeeper link, as on the
 new-table page, and the group keeps the table with its seats.
+
+**Seated as they sit**: the seats list below the chips is the table's seat order, clockwise, as
+the rules use it (the deal and the bidding go round in it), with whoever deals first (ebbes:
+leads) marked. With the page's script (``static/groups.js``) a tapped chip takes the next seat,
+so tapping people in the order they sit seats them; ↑ and ↓ move a seat, by touch or by
+keyboard, and a seat's "deals first" chooses the dealer. Without it the same buttons post the
+form (``move``) and the page comes back with the seats moved; seats the list does not name yet
+follow in the chips' order. The first dealer is offered as the group's rotation has it.
 
 One way to start a table: the form is the new-table page's ``NewTableForm`` (and the page draws
 its game and options with the same template, ``newtable/_form.html``), the setup is checked by
@@ -43,6 +50,9 @@ from referee.web.sharing.access import GROUPS, may_create, too_many_tables
 
 #: The value of the dealer choice that follows the group's rotation.
 NEXT = "next"
+#: What a seat's ↑ and ↓ post (and "show the seats", without the script): ``up-`` or ``down-``
+#: and the chip's value, or ``seat``.
+UP, DOWN, SHOW = "up-", "down-", "seat"
 #: What a guest chip's value starts with (a roster player's is their id).
 GUEST = "guest:"
 
@@ -103,22 +113,47 @@ def chips(group: Group) -> list[Chip]:
     return list(found.values())
 
 
+def next_in_turn(group: Group) -> list[str]:
+    """Who would deal first next, in turn (chip values): the players of the group's last table
+    from the one left of its first dealer round to that dealer (empty: no table yet)."""
+    if not group.tables:
+        return []
+    last = group.tables[-1]
+    seats = dict(last.seats)
+    order = [identity(seats, name) for name in last.players]
+    dealer = last.first if last.first in last.players else last.players[0]
+    at = last.players.index(dealer)
+    return [order[(at + step) % len(order)] for step in range(1, len(order) + 1)]
+
+
 def rotation(group: Group, here: list[str]) -> str | None:
     """Who deals first (as a chip's value) among ``here`` (chip values in seat order), as the
     group's rotation has it (see the module); None when nobody is here."""
     if not here:
         return None
-    if group.tables:
-        last = group.tables[-1]
-        seats = dict(last.seats)
-        order = [identity(seats, name) for name in last.players]
-        dealer = last.first if last.first in last.players else last.players[0]
-        at = last.players.index(dealer)
-        for step in range(1, len(order) + 1):
-            candidate = order[(at + step) % len(order)]
-            if candidate in here:
-                return candidate
-    return here[0]
+    return next((value for value in next_in_turn(group) if value in here), here[0])
+
+
+def seated(offered: list[Chip], here: list[str], order: list[str]) -> list[Chip]:
+    """Who is here, in seat order: as the seats list posted them (``order``, chip values),
+    then anyone else tapped, in the chips' order."""
+    by_value = {chip.value: chip for chip in offered}
+    chosen = set(here)
+    out = [by_value[v] for v in dict.fromkeys(order) if v in chosen and v in by_value]
+    return out + [chip for chip in offered if chip.value in chosen and chip not in out]
+
+
+def moved(order: list[str], move: str) -> list[str]:
+    """``order`` with the seat a move button names one place up or down (as it was when that
+    is no seat, or the first seat up, the last down)."""
+    out = list(order)
+    for prefix, step in ((UP, -1), (DOWN, 1)):
+        value = move.removeprefix(prefix)
+        if move.startswith(prefix) and value in out:
+            at = out.index(value)
+            if 0 <= at + step < len(out):
+                out[at], out[at + step] = out[at + step], out[at]
+    return out
 
 
 def last_dealer(group: Group) -> str | None:
@@ -170,14 +205,22 @@ def render_start(
     dealer: str = NEXT,
     notice: str | None = None,
     errors: list[str] | None = None,
+    order: list[str] | None = None,
 ) -> tuple[str, int]:
+    offered = chips(group)
+    seats = seated(offered, here or [], order or [])
+    values = [chip.value for chip in seats]
+    first = dealer if dealer in values else rotation(group, values)
     page = render_template(
         "groups/start.html",
         group=group,
         form=form,
-        chips=chips(group),
+        chips=offered,
         here=set(here or ()),
-        dealer=dealer,
+        seats=seats,
+        first=first,
+        picked=dealer in values,
+        turn=" ".join(next_in_turn(group)),
         last_dealer=last_dealer(group),
         games=[(name, game.title, screens(name)) for name, game in GAMES.items()],
         errors=[*(errors or []), *every_error(form)],
@@ -198,15 +241,22 @@ def start_page(group_id: str) -> ResponseReturnValue:
         preset(form, group)
         return render_start(group, form)
     form = StartForm()
-    here = [value for value in request.form.getlist("here") if isinstance(value, str)]
+    here = request.form.getlist("here")
+    order = request.form.getlist("seat")
     dealer = request.form.get("dealer", NEXT)
+    move = request.form.get("move")
+    if move is not None:  # a seat moved (or the seats shown) without the page's script
+        form.validate()  # its fields as posted, its errors not yet said
+        form.errors.clear()
+        order = [chip.value for chip in seated(chips(group), here, order)]
+        return render_start(group, form, 200, here, dealer, order=moved(order, move))
     if not form.validate():
-        return render_start(group, form, 422, here, dealer)
-    return start_posted(group, form, here, dealer)
+        return render_start(group, form, 422, here, dealer, order=order)
+    return start_posted(group, form, here, dealer, order)
 
 
 def start_posted(
-    group: Group, form: StartForm, here: list[str], dealer: str
+    group: Group, form: StartForm, here: list[str], dealer: str, order: list[str]
 ) -> ResponseReturnValue:
     """Start the table the posted form describes, or show the form again saying why not."""
     offered = chips(group)
@@ -219,7 +269,7 @@ def start_posted(
                 "Tap who is here again."
             )
         )
-    chosen = [chip for chip in offered if chip.value in here]
+    chosen = seated(offered, here, order)
     roster = {same_name_key(p.name): p for p in group.players if not p.retired}
     seats: dict[str, str | None] = {chip.name: chip.player_id for chip in chosen}
     names = [chip.name for chip in chosen]
@@ -241,17 +291,24 @@ def start_posted(
             errors.append(
                 gettext("Who deals first must be at the table: tap them as here, or choose again.")
             )
+
+    def again(
+        status: int, notice: str | None = None, said: list[str] | None = None
+    ) -> tuple[str, int]:
+        """The form again, as posted, with what is wrong."""
+        return render_start(group, form, status, here, dealer, notice, said, order)
+
     if errors:
-        return render_start(group, form, 422, here, dealer, errors=errors)
+        return again(422, said=errors)
     setup = checked_setup(form, tuple(names), first)
     if setup is None:
-        return render_start(group, form, 422, here, dealer)
+        return again(422)
     try:
         check_seats(setup.players, seats, group.by_id)
     except GroupRefused as refusal:
-        return render_start(group, form, 422, here, dealer, errors=[refusal_text(refusal)])
+        return again(422, said=[refusal_text(refusal)])
     if not may_create():
-        return render_start(group, form, 429, here, dealer, notice=too_many_tables())
+        return again(429, notice=too_many_tables())
     table_id = start_table(setup)
     token = GROUPS.held_token(group.id)
     try:
@@ -275,4 +332,5 @@ def stale_start(message: str) -> ResponseReturnValue:
     GROUPS.require(group_id, "keeper")
     group = load_group(group_id)
     here = request.form.getlist("here")
-    return render_start(group, StartForm(), 400, here, request.form.get("dealer", NEXT), message)
+    dealer, order = request.form.get("dealer", NEXT), request.form.getlist("seat")
+    return render_start(group, StartForm(), 400, here, dealer, message, order=order)
