@@ -87,3 +87,13 @@ function setUpSeating(list) {
 }
 
 document.querySelectorAll("[data-seating]").forEach(setUpSeating);
+
+// Your keeper link (templates/groups/my_link.html): where the phone can share (the Web Share
+// API), a button hands the link to its share sheet (a note, a message to oneself); elsewhere it
+// stays hidden, and the link is there to copy.
+document.querySelectorAll("[data-share]").forEach((button) => {
+  const field = document.getElementById(button.dataset.share);
+  if (!navigator.share || !field) return;
+  button.hidden = false;
+  button.addEventListener("click", () => navigator.share({ url: field.value }).catch(() => {}));
+});

@@ -91,7 +91,15 @@ def not_found(error: NotFound) -> ResponseReturnValue:
 
 @bp.app_errorhandler(403)
 def forbidden(error: Forbidden) -> ResponseReturnValue:
-    return render_template("errors/403.html", message=error.description), 403
+    """Not with this link: what would let them in; for a phone without a link to a table or a
+    group (``LinkNeeded``), what to do and a field to paste a link kept."""
+    needed = getattr(error, "thing", None)
+    args = request.view_args or {}
+    thing_id = args.get("group_id" if needed == "group" else "table_id")
+    page = render_template(
+        "errors/403.html", message=error.description, needed=needed, thing_id=thing_id
+    )
+    return page, 403
 
 
 @bp.app_errorhandler(CSRFError)

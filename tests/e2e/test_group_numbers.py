@@ -40,8 +40,9 @@ def load_friday(page: Any, url: str, send: Any) -> None:
     send(page.get_by_role("link", name="A group from its file"))
     page.get_by_label("Group file (.json)").set_input_files(str(FRIDAY))
     send(page.get_by_role("button", name="Load the group"))
-    expect(page).to_have_url(GROUP_URL)
     expect(page.locator(".flash")).to_contain_text("The group is loaded with its 7 tables.")
+    send(page.get_by_role("link", name="Kept: on to the group"))
+    expect(page).to_have_url(GROUP_URL)
 
 
 def rival(page: Any, name: str) -> Any:

@@ -122,6 +122,7 @@ def test_three_evenings_of_a_group(live_server, phone, shoot, tmp_path: Path) ->
     page.get_by_label("Group name").fill("Friday club")
     page.get_by_label("Players, one name per line").fill("\n".join(SIX))
     send(page.get_by_role("button", name="Create group"))
+    send(page.get_by_role("link", name="Kept: on to the group"))
     expect(page).to_have_url(GROUP_URL)
     group_url = page.url
     group_id = group_url.rsplit("/", 1)[-1]
@@ -239,8 +240,9 @@ def test_three_evenings_of_a_group(live_server, phone, shoot, tmp_path: Path) ->
         answered(other, other.get_by_role("link", name="A group from its file").tap)
         other.get_by_label("Group file (.json)").set_input_files(str(saved))
         answered(other, other.get_by_role("button", name="Load the group").tap)
-        expect(other).to_have_url(GROUP_URL)
         expect(other.locator(".flash")).to_contain_text("The group is loaded with its 6 tables.")
+        answered(other, other.get_by_role("link", name="Kept: on to the group").tap)
+        expect(other).to_have_url(GROUP_URL)
         moved = other.url.rsplit("/", 1)[-1]
         for name, path in pages.items():
             other.goto(fresh.url(f"/g/{moved}{path}"))

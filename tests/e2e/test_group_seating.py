@@ -38,8 +38,8 @@ def new_group(page: Any, server: LiveServer) -> str:
     page.locator("textarea[name=players]").fill("\n".join(SIX))
     create = page.get_by_role("button", name=re.compile("^(Create group|Gruppe anlegen)$"))
     answered(page, create.tap)
-    expect(page).to_have_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
-    return page.url
+    expect(page).to_have_url(re.compile(r"/g/[A-Za-z0-9_-]+/my-link\?made=1$"))
+    return page.url.split("/my-link", 1)[0]
 
 
 def seats(page: Any) -> list[str]:

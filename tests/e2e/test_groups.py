@@ -42,6 +42,13 @@ def test_a_groups_evening(live_server, phone, shoot) -> None:
     page.get_by_label("Group name").fill("Friday club")
     page.get_by_label("Players, one name per line").fill("\n".join(SIX))
     answered(page, page.get_by_role("button", name="Create group").tap)
+    # First the keeper link to keep (copy, share, QR), then on to the group.
+    expect(page.get_by_role("heading", name="Keep this link")).to_be_visible()
+    expect(page.locator("#keeper-link")).to_have_value(re.compile(r"/j#[A-Za-z0-9_-]+$"))
+    expect(page.locator(".qr svg")).to_have_count(1)
+    fits(page)
+    shoot(page, "keep-this-link")
+    answered(page, page.get_by_role("link", name="Kept: on to the group").tap)
     expect(page).to_have_url(GROUP_URL)
     group_url = page.url
     for name in SIX:
@@ -124,6 +131,7 @@ def test_a_group_without_javascript(live_server, phone, shoot) -> None:
     page.get_by_label("Group name").fill("Cabin")
     page.get_by_label("Players, one name per line").fill("Ann\nBen\nCho")
     page.get_by_role("button", name="Create group").click()
+    page.get_by_role("link", name="Kept: on to the group").click()
     expect(page).to_have_url(GROUP_URL)
     page.get_by_role("link", name=re.compile("^Alles oder Nichts")).click()
     for name in ("Ann", "Ben", "Cho"):

@@ -38,7 +38,7 @@ from tests.hostile.test_fuzz import (
 )
 from tests.hostile.test_fuzz import count as count_request
 from tests.links import join, open_shared
-from tests.web.group_helpers import loading_here
+from tests.web.group_helpers import group_id_at, loading_here
 
 pytestmark = pytest.mark.hostile
 
@@ -212,7 +212,7 @@ def test_a_new_group_under_fire(hostile_app, hostile_client, form):
     response = hostile_client.post("/groups/new", data=form)
     answered(response, form, "new group")
     if response.status_code == 303:
-        group_id = response.headers["Location"].rsplit("/", 1)[-1]
+        group_id = group_id_at(response.headers["Location"])
         with hostile_app.app_context():
             assert get_group(group_id) is not None
 
@@ -387,7 +387,7 @@ def test_a_group_file_under_fire(hostile_app, hostile_client, data, time_zone):
     answered(response, form, "group file")
     groups, tables = counted(hostile_app)
     if response.status_code == 303:
-        group_id = response.headers["Location"].rsplit("/", 1)[-1]
+        group_id = group_id_at(response.headers["Location"])
         with hostile_app.app_context():
             made = get_group(group_id)
         assert made is not None and (groups, tables) == (before[0] + 1, before[1] + 1)

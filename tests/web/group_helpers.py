@@ -27,7 +27,15 @@ def new_group(client: FlaskClient, name: str = "Friday club", players=SIX) -> st
     assert response.status_code == 303, response.text[-2000:]
     location = response.headers["Location"]
     assert location.startswith("/g/")
-    return location.rsplit("/", 1)[-1]
+    return group_id_at(location)
+
+
+def group_id_at(location: str) -> str:
+    """The group's id in the address of one of its pages (a new group's first page is its
+    keeper link's, ``/g/<id>/my-link?made=1``)."""
+    found = re.search(r"/g/([^/?#]+)", location)
+    assert found is not None, location
+    return found[1]
 
 
 def group_link(app: Flask, group_id: str, kind: str = "viewer") -> str:
@@ -140,4 +148,4 @@ def imported(client: FlaskClient, data: bytes) -> str:
     with loading_here():
         response = import_group_file(client, data)
     assert response.status_code == 303, error_text(response)
-    return response.headers["Location"].rsplit("/", 1)[-1]
+    return group_id_at(response.headers["Location"])

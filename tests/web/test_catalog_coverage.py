@@ -40,7 +40,7 @@ from referee.web.downloads import XLSX
 from tests.durability.legal import next_entry
 from tests.groups.test_stats_by_hand import FRIDAY
 from tests.links import join, new_link
-from tests.web.group_helpers import loading_here
+from tests.web.group_helpers import group_id_at, loading_here
 
 #: The test catalog's language: one the app has no catalog of (Esperanto, two plural forms).
 MARKED = "eo"
@@ -395,7 +395,7 @@ def test_the_group_pages_come_through_the_catalog(app: Flask) -> None:
     reading.page("/groups/new")
     reading.page("/groups/new", method="POST", data={"name": "", "players": "Ann"}, status=422)
     roster = {"name": "Ann", "players": "Ann\nBen", "time_zone": "UTC"}
-    group = client.post("/groups/new", data=roster).headers["Location"].rsplit("/", 1)[-1]
+    group = group_id_at(client.post("/groups/new", data=roster).headers["Location"])
     start = {"game": "blackout", "here": ["p1", "p2"], "guests": "Cho", "dealer": "next"}
     table = client.post(f"/g/{group}/new", data=start).headers["Location"].rsplit("/", 1)[-1]
     earlier = create_in(app, "blackout")  # a whole game, last week

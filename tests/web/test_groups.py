@@ -22,6 +22,7 @@ from referee.store.tables import append_entry, create_table
 from tests.links import join, open_shared
 from tests.web.group_helpers import (
     SIX,
+    group_id_at,
     group_link,
     join_group,
     main_text,
@@ -161,6 +162,70 @@ def test_the_share_page_shows_the_links_as_fragments_and_revokes_them(app, clien
     assert response.status_code == 403
     assert "Gil" not in [p.name for p in stored(app, group_id).players]
     assert second.get(f"/g/{group_id}").status_code == 200
+
+
+def test_a_new_group_shows_its_keeper_link_to_keep_and_the_group_page_offers_it(
+    app, client
+) -> None:
+    """The group is made: its first page is its keeper link (QR code, copy, share), never kept
+    by a cache; opened on another phone, the link keeps the group there too. The group page
+    offers the link to a keeper (and not to a viewer), and "Add a keeper" makes a second
+    keeper's link in one tap."""
+    made = client.post(
+        "/groups/new",
+        data={"name": "Cabin", "players": "Ann\nBen\nCho", "time_zone": "Europe/Berlin"},
+    )
+    assert made.status_code == 303 and made.location.endswith("/my-link?made=1")
+    group_id = group_id_at(made.location)
+    page = client.get(made.location)
+    assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
+    text = main_text(page)
+    assert "Keep this link" in text and "“Cabin” is made" in text
+    links = re.findall(r'value="(http://localhost/j#[A-Za-z0-9_-]+)"', page.text)
+    assert len(links) == 1 and "<svg" in page.text and "data-share" in page.text
+    new_phone = app.test_client()
+    assert new_phone.get(f"/g/{group_id}").status_code == 403
+    assert open_shared(new_phone, links[0]).location == f"/g/{group_id}"
+    ok(new_phone.post(f"/g/{group_id}/roster", data={"action": "add", "name": "Dee"}))
+    again = client.get(f"/g/{group_id}/my-link")
+    assert "Your keeper link" in main_text(again) and links[0] in again.text  # the same link
+
+    group_page = client.get(f"/g/{group_id}").text
+    assert f'href="/g/{group_id}/my-link"' in group_page
+    added = client.post(f"/g/{group_id}/share", data={"action": "keeper"})
+    second = re.findall(r'value="(http://localhost/j#[A-Za-z0-9_-]+)"', added.text)[-1]
+    assert second != links[0]
+    viewer = app.test_client()
+    join_group(app, viewer, group_id, "viewer")
+    assert "/my-link" not in viewer.get(f"/g/{group_id}").text
+    assert viewer.get(f"/g/{group_id}/my-link").status_code == 403
+
+
+def test_a_phone_that_lost_its_link_is_told_what_to_do_and_can_paste_it(app, client) -> None:
+    """A keeper's phone whose session is gone (a new phone): not a dead end but what to do —
+    open the kept link or paste it, ask another keeper, or the server's command — and the
+    kept link pasted there opens the group again. A table's page says the same for a table."""
+    group_id = new_group(client)
+    kept = re.findall(
+        r'value="(http://localhost/j#[A-Za-z0-9_-]+)"', client.get(f"/g/{group_id}/my-link").text
+    )[0]
+    lost = app.test_client()
+    response = lost.get(f"/g/{group_id}/roster")
+    assert response.status_code == 403
+    text = main_text(response)
+    assert "What to do" in text and "open the keeper link you kept" in text
+    assert f"flask --app app group-link {group_id}" in text
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', response.text)
+    assert csrf is not None and 'action="/j"' in response.text
+    opened = lost.post("/j", data={"link": kept, "csrf_token": csrf[1]})
+    assert opened.status_code == 303 and opened.location == f"/g/{group_id}"
+    assert lost.get(f"/g/{group_id}/roster").status_code == 200
+    table = start_table(client, group_id, ["p1", "p2", "p3"])
+    response = app.test_client().get(f"/t/{table}")
+    assert response.status_code == 403
+    text = main_text(response)
+    assert "open the scorekeeper link you kept" in text
+    assert f"flask --app app link {'-- ' if table.startswith('-') else ''}{table}" in text
 
 
 def test_a_keeper_scanning_the_group_link_stays_a_keeper(app, client) -> None:

@@ -9,7 +9,14 @@ import html
 from flask import Flask
 
 from tests.links import join
-from tests.web.group_helpers import error_text, join_group, main_text, new_group, stored
+from tests.web.group_helpers import (
+    error_text,
+    group_id_at,
+    join_group,
+    main_text,
+    new_group,
+    stored,
+)
 from tests.web.helpers import hidden, new_table
 
 
@@ -30,7 +37,7 @@ def test_a_new_group_made_from_a_table_keeps_it_with_its_players(app: Flask, cli
         f"/t/{table}/group", data={"action": "new", "name": "Cabin", "time_zone": "UTC"}
     )
     assert response.status_code == 303
-    group_id = response.headers["Location"].rsplit("/", 1)[-1]
+    group_id = group_id_at(response.headers["Location"])
     group = stored(app, group_id)
     assert [p.name for p in group.players] == ["Ann", "Ben", "Gus"]
     assert group.kept(table).seats == {"Ann": "p1", "Ben": "p2", "Gus": "p3"}

@@ -14,6 +14,7 @@ from flask import Flask
 from tests.web.group_helpers import (
     chip_values,
     error_text,
+    group_id_at,
     main_text,
     new_group,
     start,
@@ -266,7 +267,7 @@ def new_group_with_csrf(client) -> str:
         },
     )
     assert response.status_code == 303
-    return response.headers["Location"].rsplit("/", 1)[-1]
+    return group_id_at(response.headers["Location"])
 
 
 @pytest.mark.csrf

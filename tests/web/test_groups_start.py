@@ -15,6 +15,7 @@ from referee.store.tables import get_table
 from tests.web.group_helpers import (
     chip_values,
     error_text,
+    group_id_at,
     main_text,
     new_group,
     start,
@@ -150,7 +151,7 @@ def test_the_start_form_works_with_csrf_on_as_in_production(app: Flask, client) 
     token = hidden(page, "csrf_token")
     data = {"name": "Club", "players": "Ann\nBen\nCho", "time_zone": "UTC", "csrf_token": token}
     response = client.post("/groups/new", data=data)
-    group_id = response.headers["Location"].rsplit("/", 1)[-1]
+    group_id = group_id_at(response.headers["Location"])
     form = client.get(f"/g/{group_id}/new?game=ebbes").text
     data = {"game": "ebbes", "here": ["p1", "p2", "p3"], "dealer": "next"}
     response = client.post(f"/g/{group_id}/new", data=data | {"csrf_token": "forged"})

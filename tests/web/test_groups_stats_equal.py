@@ -24,7 +24,7 @@ from referee.groups.report import stats_text
 from referee.store import db
 from tests.conftest import make_app
 from tests.groups.test_properties import SCALE, SEEDS, draw_group
-from tests.web.group_helpers import error_text, import_group_file, loading_here
+from tests.web.group_helpers import error_text, group_id_at, import_group_file, loading_here
 from tests.web.test_groups_numbers import numbers_of, rows
 
 EXAMPLES = settings(
@@ -117,7 +117,7 @@ def test_the_web_shows_what_stats_says(roomy: Flask, seed: int, tables: int) -> 
     with loading_here():  # a loader process for each of the examples would take seconds
         response = import_group_file(client, data)
     assert response.status_code == 303, error_text(response)
-    group_id = response.headers["Location"].rsplit("/", 1)[-1]
+    group_id = group_id_at(response.headers["Location"])
     exported = client.get(f"/g/{group_id}/group.json").data
     numbers = played_order(group)
     rng = random.Random(seed)

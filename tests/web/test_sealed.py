@@ -21,6 +21,7 @@ from referee.store.tables import current_seq, table_state
 from referee.web.polls import POLL_HEADER
 from tests.links import join
 from tests.sheets.reading import page_texts
+from tests.web.group_helpers import group_id_at
 from tests.web.helpers import hidden, new_table, ok, post
 
 PLAYERS = ("Ann", "Ben", "Cho")
@@ -271,7 +272,7 @@ def test_a_sealed_bid_shows_on_no_group_page(app):
         keeper = app.test_client()
         table = round_two(app, keeper)
         made = keeper.post(f"/t/{table}/group", data={"action": "new", "name": "Club"})
-        group = made.headers["Location"].rsplit("/", 1)[-1]
+        group = group_id_at(made.headers["Location"])
         phones = {"keeper": keeper}
         for kind, table_link in (("keeper", None), ("viewer", None), ("viewer", "Cho")):
             phones[f"group {kind}, {table_link}"] = other = app.test_client()

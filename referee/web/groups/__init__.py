@@ -48,6 +48,7 @@ def blueprint() -> Blueprint:
         ("/g/<group_id>/evenings", pages.all_evenings, ["GET"]),
         ("/g/<group_id>/share", pages.share, ["GET"]),
         ("/g/<group_id>/share", pages.share_change, ["POST"]),
+        ("/g/<group_id>/my-link", pages.my_link, ["GET"]),
         ("/g/<group_id>/tv", tv.tv, ["GET"]),
         ("/groups/new", new.new, ["GET", "POST"]),
         ("/g/<group_id>/seasons", edits.seasons, ["POST"]),

@@ -120,7 +120,7 @@ def keep(table_id: str) -> ResponseReturnValue:
             return render_keep(table_id, form, 429, too_many_groups())
         open_new_group(group_id)
         flash(gettext("The group keeps this table; its players are the roster."), "info")
-        return redirect(url_for("groups.page", group_id=group_id), 303)
+        return redirect(url_for("groups.my_link", group_id=group_id, made=1), 303)
     group_id = request.form.get("group", "")
     token = GROUPS.held_token(group_id)
     group = get_group(group_id) if token is not None else None

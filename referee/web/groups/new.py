@@ -76,7 +76,7 @@ def new() -> ResponseReturnValue:
     except TooManyGroups:
         return render_new(form, 429, too_many_groups())
     open_new_group(group_id)
-    return redirect(url_for("groups.page", group_id=group_id), 303)
+    return redirect(url_for("groups.my_link", group_id=group_id, made=1), 303)
 
 
 @on_stale("groups.new")

@@ -141,6 +141,23 @@ def share(group_id: str) -> ResponseReturnValue:
     return render_share(load_group(group_id))
 
 
+def my_link(group_id: str) -> ResponseReturnValue:
+    """This phone's own keeper link, to keep somewhere safe: shown as the group is made
+    (``?made=1``) and whenever the group page's keeper asks. A phone that forgets the group (a
+    new phone, a cleared browser) gets it back by opening the link again."""
+    GROUPS.require(group_id, "keeper")
+    token = GROUPS.held_token(group_id)
+    assert token is not None  # (it keeps the group)
+    page = render_template(
+        "groups/my_link.html",
+        group=load_group(group_id),
+        link=shown_link(token, gettext("Group keeper link")),
+        made=request.args.get("made") == "1",
+        form=GroupForm(formdata=None),
+    )
+    return link_page(page)
+
+
 def share_change(group_id: str) -> ResponseReturnValue:
     GROUPS.require(group_id, "keeper")
     here = url_for("groups.share", group_id=group_id)

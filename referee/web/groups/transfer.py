@@ -271,6 +271,7 @@ def import_status(job_id: str) -> ResponseReturnValue:
                 ),
                 "info",
             )
+            return redirect(url_for("groups.my_link", group_id=job.group_id, made=1), 303)
         return redirect(url_for("groups.page", group_id=job.group_id), 303)
     if job.silent or (job.state == "waiting" and utcnow() - job.updated_at > LOADER_LATE):
         restart_loader()  # its loader is gone (a restart): the next takes the job, or says so

@@ -36,6 +36,7 @@ from flask import (
     request,
     session,
 )
+from werkzeug.exceptions import Forbidden
 
 from referee.store.groups import GroupAccess, group_access, group_version
 from referee.store.links import Access, NoAccess, access, make_link
@@ -60,6 +61,16 @@ class Opened(Protocol):
 
 
 A = TypeVar("A", bound=Opened)
+
+
+class LinkNeeded(Forbidden):
+    """The 403 for a browser that holds no link (or a revoked one) to a table or group that is
+    there (``thing``: "table" or "group"): its page says what to do — open the link kept, ask
+    for one, or have the server make one — and takes a link pasted, instead of a dead end."""
+
+    def __init__(self, description: str, thing: str) -> None:
+        super().__init__(description)
+        self.thing = thing
 
 
 @dataclass(frozen=True)
@@ -102,6 +113,8 @@ class Things(Generic[A]):
     revoked: Callable[[], str]
     no_link: Callable[[], str]
     too_little: Callable[[], str]
+    #: What a thing is called in the pages' help ("table", "group").
+    thing: str = "table"
 
     def held_link(self, thing_id: str) -> tuple[str, A | None] | None:
         """The link this browser holds to the thing: its token, and what it opened when the
@@ -167,11 +180,13 @@ class Things(Generic[A]):
             abort(404, description=self.missing())
         if found is None and self.held_token(thing_id) is not None:
             self.refuse_revoked()
-        abort(403, description=self.no_link() if found is None else self.too_little())
+        if found is None:
+            raise LinkNeeded(self.no_link(), self.thing)
+        abort(403, description=self.too_little())
 
     def refuse_revoked(self) -> NoReturn:
         """The 403 page for a browser whose link to the thing has been revoked."""
-        abort(403, description=self.revoked())
+        raise LinkNeeded(self.revoked(), self.thing)
 
     def grant(self, token: str, opened: A) -> None:
         """Keep ``token`` as this browser's link to what it opens, with what it opens
@@ -337,6 +352,7 @@ GROUPS: Things[GroupAccess] = Things(
     revoked=group_link_revoked,
     no_link=no_group_link,
     too_little=not_a_group_keeper,
+    thing="group",
 )
 
 
