@@ -59,6 +59,7 @@ from referee.records import (
 )
 from referee.records.history import read_offset_time
 from referee.records.parts import name_map, subfield
+from referee.rules import events as ev
 from referee.rules.names import printable, quote, same_name_key
 
 __all__ = [
@@ -410,8 +411,9 @@ def _seats(
             subfield(field, name),
             "must be a roster player's id, or null for a guest",
         )
+    joined = [e.player for e in record.events if isinstance(e, ev.Join) and e.player not in players]
     try:
-        return check_seats(players, given, roster)
+        return check_seats(players, given, roster, joined)
     except GroupRefused as refusal:
         # The messages quoting ids are made only for a seat that is wrong: a file has thousands.
         name = str(refusal.params["name"])

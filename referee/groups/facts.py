@@ -210,7 +210,8 @@ def table_facts(state: State) -> TableFacts:
     game = state.game
     own = stats_part(state.setup.game)
     players = state.players  # a late joiner too: their total places the others
-    points = dict.fromkeys(players, 0) | dict(state.start_points())
+    points = dict.fromkeys(players, 0)  # scored in the rounds each was dealt in
+    started = state.start_points()  # a late newcomer's: they place by it, never scored it
     summed = {p: dict.fromkeys(own.keys, 0) for p in players}
     played = dict.fromkeys(players, 0)  # the complete rounds scored each was dealt in
     # ``state.complete``, read in the pass: a game ended early is complete (docs/rules.md)
@@ -230,6 +231,6 @@ def table_facts(state: State) -> TableFacts:
             for key, count in own.counts(values[p]).items():
                 if count:  # most are 0
                     sums[key] += count
-    placed = places(points) if complete else {}
+    placed = places({p: points[p] + started.get(p, 0) for p in players}) if complete else {}
     seats = tuple(SeatFacts(p, played[p], points[p], summed[p], placed.get(p)) for p in players)
     return TableFacts(state.setup.game, complete, len(state.violations), seats, state.ended)

@@ -262,30 +262,55 @@ class Group:
             raise GroupRefused("not-kept")
         return found
 
-    def guest_seat(self, table_id: str, seat: str) -> KeptTable:
-        """The kept table whose seat ``seat`` is a guest's; ``not-kept`` or ``not-a-guest``."""
+    def guest_seat(self, table_id: str, seat: str, joined: Sequence[str] = ()) -> KeptTable:
+        """The kept table whose seat ``seat`` is a guest's (or a newcomer's the table says
+        ``joined`` it and that no seat names yet); ``not-kept`` or ``not-a-guest``."""
         kept = self.table(table_id)
-        if seat not in kept.seats or kept.seats[seat] is not None:
+        newcomer = seat in joined and seat not in kept.players and seat not in kept.seats
+        if not newcomer and (seat not in kept.seats or kept.seats[seat] is not None):
             raise GroupRefused("not-a-guest", name=seat)
         return kept
 
-    def seated_guest(self, table_id: str, seat: str, member: Member) -> dict[str, str | None]:
+    def seated_guest(
+        self, table_id: str, seat: str, member: Member, joined: Sequence[str] = ()
+    ) -> dict[str, str | None]:
         """The seats of a kept table once its guest seat ``seat`` is ``member``'s (a roster
         player's, or one new with this change): refused when the seat is no guest's, or another
-        seat of the table has the id."""
-        kept = self.guest_seat(table_id, seat)
+        seat of the table has the id. ``joined``: the table's newcomers (``guest_seat``)."""
+        kept = self.guest_seat(table_id, seat, joined)
         roster = {**self.by_id, member.id: member}
-        return check_seats(kept.players, {**kept.seats, seat: member.id}, roster)
+        return check_seats(kept.players, {**kept.seats, seat: member.id}, roster, joined)
+
+    def seated_newcomer(
+        self, table_id: str, name: str, joined: Sequence[str]
+    ) -> dict[str, str | None] | None:
+        """The seats of a kept table once a newcomer who joined it late under ``name`` is the
+        roster player of that name (ignoring case; not retired, not seated at the table yet);
+        None when no such player is free, or a seat names the newcomer already."""
+        kept = self.table(table_id)
+        if name in kept.seats or name in kept.players:
+            return None
+        key = same_name_key(name)
+        seated = set(kept.seats.values())
+        member = next(
+            (
+                p
+                for p in self.players
+                if not p.retired and p.id not in seated and same_name_key(p.name) == key
+            ),
+            None,
+        )
+        return None if member is None else self.seated_guest(table_id, name, member, joined)
 
     def merged_guest(
-        self, table_id: str, seat: str, member: Member
+        self, table_id: str, seat: str, member: Member, joined: Sequence[str] = ()
     ) -> dict[str, dict[str, str | None]]:
         """The seats of every table a guest merge changes (table id → seats): the table's own
         (``seated_guest``), and those of each other table of its evening where a guest of the
         same name sat (ignoring case) and ``member`` did not: one person, one evening, merged
         once."""
         kept = self.table(table_id)
-        changed = {table_id: self.seated_guest(table_id, seat, member)}
+        changed = {table_id: self.seated_guest(table_id, seat, member, joined)}
         key = same_name_key(seat)
         for other in self.tables:
             if other.table_id == table_id or other.evening != kept.evening:
@@ -383,14 +408,18 @@ def new_roster(names: Sequence[str]) -> tuple[Member, ...]:
 
 
 def check_seats(
-    players: Sequence[str], seats: Mapping[str, str | None], roster: Mapping[str, Member]
+    players: Sequence[str],
+    seats: Mapping[str, str | None],
+    roster: Mapping[str, Member],
+    joined: Sequence[str] = (),
 ) -> dict[str, str | None]:
     """``seats`` in seat order, for a table of ``players``, if it gives each player's name a
     roster id of ``roster`` or None (a guest) and no id twice; else ``GroupRefused``, for the
-    first seat that is wrong in the order given."""
+    first seat that is wrong in the order given. A newcomer who ``joined`` the table after it
+    began may have a seat too (without one they are a guest), after the players'."""
     taken: dict[str, str] = {}  # a roster id → the seat given it
     for name, player_id in seats.items():
-        if name not in players:
+        if name not in players and name not in joined:
             raise GroupRefused("seats", name=name, missing=False)
         if player_id is None:
             continue
@@ -409,7 +438,8 @@ def check_seats(
     for name in players:
         if name not in seats:
             raise GroupRefused("seats", name=name, missing=True)
-    return {name: seats[name] for name in players}
+    newcomers = {name: seats[name] for name in joined if name in seats and name not in players}
+    return {name: seats[name] for name in players} | newcomers
 
 
 def checked_time_zone(name: str) -> str:

@@ -637,36 +637,64 @@ def set_seat(
     player_id: str,
     expected: int | None = None,
     by: str | None = None,
+    joined: Sequence[str] = (),
 ) -> None:
     """Merge a guest of a table into a roster player: the seat ``seat`` (a guest's) becomes the
     player's id, and so does the same guest's seat at the evening's other tables
     (``Group.merged_guest``). Refused when the seat is no guest's, or another seat of the table
-    has the id."""
+    has the id. ``joined``: the table's newcomers, who may be merged as its guests are."""
     group = _change(group_id, expected, by)
     with rolled_back_if_refused():
-        group.guest_seat(table_id, seat)
-        changed = group.merged_guest(table_id, seat, group.member(player_id))
+        group.guest_seat(table_id, seat, joined)
+        changed = group.merged_guest(table_id, seat, group.member(player_id), joined)
     for table, seats in changed.items():
         _seat(group, table, seats)
     db.session.commit()
 
 
 def seat_new_player(
-    group_id: str, table_id: str, seat: str, expected: int | None = None, by: str | None = None
+    group_id: str,
+    table_id: str,
+    seat: str,
+    expected: int | None = None,
+    by: str | None = None,
+    joined: Sequence[str] = (),
 ) -> str:
     """Merge a guest of a table into a new roster player of the guest's name, in one change:
     both or nothing (refused as ``set_seat`` and ``add_player`` refuse). The new player's id."""
     checked_name(seat)
     group = _change(group_id, expected, by)
     with rolled_back_if_refused():
-        group.guest_seat(table_id, seat)
+        group.guest_seat(table_id, seat, joined)
         player = group.new_member(seat)
-        changed = group.merged_guest(table_id, seat, player)
+        changed = group.merged_guest(table_id, seat, player, joined)
     _insert_player(group, player)
     for table, seats in changed.items():
         _seat(group, table, seats)
     db.session.commit()
     return player.id
+
+
+def seat_newcomer(table_id: str, name: str, joined: Sequence[str]) -> bool:
+    """After a newcomer joined a table under ``name`` (``joined``: every newcomer of the table):
+    if a group keeps the table and a roster player of that name is free there, the newcomer's
+    seat is theirs (``Group.seated_newcomer``), so the group counts their rounds. Whether it
+    was. The table's own entry is the change: no keeper link is asked."""
+    group_id = group_of_table(table_id)
+    found = None if group_id is None else get_group(group_id)
+    if group_id is None or found is None:
+        return False
+    if found.seated_newcomer(table_id, name, joined) is None:
+        return False
+    group = _change(group_id)
+    with rolled_back_if_refused():
+        seats = group.seated_newcomer(table_id, name, joined)
+    if seats is None:  # another phone seated them meanwhile
+        db.session.rollback()
+        return False
+    _seat(group, table_id, seats)
+    db.session.commit()
+    return True
 
 
 def _seat(group: Group, table_id: str, seats: Mapping[str, str | None]) -> None:

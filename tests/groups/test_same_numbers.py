@@ -25,7 +25,7 @@ from werkzeug.test import encode_multipart
 
 from bench.group_stats import group
 from referee.groups.report import stats_text
-from tests.web.group_helpers import loaded, loading_here
+from tests.web.group_helpers import group_id_at, loaded, loading_here
 
 KEPT = Path(__file__).with_name("same_numbers")
 TABLES = 1000
@@ -67,7 +67,7 @@ def web(app: Flask, text: bytes) -> dict[str, str]:
         )
         answer = loaded(client, answer, seconds=120)
     assert answer.status_code == 303, answer.text
-    group_id = answer.headers["Location"].rsplit("/", 1)[-1]
+    group_id = group_id_at(answer.headers["Location"])
     found = {}
     for scope, query in SCOPES.items():
         response = client.get(f"/g/{group_id}/stats.json{query}")

@@ -13,9 +13,11 @@ from referee.groups.facts import table_facts
 from referee.records import load_record
 from referee.store.tables import get_table, table_state
 from tests.durability.legal import entry_form, next_entry
-from tests.web.group_helpers import main_text, new_group
+from tests.groups.figures import statistics_of
+from tests.web.group_helpers import main_text, new_group, stored, version_of
 from tests.web.helpers import error_of, new_table, ok, undo
 from tests.web.test_end_early import end_form, play_rounds
+from tests.web.test_groups_numbers import numbers_of
 from tests.web.test_groups_start import started
 from tests.web.test_language import pdf_text_and_fonts
 
@@ -201,3 +203,51 @@ def test_a_groups_table_where_people_come_and_go(app, client) -> None:
     rounds = {seat.name: seat.rounds for seat in facts.seats}
     assert rounds[left] == 3 and rounds["Gus"] == 4
     assert all(rounds[p] == 5 for p in state.setup.players if p != left)
+
+
+def test_a_roster_player_who_joins_late_counts_for_the_group(app, client) -> None:
+    """Ann, Ben, Cho and Dee (the roster's p1–p4) begin; Eve, on the roster as p5, arrives after
+    round 2 and is typed as "eve": the group seats her as the roster's Eve, so her 3 rounds and
+    her place count for her (her starting points place her, they are not points she scored),
+    on the web as in the group's file and `referee stats` of it. Gus, no roster player, joins
+    too and stays a guest until merged on the table's page; a join taken back takes its seat
+    out of the file."""
+    group_id = new_group(client)
+    table_id = started(client, group_id, here=["p1", "p2", "p3", "p4"])
+    play_rounds(app, client, table_id, 2)
+    page = client.get(f"/t/{table_id}").text
+    ok(client.post(f"/t/{table_id}/entry", data=seat_form(page, "join") | {"name": "eve"}))
+    kept = stored(app, group_id).kept(table_id)
+    assert kept.seats["eve"] == "p5"
+    play_rounds(app, client, table_id, 5)
+    ok(client.post(f"/t/{table_id}/entry", data=end_form(client.get(f"/t/{table_id}").text)))
+    with app.app_context():
+        state = table_state(table_id)
+    facts = table_facts(state)
+    eve = facts.seat("eve")
+    assert eve.rounds == 3
+    started_with = state.start_points()["eve"]
+    assert eve.points == state.totals()["eve"] - started_with  # scored at the table
+    exported = client.get(f"/g/{group_id}/group.json").data
+    table = json.loads(exported)["tables"][0]
+    assert table["seats"] == {"Ann": "p1", "Ben": "p2", "Cho": "p3", "Dee": "p4", "eve": "p5"}
+    figures = statistics_of(exported).games["blackout"].players["p5"]
+    assert figures.rounds == 3 and figures.complete == 1
+    profile = numbers_of(client.get(f"/g/{group_id}/p/p5?game=blackout&season=all").text)
+    assert profile["Rounds"] == "3", profile
+
+    # A guest newcomer, merged by hand on the table's page (he is a newcomer, not a seat yet).
+    other = started(client, group_id, here=["p1", "p2", "p3"])
+    play_rounds(app, client, other, 1)
+    page = client.get(f"/t/{other}").text
+    ok(client.post(f"/t/{other}/entry", data=seat_form(page, "join") | {"name": "Gus"}))
+    assert "Gus" not in stored(app, group_id).kept(other).seats
+    page = client.get(f"/g/{group_id}/t/{other}")
+    assert "Gus was a guest. Who was it?" in main_text(page)
+    data = {"version": version_of(page.text), "action": "merge", "seat": "Gus", "into": "new"}
+    ok(client.post(f"/g/{group_id}/t/{other}", data=data))
+    assert stored(app, group_id).kept(other).seats["Gus"] == "p7"
+    undo(client, other)  # the join taken back: Gus's seat leaves the file
+    exported = json.loads(client.get(f"/g/{group_id}/group.json").data)
+    assert "Gus" not in exported["tables"][1]["seats"]
+    assert statistics_of(json.dumps(exported).encode()).games  # the file still reads

@@ -39,7 +39,7 @@ from referee.store.groups import (
     set_seat,
 )
 from referee.web.errors import on_stale
-from referee.web.groups.glance import line
+from referee.web.groups.glance import line, table_glance
 from referee.web.groups.group import GroupForm, change, load_group, posted_version, stale_form
 from referee.web.groups.numbers import facts_of
 from referee.web.groups.pages import render_page
@@ -309,9 +309,13 @@ def merge(group_id: str, table_id: str, version: int | None) -> tuple[str | None
     guest's name (``new``)."""
     seat = request.form.get("seat", "")
     player = request.form.get("into", "")
-    others = evening_guest_tables(load_group(group_id), table_id, seat, player)
+    group = load_group(group_id)
+    joined = newcomers(group, table_id)
+    others = evening_guest_tables(group, table_id, seat, player, joined)
     if player == "new":
-        error = change(group_id, lambda by: seat_new_player(group_id, table_id, seat, version, by))
+        error = change(
+            group_id, lambda by: seat_new_player(group_id, table_id, seat, version, by, joined)
+        )
         done = ngettext(
             "%(name)s is on the roster now, with this table and %(num)d more table of that "
             "evening.",
@@ -323,7 +327,9 @@ def merge(group_id: str, table_id: str, version: int | None) -> tuple[str | None
         if not others:
             done = gettext("%(name)s is on the roster now, with this table.", name=seat)
         return error, done
-    error = change(group_id, lambda by: set_seat(group_id, table_id, seat, player, version, by))
+    error = change(
+        group_id, lambda by: set_seat(group_id, table_id, seat, player, version, by, joined)
+    )
     if not others:
         return error, gettext("The guest's seat is the roster player's now.")
     return error, ngettext(
@@ -335,14 +341,24 @@ def merge(group_id: str, table_id: str, version: int | None) -> tuple[str | None
     )
 
 
-def evening_guest_tables(group: Group, table_id: str, seat: str, player: str) -> int:
+def newcomers(group: Group, table_id: str) -> tuple[str, ...]:
+    """Who joined the kept table after it began (its glance's players beyond its setup's)."""
+    kept, glance = group.kept(table_id), table_glance(table_id)
+    if kept is None or glance is None:
+        return ()
+    return tuple(name for name in glance.players if name not in kept.players)
+
+
+def evening_guest_tables(
+    group: Group, table_id: str, seat: str, player: str, joined: tuple[str, ...]
+) -> int:
     """How many other tables of the evening a merge of the guest ``seat`` into ``player`` (a
     roster id, or ``new``) also seats (``Group.merged_guest``); 0 when it would be refused."""
     member = Member("", seat) if player == "new" else group.player(player)
     if member is None:
         return 0
     try:
-        return len(group.merged_guest(table_id, seat, member)) - 1
+        return len(group.merged_guest(table_id, seat, member, joined)) - 1
     except GroupRefused:
         return 0
 

@@ -145,6 +145,8 @@ def counted(group: Group, scope: Scope) -> Iterator[CountedTable]:
         facts = found.get(kept.table_id)
         if facts is not None and facts.counts_for(group.ended_early_counts):
             seats = {name: kept.seats.get(name) for name in kept.players}
+            # a newcomer counts for the roster player their seat names (as the file says it)
+            seats |= {s.name: kept.seats[s.name] for s in facts.seats if kept.seats.get(s.name)}
             yield CountedTable(number, kept.played, seats, facts)
 
 

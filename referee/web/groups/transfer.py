@@ -112,6 +112,11 @@ def exported_tables(
 ) -> Iterator[tuple[datetime, bool, dict[str, str | None], dict[str, Any]]]:
     for kept, (record, state) in kept_tables(group):
         seats = {name: kept.seats.get(name) for name in kept.players}
+        # A newcomer seated as a roster player (a guest newcomer needs no seat); a seat of
+        # one whose join was taken back is left out.
+        for name in state.players[len(kept.players) :]:
+            if kept.seats.get(name) is not None:
+                seats[name] = kept.seats[name]
         yield kept.played, kept.counts, seats, export_record(state, record.entries)
         time.sleep(0)  # under gevent, the worker's other requests go on between two tables
 

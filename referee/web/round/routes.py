@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 from referee.rules import Breach, State, apply, extend
 from referee.rules import events as ev
 from referee.rules.events import event_from_dict
-from referee.store.groups import group_of_table
+from referee.store.groups import group_of_table, seat_newcomer
 from referee.store.tables import StaleTable, TableRecord, in_force
 from referee.web.i18n import gettext as _
 from referee.web.loading import load, load_since, recent_seq, remember_after
@@ -171,6 +171,8 @@ def enter(table_id: str) -> Response | tuple[str, int]:
     except StaleTable:
         return stale(table_id, event, form.seq.data, kept)
     now = remember_after(record, entry, extend(state, event))
+    if isinstance(event, ev.Join):  # at a group's table, a roster player of the name counts
+        seat_newcomer(table_id, event.player, after.players[len(after.setup.players) :])
     for said in announcements(state, after):
         flash(said, "info")
     if sealed_bid(event) and not holder.keeps_score:  # on the player's own phone
