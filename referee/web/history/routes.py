@@ -134,9 +134,15 @@ def by_round(state: State, lines: list[dict[str, Any]]) -> list[RoundEntries]:
             row = rows.get(number) if number is not None else None
             result = None
             if row is not None and row.complete:
+                # those dealt in, and a dash for who sat it out (not who was not there yet)
                 result = ", ".join(
-                    _("%(player)s %(score)s", player=p, score=number_text(cell.score or 0))
+                    _(
+                        "%(player)s %(score)s",
+                        player=p,
+                        score="–" if cell.away else number_text(cell.score or 0),
+                    )
                     for p, cell in row.cells.items()
+                    if cell.away != "away"
                 )
             groups[number] = RoundEntries(number, None if row is None else row.who, result)
         groups[number].lines.append(line)
