@@ -130,15 +130,21 @@ def test_two_phones_ending_the_same_game_end_it_once(app, client) -> None:
     assert [e.payload["type"] for e in record.entries].count("end") == 1
 
 
-def test_a_group_counts_a_game_ended_early_as_finished_and_says_so(app, client) -> None:
-    """Ann, Ben, Cho and Dee play two rounds of Blackout and stop: the group's page and the
-    table's line say where it ended; the standings count it as a finished game with its winner."""
+def ended_at_a_group(app, client):
+    """A group's Blackout table of Ann, Ben, Cho and Dee (p1–p4) ended after round 2: the
+    group's id and the table's state."""
     group_id = new_group(client)
     table_id = started(client, group_id, here=["p1", "p2", "p3", "p4"])
     play_rounds(app, client, table_id, 2)
     ok(client.post(f"/t/{table_id}/entry", data=end_form(client.get(f"/t/{table_id}").text)))
     with app.app_context():
-        state = table_state(table_id)
+        return group_id, table_state(table_id)
+
+
+def test_a_group_counts_a_game_ended_early_as_finished_and_says_so(app, client) -> None:
+    """Ann, Ben, Cho and Dee play two rounds of Blackout and stop: the group's page and the
+    table's line say where it ended; the standings count it as a finished game with its winner."""
+    group_id, state = ended_at_a_group(app, client)
     rounds = state.game.round_count
     assert f"Ended after round 2 of {rounds}" in main_text(client.get(f"/g/{group_id}"))
     standings = client.get(f"/g/{group_id}/standings?season=all")
@@ -154,12 +160,7 @@ def test_a_group_that_does_not_count_games_ended_early_leaves_them_out(app, clie
     """The group's choice, beside the standings: a keeper taps "Don't count games ended early";
     the game ended after round 2 leaves the standings and the profile (and the group's file says
     so), the evenings still show it; "Count games ended early" brings it back."""
-    group_id = new_group(client)
-    table_id = started(client, group_id, here=["p1", "p2", "p3", "p4"])
-    play_rounds(app, client, table_id, 2)
-    ok(client.post(f"/t/{table_id}/entry", data=end_form(client.get(f"/t/{table_id}").text)))
-    with app.app_context():
-        state = table_state(table_id)
+    group_id, state = ended_at_a_group(app, client)
     winner = f"p{NAMES.index(state.winners()[0]) + 1}"
     standings = client.get(f"/g/{group_id}/standings?season=all")
     assert "counts as a finished game" in main_text(standings)
