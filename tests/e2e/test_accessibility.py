@@ -353,6 +353,31 @@ def group_table(page: Any, server: LiveServer) -> None:
     expect(page.get_by_role("button", name="Merge into the roster")).to_be_visible()
 
 
+def group_keeper_link(page: Any, server: LiveServer) -> None:
+    """A keeper's own keeper link to keep: its QR code, copy and share."""
+    group, _table = group_with_tables(page, server)
+    page.goto(server.url(f"/g/{group}/my-link"))
+    expect(page.locator("#keeper-link")).to_be_visible()
+
+
+def group_seats(page: Any, server: LiveServer) -> None:
+    """Starting a table from the group: four tapped, their seats listed, one moved."""
+    group, _table = group_with_tables(page, server)
+    page.goto(server.url(f"/g/{group}/new?game=blackout"))
+    for name in ("Dee", "Ann", "Eve", "Ben"):
+        page.get_by_role("checkbox", name=name, exact=True).check()
+    page.get_by_role("button", name="Move Eve up", exact=True).click()
+    expect(page.locator("#seating li")).to_have_count(4)
+
+
+def no_link(page: Any, server: LiveServer) -> None:
+    """A phone without a link to a group that is there: what to do."""
+    group, _table = group_with_tables(page, server)
+    page.context.clear_cookies()
+    page.goto(server.url(f"/g/{group}"))
+    expect(page.get_by_role("heading", name="What to do")).to_be_visible()
+
+
 def group_share(page: Any, server: LiveServer) -> None:
     """The group's share page with its group link and a keeper link shown."""
     group, _table = group_with_tables(page, server)
@@ -373,7 +398,8 @@ def friday_club(page: Any, server: LiveServer) -> str:
     page.get_by_label("Group file (.json)").set_input_files(str(club))
     page.get_by_role("button", name="Load the group").click()
     expect(page.locator(".flash")).to_be_visible(timeout=60_000)  # loaded by its own process
-    return page.url
+    expect(page).to_have_url(re.compile(r"/g/[A-Za-z0-9_-]+/my-link\?made=1$"))  # keep it
+    return page.url.split("/my-link", 1)[0]
 
 
 def group_standings(page: Any, server: LiveServer) -> None:
@@ -440,6 +466,9 @@ SCREENS: dict[str, Screen] = {
     "group-roster-refused": group_roster,
     "group-table": group_table,
     "group-share": group_share,
+    "group-keeper-link": group_keeper_link,
+    "group-seats": group_seats,
+    "no-link": no_link,
     "group-standings": group_standings,
     "group-profile": group_profile,
     "group-import-refused": group_import_refused,
