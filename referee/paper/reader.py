@@ -40,6 +40,8 @@ TICKED = 0.07
 INKED = 0.025
 #: How many readings a question offers.
 CHOICES = 4
+#: The JPEG quality of the card's photo as the table keeps it (``Reading.kept``).
+KEPT_QUALITY = 75
 
 
 @dataclass
@@ -92,6 +94,15 @@ class Reading:
         ok, png = cv2.imencode(".png", self.image[y0:y1, x0:x1])
         assert ok
         return bytes(png.tobytes())
+
+    def kept(self) -> bytes:
+        """The card as the table keeps it: the straightened page alone (nothing around it, no
+        camera metadata), grey, as a JPEG of a few hundred KB."""
+        import cv2
+
+        ok, jpeg = cv2.imencode(".jpg", self.image, [cv2.IMWRITE_JPEG_QUALITY, KEPT_QUALITY])
+        assert ok
+        return bytes(jpeg.tobytes())
 
 
 class CardMismatch(ValueError):

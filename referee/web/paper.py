@@ -6,8 +6,15 @@ and first dealer on it), the table plays on paper, and the photo of the card com
 (``referee.paper`` reads it). The page that follows shows every round as read, with the boxes
 the reader still doubts as the photo's cut-out beside chips to tap; nothing is stored until it
 is confirmed. The confirmed card becomes the table's entries one by one through the same
-checked write every tap makes (``write``), each checked by the rules engine first. Only a
-table with no entries takes a card: the card holds the whole game from its first round.
+entries are each checked by the rules engine first, then written all at once with the card's
+photo (``referee.store.paper.enter_card``: the whole card or nothing). Only a table with no
+entries takes a card: the card holds the whole game from its first round.
+
+The photo the table keeps is the card as the reader straightened it (the page alone, grey, no
+camera metadata). Between the upload and the confirmation it travels in the confirmation form,
+sealed with the app's secret key (``seal``), so nothing is stored before the card is confirmed
+and no other image can be slipped in. Only the scorekeeper sees it, on this page, and may
+delete it; the history marks the card's entries "from paper" for everyone.
 
 The photo is limited like any upload: ``PHOTO_LIMIT`` bytes, then its header's pixel count,
 before a pixel is decoded; an upload refused counts toward the address's limit on new tables
@@ -17,11 +24,24 @@ and refused uploads, as a refused record does.
 from __future__ import annotations
 
 import base64
+import binascii
+import hashlib
+import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
@@ -33,20 +53,26 @@ from referee.paper.layout import CardError, RoundCells, card_layout, has_card
 from referee.rules import Breach, Setup, State
 from referee.sheets.card import BlankCard
 from referee.sheets.readable import readable_card
+from referee.store.links import NoAccess
+from referee.store.paper import card_photo, delete_photo, enter_card, paper_mark
 from referee.store.refusals import note_refusal
 from referee.store.tables import StaleTable
 from referee.web import csrf
 from referee.web.downloads import attachment, safe_file_name
 from referee.web.i18n import gettext, ngettext, translations
-from referee.web.loading import load
+from referee.web.loading import load, load_since
 from referee.web.records import may_upload, too_many_uploads, window_start
-from referee.web.sharing.access import TABLES, creator, write
+from referee.web.sharing.access import TABLES, creator, forget_links
 from referee.web.words import breach_text, colour_label
 
 bp = Blueprint("paper", __name__, url_prefix="/t")
 
 #: The largest photo taken, in bytes (a phone's JPEG is a few MB).
 PHOTO_LIMIT = 16 * 1024 * 1024
+#: The largest card photo kept (``Reading.kept`` makes one of a few hundred KB), and so the
+#: largest confirmation posted: the photo in base64 and the card's boxes.
+KEPT_LIMIT = 2 * 1024 * 1024
+CONFIRM_LIMIT = KEPT_LIMIT * 4 // 3 + 256 * 1024
 
 
 class PhotoForm(FlaskForm):
@@ -57,9 +83,35 @@ class PhotoForm(FlaskForm):
 
 
 class ConfirmForm(FlaskForm):
-    """The card as read and answered: ``rounds`` and a ``c-<cell>`` field per cell."""
+    """The card as read and answered: ``rounds`` and a ``c-<cell>`` field per cell, and the
+    card's photo (base64) with its ``seal``."""
 
     rounds = HiddenField()
+    photo = HiddenField()
+    seal = HiddenField()
+
+
+class DeletePhotoForm(FlaskForm):
+    """Delete the photo of the table's paper card (its CSRF token is all it posts)."""
+
+
+def seal(place: str, photo: bytes) -> str:
+    """The seal of a card photo read for ``place`` (a table or a group): a keyed hash, so that
+    the confirmation takes back only a photo this app read there."""
+    key = current_app.config["SECRET_KEY"].encode()
+    message = b"paper-photo\0" + place.encode() + b"\0" + hashlib.sha256(photo).digest()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
+
+
+def unsealed(place: str, form: ConfirmForm) -> bytes | None:
+    """The photo the confirmation posted back, if its seal is this app's (None: not)."""
+    try:
+        photo = base64.b64decode(form.photo.data or "", validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if not photo or len(photo) > KEPT_LIMIT:
+        return None
+    return photo if hmac.compare_digest(seal(place, photo), form.seal.data or "") else None
 
 
 @dataclass
@@ -92,6 +144,14 @@ class ShownRound:
         return [self.trump, *own] if self.trump is not None else own
 
 
+@dataclass(frozen=True)
+class Photo:
+    """The card's photo as the confirmation form carries it: base64, and its seal."""
+
+    data: str
+    seal: str
+
+
 def readable(state: State) -> bool:
     """Whether the table's game and size have a readable card."""
     setup = state.setup
@@ -117,6 +177,8 @@ def render_page(
             readable=readable(state),
             open_to_photos=not_begun(record),
             photo_limit_mb=PHOTO_LIMIT // (1024 * 1024),
+            mark=paper_mark(table_id),
+            delete_form=DeletePhotoForm(),
         ),
         status,
     )
@@ -232,8 +294,10 @@ def upload(table_id: str) -> ResponseReturnValue:
     values = {cell.key: cell.value for cell in reading.cells}
     choices = {cell.key: list(cell.choices) for cell in reading.cells}
     doubtful = {cell.key for cell in reading.doubts()}
+    kept = reading.kept()
+    photo = Photo(base64.b64encode(kept).decode(), seal(table_id, kept))
     return confirm_page(
-        table_id, state, reading.rounds, values, choices, doubtful, images, problems
+        table_id, state, reading.rounds, values, choices, doubtful, images, problems, photo
     )
 
 
@@ -268,10 +332,12 @@ def confirm_page(
     doubtful: set[str],
     images: Mapping[str, str],
     problems: Mapping[int, str],
+    photo: Photo,
     error: str | None = None,
     status: int = 200,
 ) -> ResponseReturnValue:
-    """The card as read, its doubtful boxes as questions, to confirm."""
+    """The card as read, its doubtful boxes as questions, to confirm (the photo, sealed, goes
+    with the form)."""
     setup = state.setup
     layout = card_layout(setup.game, len(setup.players), setup.options)
     labels = {
@@ -316,7 +382,7 @@ def confirm_page(
             for seat, player in enumerate(setup.players, start=1)
         ]
         shown_rounds.append(ShownRound(n, rnd.hand, trump, players, problems.get(n)))
-    form = ConfirmForm(rounds=str(rounds))
+    form = ConfirmForm(formdata=None, rounds=str(rounds), photo=photo.data, seal=photo.seal)
     questions = [(r.number, cell) for r in shown_rounds for cell in r.cells if cell.doubtful]
     return (
         render_template(
@@ -338,7 +404,9 @@ def posted_values(form: Mapping[str, str], rounds: int, setup: Setup) -> dict[st
     """The cells' values as posted (``c-<key>``), read by their kind; the rules check the rest."""
     values: dict[str, Any] = {}
     for name, text in form.items():
-        if not name.startswith("c-") or len(name) > 20 or len(text) > 20:
+        if not (name.startswith("c-") and name.isascii() and text.isascii()):
+            continue
+        if len(name) > 20 or len(text) > 20:
             continue
         key = name[2:]
         parts = key.split(".")
@@ -353,20 +421,36 @@ def posted_values(form: Mapping[str, str], rounds: int, setup: Setup) -> dict[st
     return values
 
 
+def out_of_date(table_id: str) -> ResponseReturnValue:
+    flash(gettext("This page is out of date; here is the table as it is now."), "error")
+    return redirect(url_for("round.show", table_id=table_id), 303)
+
+
 @bp.post("/<table_id>/paper/confirm")
+@csrf.exempt  # checked below, once the size limit is set (the form carries the photo)
 def confirm(table_id: str) -> ResponseReturnValue:
-    """Enter the confirmed card: every round's entries, each checked by the rules, through the
-    write every tap makes. A card the rules refuse comes back with the reason and its round's
-    boxes to answer again; nothing is stored."""
+    """Enter the confirmed card: every round's entries, each checked by the rules, written at
+    once with the card's photo. A card the rules refuse comes back with the reason and its
+    round's boxes to answer again; nothing is stored."""
     from referee.paper.reader import entries
 
     TABLES.require(table_id, "keeper", write_checks_link=True)
+    request.max_content_length = request.max_form_memory_size = CONFIRM_LIMIT
+    try:
+        if current_app.config.get("WTF_CSRF_ENABLED", True):
+            csrf.protect()
+        form = ConfirmForm()
+        valid = form.validate()
+    except RequestEntityTooLarge:
+        return out_of_date(table_id)
     record, state = load(table_id)
-    form = ConfirmForm()
     text = form.rounds.data or ""
-    if not form.validate() or not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 99:
-        flash(gettext("This page is out of date; here is the table as it is now."), "error")
-        return redirect(url_for("round.show", table_id=table_id), 303)
+    if not valid or not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 99:
+        return out_of_date(table_id)
+    kept = unsealed(table_id, form)
+    if kept is None:
+        return out_of_date(table_id)
+    photo = Photo(form.photo.data or "", form.seal.data or "")
     if not not_begun(record):
         flash(already_begun(), "error")
         return redirect(url_for("round.show", table_id=table_id), 303)
@@ -386,6 +470,7 @@ def confirm(table_id: str) -> ResponseReturnValue:
             doubtful,
             {},
             {bad: breach_text(breach)},
+            photo,
             gettext("The rules refuse this card as it stands: answer the round marked below."),
             422,
         )
@@ -399,21 +484,19 @@ def confirm(table_id: str) -> ResponseReturnValue:
             set(values),
             {},
             {},
+            photo,
             gettext("Some boxes have no answer: answer every box below."),
             422,
         )
-    seq = record.last_seq
     try:
-        for event in events:
-            seq = write(table_id, seq, "event", event.to_dict()).seq
+        enter_card(table_id, [e.to_dict() for e in events], kept, TABLES.held_token(table_id))
+    except NoAccess:
+        forget_links(table_id)
+        TABLES.refuse_revoked()
     except StaleTable:
-        flash(
-            gettext(
-                "The table changed on another phone while the card was entered; check its history."
-            ),
-            "error",
-        )
+        flash(already_begun(), "error")  # another phone's entry came first: nothing written
         return redirect(url_for("round.show", table_id=table_id), 303)
+    load_since(table_id, len(events))  # this process's pages know of the card's entries now
     flash(
         ngettext(
             "The paper card is entered: %(num)d round.",
@@ -423,3 +506,25 @@ def confirm(table_id: str) -> ResponseReturnValue:
         "info",
     )
     return redirect(url_for("round.show", table_id=table_id), 303)
+
+
+@bp.get("/<table_id>/paper/photo.jpg")
+def photo(table_id: str) -> ResponseReturnValue:
+    """The kept photo of the table's paper card, to its scorekeeper alone (not cached, so a
+    deleted photo is gone from the phone too)."""
+    TABLES.require(table_id, "keeper")
+    kept = card_photo(table_id)
+    if kept is None:
+        abort(404)
+    response = Response(kept, mimetype="image/jpeg")
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+@bp.post("/<table_id>/paper/photo/delete")
+def delete(table_id: str) -> ResponseReturnValue:
+    """Delete the photo of the table's paper card; its entries stay, marked "from paper"."""
+    TABLES.require(table_id, "keeper")
+    if DeletePhotoForm().validate() and delete_photo(table_id):
+        flash(gettext("The card's photo is deleted; its entries stay."), "info")
+    return redirect(url_for("paper.page", table_id=table_id), 303)

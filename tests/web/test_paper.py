@@ -3,6 +3,7 @@ answered, becomes the same table as the game entered by taps; bad photos store n
 
 from __future__ import annotations
 
+import base64
 import io
 import random
 import re
@@ -13,6 +14,7 @@ from referee.paper.reader import entries
 from referee.rules import Setup
 from referee.rules import events as ev
 from referee.store.tables import get_table, table_state
+from tests.links import join
 from tests.paper.photos import Shot, card_photo
 from tests.tools import tool
 from tests.web.helpers import new_table, ok, post
@@ -48,6 +50,8 @@ def answers(page: str, values) -> dict[str, str]:
     answered with what the card says."""
     form = dict(re.findall(r'<input type="hidden" name="(c-[^"]+)" value="([^"]*)"', page))
     form["rounds"] = re.search(r'name="rounds" type="hidden" value="(\d+)"', page).group(1)
+    for name in ("photo", "seal"):
+        form[name] = re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1)
     token = re.search(r'name="csrf_token"[^>]*? value="([^"]*)"', page)
     if token:
         form["csrf_token"] = token.group(1)
@@ -97,6 +101,15 @@ def test_a_photographed_card_is_the_table_entered_by_taps(app, client, photo):
         assert logs[0] == logs[1]
         assert len(logs[0]) > rounds
         assert table_state(table).totals() == table_state(tapped).totals()
+    # The history marks the card's entries, and only them; the tapped table's none.
+    history = client.get(f"/t/{table}/history").text
+    assert history.count("from paper") == len(logs[0])
+    assert "from paper" not in client.get(f"/t/{tapped}/history").text
+    # The card's photo is kept: the straightened card, as a JPEG, for the scorekeeper.
+    kept = client.get(f"/t/{table}/paper/photo.jpg")
+    assert kept.status_code == 200 and kept.mimetype == "image/jpeg"
+    assert kept.data[:3] == b"\xff\xd8\xff" and "no-store" in kept.headers["Cache-Control"]
+    assert f"/t/{table}/paper/photo.jpg" in client.get(f"/t/{table}/paper").text
 
 
 @pytest.mark.parametrize(
@@ -186,3 +199,57 @@ def test_a_card_printed_for_another_table_is_refused(app, client, photo):
     assert upload(client, printed_for, data).status_code == 200
     with app.app_context():
         assert get_table(table).last_seq == 0
+
+
+def read_and_confirm(app, client, setup, data, values) -> str:
+    table = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    read = upload(client, table, data)
+    confirmed = client.post(f"/t/{table}/paper/confirm", data=answers(read.text, values))
+    assert confirmed.status_code == 303, confirmed.text[-2000:]
+    return table
+
+
+def test_only_the_scorekeeper_sees_the_photo_and_may_delete_it(app, client, photo):
+    setup, data, values, _rounds = photo
+    table = read_and_confirm(app, client, setup, data, values)
+    spectator = app.test_client()
+    join(app, spectator, table, "viewer")
+    assert spectator.get(f"/t/{table}/paper/photo.jpg").status_code == 403
+    assert spectator.get(f"/t/{table}/paper").status_code == 403
+    assert "from paper" in spectator.get(f"/t/{table}/history").text  # the mark is for all
+    page = client.get(f"/t/{table}/paper").text
+    token = re.search(r'name="csrf_token"[^>]*? value="([^"]*)"', page)
+    form = {"csrf_token": token.group(1)} if token else {}
+    assert spectator.post(f"/t/{table}/paper/photo/delete", data=form).status_code in (400, 403)
+    assert client.get(f"/t/{table}/paper/photo.jpg").status_code == 200
+    gone = client.post(f"/t/{table}/paper/photo/delete", data=form, follow_redirects=True)
+    assert "The card&#39;s photo is deleted" in gone.text or "photo is deleted" in gone.text
+    assert "Its photo was deleted." in gone.text
+    assert client.get(f"/t/{table}/paper/photo.jpg").status_code == 404
+    with app.app_context():
+        entered = get_table(table).last_seq
+    history = client.get(f"/t/{table}/history").text
+    assert history.count("from paper") == entered  # the entries and their mark stay
+
+
+def test_a_confirmation_takes_back_only_the_photo_it_read(app, client, photo):
+    setup, data, values, _rounds = photo
+    table = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    form = answers(upload(client, table, data).text, values)
+    for forged in (
+        {"photo": base64.b64encode(b"\xff\xd8\xff another image").decode()},
+        {"seal": "0" * 64},
+        {"photo": "not base64!"},
+    ):
+        answer = client.post(f"/t/{table}/paper/confirm", data=form | forged)
+        assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/t/{table}")
+        with app.app_context():
+            assert get_table(table).last_seq == 0
+    other = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    moved = client.post(f"/t/{other}/paper/confirm", data=form)  # sealed for another table
+    assert moved.status_code == 303
+    with app.app_context():
+        assert get_table(other).last_seq == 0
+    assert client.post(f"/t/{table}/paper/confirm", data=form).status_code == 303
+    with app.app_context():
+        assert get_table(table).last_seq > 0
