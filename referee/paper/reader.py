@@ -27,8 +27,9 @@ from numpy.typing import NDArray
 from referee.paper import digits
 from referee.paper.layout import Box, CardLayout, RoundCells, card_layout
 from referee.paper.photo import SCALE, PhotoError, card_of
-from referee.rules import Breach, Setup, apply, start
+from referee.rules import Breach, Setup, State, apply, start
 from referee.rules import events as ev
+from referee.rules.scores import Score
 
 #: A box is asked about when the next likeliest value is within this factor of the chosen one.
 DOUBT_RATIO = 25.0
@@ -42,6 +43,11 @@ INKED = 0.025
 CHOICES = 4
 #: The JPEG quality of the card's photo as the table keeps it (``Reading.kept``).
 KEPT_QUALITY = 75
+#: A written total may be read as every number within this factor of its likeliest reading:
+#: the rules' total is strong evidence, so a dispute needs a clear reading against it.
+TOTAL_RATIO = 1000.0
+#: The most digits a written total is read with.
+TOTAL_DIGITS = 4
 
 
 @dataclass
@@ -65,16 +71,33 @@ class Cell:
     alone: Any = None
 
 
+@dataclass(frozen=True)
+class Dispute:
+    """A running total written on the card that is not the one the rules give: round
+    ``round``'s total of the player in ``seat``, and that player's ``score`` in the round (its
+    terms say the scoring rule)."""
+
+    round: int
+    seat: int
+    player: str
+    written: int
+    computed: int
+    score: Score
+
+
 @dataclass
 class Reading:
     """What the reader made of a card: the rounds filled in and every cell, with the
-    straightened photo to cut the doubtful boxes from."""
+    straightened photo to cut the doubtful boxes from; the running totals written on it that
+    could be read (``totals``: by round and seat) and those the rules disagree with."""
 
     layout: CardLayout
     rounds: int
     cells: list[Cell]
     image: NDArray[np.uint8]
     refused: dict[int, Breach] = field(default_factory=dict)
+    totals: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
+    disputes: list[Dispute] = field(default_factory=list)
 
     def values(self) -> dict[str, Any]:
         return {cell.key: cell.value for cell in self.cells}
@@ -84,9 +107,12 @@ class Reading:
 
     def cutout(self, cell: Cell) -> bytes:
         """The photo's piece around ``cell`` as PNG bytes, to show beside its question."""
+        return self.cutout_box(cell.box)
+
+    def cutout_box(self, box: Box) -> bytes:
+        """The photo's piece around ``box`` as PNG bytes."""
         import cv2
 
-        box = cell.box
         x0 = max(0, int((box.x - 6) * SCALE))
         y0 = max(0, int((box.y - 4) * SCALE))
         x1 = int((box.x + box.w + 6) * SCALE)
@@ -200,6 +226,106 @@ def number_odds(
         odds = {v: float(tens[v // 10] * units[v % 10]) if v < 100 else 0.0 for v in values}
     total = sum(odds.values()) or 1.0
     return {v: max(p / total, 1e-6) for v, p in odds.items()}, False
+
+
+def written_total(ink: NDArray[np.float32], box: Box) -> tuple[int, ...] | None:
+    """The running total written in a free ``box``: its digits found left to right as the
+    columns of ink between gaps (one too wide for a digit split evenly), each read by the
+    classifier. The readings it may be, likeliest first: every number within ``TOTAL_RATIO``
+    of the likeliest (a total disagrees only when the rules' is none of them); None when the
+    box is empty or does not hold a number of at most ``TOTAL_DIGITS`` digits."""
+    piece = inside(ink, box, 1.6)
+    mask = piece > 0.35
+    if mask.sum() < 8:
+        return None
+    columns: list[bool] = np.asarray(mask.any(axis=0), bool).tolist()
+    runs: list[tuple[int, int]] = []
+    start_at: int | None = None
+    for x, inked in enumerate([*columns, False]):
+        if inked and start_at is None:
+            start_at = x
+        elif not inked and start_at is not None:
+            if x - start_at >= 2:
+                runs.append((start_at, x))
+            start_at = None
+    rows = np.flatnonzero(mask.any(axis=1))
+    if not runs or not rows.size:
+        return None
+    height = rows[-1] - rows[0] + 1
+    spans: list[tuple[int, int]] = []
+    for x0, x1 in runs:
+        parts = max(1, round((x1 - x0) / (0.85 * height)))
+        step = (x1 - x0) / parts
+        spans += [(round(x0 + i * step), round(x0 + (i + 1) * step)) for i in range(parts)]
+    if len(spans) > TOTAL_DIGITS:
+        return None
+    samples = [digits.features(piece[:, x0:x1]) for x0, x1 in spans]
+    found = [sample for sample in samples if sample is not None]
+    if len(found) != len(samples):
+        return None
+    odds = digits.probabilities(found)
+    readings: dict[int, float] = {0: 1.0}
+    for row in odds:
+        likely = [d for d in range(10) if row[d] * TOTAL_RATIO >= row.max()]
+        readings = {v * 10 + d: p * float(row[d]) for v, p in readings.items() for d in likely}
+    best = max(readings.values())
+    kept = [v for v, p in readings.items() if p * TOTAL_RATIO >= best]
+    return tuple(sorted(kept, key=lambda v: -readings[v]))
+
+
+def running_totals(state: State, rounds: int) -> list[dict[str, int]]:
+    """Each player's running total after each of the first ``rounds`` rounds of ``state``."""
+    out: list[dict[str, int]] = []
+    totals = dict.fromkeys(state.players, 0)
+    for number in range(1, rounds + 1):
+        for player, score in (state.scores(number) or {}).items():
+            totals[player] = totals.get(player, 0) + score.points
+        out.append(dict(totals))
+    return out
+
+
+def disputes(
+    setup: Setup,
+    values: Mapping[str, Any],
+    rounds: int,
+    written: Mapping[tuple[int, int], Sequence[int]],
+) -> list[Dispute]:
+    """The running totals ``written`` on the card (by round and seat: what each may be read
+    as, likeliest first) that the rules do not give, for the card whose cells say ``values``:
+    each player's first (the later ones follow from it). A total counts as disagreeing only
+    when the next total read disagrees too (a slip on paper, or a box read wrong, is carried
+    on; a total read wrong is not), or, the last one read, when it reads only one way.
+    Nothing when the card's rounds are not yet a game the rules allow."""
+    try:
+        state = start(setup)
+        for event in entries(setup, values, rounds):
+            state = apply(state, event)
+    except (Breach, KeyError, ValueError):
+        return []
+    running = running_totals(state, rounds)
+    found: dict[int, Dispute] = {}
+    for seat, player in enumerate(setup.players, start=1):
+        read_at = [
+            (n, tuple(written[n, seat]))
+            for n in range(1, rounds + 1)
+            if written.get((n, seat)) and player in running[n - 1]
+        ]
+        for at, (n, readings) in enumerate(read_at):
+            computed = running[n - 1][player]
+            if computed in readings:
+                continue
+            later = read_at[at + 1 : at + 2]
+            if later:  # a slip is carried on; a total read wrong is not (the next one agrees)
+                after, then = later[0]
+                if running[after - 1][player] in then:
+                    continue
+            elif len(readings) > 1:
+                continue
+            score = (state.scores(n) or {}).get(player)
+            if score is not None:
+                found[seat] = Dispute(n, seat, player, readings[0], computed, score)
+            break
+    return [found[seat] for seat in sorted(found)]
 
 
 def tick_odds(shares: Mapping[Any, float]) -> dict[Any, float]:
@@ -399,6 +525,17 @@ def read_straight(image: NDArray[np.uint8], layout: CardLayout, setup: Setup) ->
         cells += round_cells(fields, layout, rnd.hand, hook)
     reading = Reading(layout, rounds, cells, image)
     check(reading, setup)
+    for rnd in layout.rounds[:rounds]:
+        for seat, own in enumerate(rnd.players, start=1):
+            total = written_total(ink, own.total)
+            if total is not None:
+                reading.totals[rnd.number, seat] = total
+    reading.disputes = disputes(setup, reading.values(), rounds, reading.totals)
+    # A total that disagrees may be a box misread: its player's boxes of that round are asked.
+    for dispute in reading.disputes:
+        for cell in reading.cells:
+            if cell.round == dispute.round and cell.seat == dispute.seat:
+                cell.doubtful = True
     return reading
 
 
@@ -447,4 +584,13 @@ def entries(setup: Setup, values: Mapping[str, Any], rounds: int) -> list[ev.Eve
     return out
 
 
-__all__ = ["CardMismatch", "Cell", "PhotoError", "Reading", "entries", "read"]
+__all__ = [
+    "CardMismatch",
+    "Cell",
+    "Dispute",
+    "PhotoError",
+    "Reading",
+    "disputes",
+    "entries",
+    "read",
+]

@@ -29,7 +29,7 @@ import hashlib
 import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import (
     Blueprint,
@@ -63,7 +63,11 @@ from referee.web.i18n import gettext, ngettext, translations
 from referee.web.loading import load, load_since
 from referee.web.records import may_upload, too_many_uploads, window_start
 from referee.web.sharing.access import TABLES, creator, forget_links
-from referee.web.words import breach_text, colour_label
+from referee.web.words import breach_text, colour_label, score_text
+
+if TYPE_CHECKING:  # the reader (numpy, OpenCV) is imported when a photo comes, not before
+    from referee.paper.reader import Dispute, Reading
+    from referee.rules import events as ev
 
 bp = Blueprint("paper", __name__, url_prefix="/t")
 
@@ -83,12 +87,14 @@ class PhotoForm(FlaskForm):
 
 
 class ConfirmForm(FlaskForm):
-    """The card as read and answered: ``rounds`` and a ``c-<cell>`` field per cell, and the
-    card's photo (base64) with its ``seal``."""
+    """The card as read and answered: ``rounds`` and a ``c-<cell>`` field per cell, the card's
+    photo (base64) with its ``seal``, a ``w-<round>.<seat>`` field per running total written on
+    it, and the disputes the page showed (``disputed``)."""
 
     rounds = HiddenField()
     photo = HiddenField()
     seal = HiddenField()
+    disputed = HiddenField()
 
 
 class DeletePhotoForm(FlaskForm):
@@ -259,19 +265,10 @@ def upload(table_id: str) -> ResponseReturnValue:
     from referee.paper.reader import CardMismatch, read
 
     TABLES.require(table_id, "keeper")
-    request.max_content_length = PHOTO_LIMIT
-    if not may_upload():  # before anything is read
-        return refused(table_id, None, too_many_uploads(), 429)
-    try:
-        if current_app.config.get("WTF_CSRF_ENABLED", True):
-            csrf.protect()
-        form = PhotoForm()
-        valid = form.validate()
-    except RequestEntityTooLarge:
-        text = gettext("The photo is larger than %(limit)d MB.", limit=PHOTO_LIMIT // 2**20)
-        return refused(table_id, None, text, 413)
-    if not valid:
-        return refused(table_id, form, " ".join(str(e) for e in form.photo.errors))
+    form, problem = posted_photo()
+    if problem is not None:
+        return refused(table_id, form, *problem)
+    assert form is not None
     record, state = load(table_id)
     if not not_begun(record):
         return refused(table_id, form, already_begun(), 409)
@@ -285,20 +282,31 @@ def upload(table_id: str) -> ResponseReturnValue:
     except CardMismatch as error:
         return refused(table_id, form, str(MISMATCH_REASONS[error.reason]))
     if reading.rounds == 0:
-        return refused(table_id, form, gettext("Nothing is written on this card yet."))
-    images = {
-        cell.key: "data:image/png;base64," + base64.b64encode(reading.cutout(cell)).decode()
-        for cell in reading.doubts()
-    }
-    problems = {n: breach_text(b) for n, b in reading.refused.items()}
-    values = {cell.key: cell.value for cell in reading.cells}
-    choices = {cell.key: list(cell.choices) for cell in reading.cells}
-    doubtful = {cell.key for cell in reading.doubts()}
-    kept = reading.kept()
-    photo = Photo(base64.b64encode(kept).decode(), seal(table_id, kept))
-    return confirm_page(
-        table_id, state, reading.rounds, values, choices, doubtful, images, problems, photo
-    )
+        return refused(table_id, form, nothing_written())
+    return render_confirm(state.setup, from_reading(reading, table_id), table_target(table_id))
+
+
+def posted_photo() -> tuple[PhotoForm | None, tuple[str, int] | None]:
+    """The photo form as posted, checked with its size limit set first (and the address's
+    limit on refused uploads); or why it is refused, and the status."""
+    request.max_content_length = PHOTO_LIMIT
+    if not may_upload():  # before anything is read
+        return None, (too_many_uploads(), 429)
+    try:
+        if current_app.config.get("WTF_CSRF_ENABLED", True):
+            csrf.protect()
+        form = PhotoForm()
+        valid = form.validate()
+    except RequestEntityTooLarge:
+        text = gettext("The photo is larger than %(limit)d MB.", limit=PHOTO_LIMIT // 2**20)
+        return None, (text, 413)
+    if not valid:
+        return form, (" ".join(str(e) for e in form.photo.errors), 422)
+    return form, None
+
+
+def nothing_written() -> str:
+    return gettext("Nothing is written on this card yet.")
 
 
 def already_begun() -> str:
@@ -323,34 +331,106 @@ def form_value(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def confirm_page(
-    table_id: str,
-    state: State,
-    rounds: int,
-    values: Mapping[str, Any],
-    choices: Mapping[str, list[Any]],
-    doubtful: set[str],
-    images: Mapping[str, str],
-    problems: Mapping[int, str],
-    photo: Photo,
+@dataclass
+class Card:
+    """A card on its way to being entered, as the confirmation page shows and posts it: the
+    rounds read, every cell's value, the sealed photo, the running totals written on it (by
+    round and seat: what each may be read as), and what the page asks: the doubtful cells with
+    their likeliest values and cut-outs, a round the rules refuse with their sentence, and the
+    totals the rules disagree with."""
+
+    rounds: int
+    values: dict[str, Any]
+    photo: Photo
+    written: dict[tuple[int, int], tuple[int, ...]]
+    doubtful: set[str] = field(default_factory=set)
+    choices: dict[str, list[Any]] = field(default_factory=dict)
+    images: dict[str, str] = field(default_factory=dict)
+    problems: dict[int, str] = field(default_factory=dict)
+    disputes: list[Dispute] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a confirmation posts (``action``), the hidden fields that go with it (``extra``),
+    and the page's navigation: a table's (``record``) or a group's (``group``)."""
+
+    action: str
+    extra: Mapping[str, str] = field(default_factory=dict)
+    record: Any = None
+    group: Any = None
+
+
+def table_target(table_id: str) -> Target:
+    return Target(url_for("paper.confirm", table_id=table_id), record=load(table_id)[0])
+
+
+def png(data: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(data).decode()
+
+
+def from_reading(reading: Reading, place: str) -> Card:
+    """The card as the reader made it, with its photo sealed for ``place``."""
+    kept = reading.kept()
+    doubts = reading.doubts()
+    images = {cell.key: png(reading.cutout(cell)) for cell in doubts}
+    for dispute in reading.disputes:
+        box = reading.layout.rounds[dispute.round - 1].players[dispute.seat - 1].total
+        images[total_key(dispute.round, dispute.seat)] = png(reading.cutout_box(box))
+    return Card(
+        reading.rounds,
+        reading.values(),
+        Photo(base64.b64encode(kept).decode(), seal(place, kept)),
+        dict(reading.totals),
+        {cell.key for cell in doubts},
+        {cell.key: list(cell.choices) for cell in reading.cells},
+        images,
+        {n: breach_text(b) for n, b in reading.refused.items()},
+        list(reading.disputes),
+    )
+
+
+def total_key(number: int, seat: int) -> str:
+    """The name of a written total's hidden field: ``w-3.2``, round 3's total of seat 2."""
+    return f"w-{number}.{seat}"
+
+
+@dataclass(frozen=True)
+class ShownDispute:
+    """A written total the rules disagree with, in words, with the cut-out of its box."""
+
+    text: str
+    rule: str
+    image: str | None
+
+
+def disputed(disputes: list[Dispute]) -> str:
+    """What the confirmation form says the scorekeeper was shown of the disputes."""
+    return ";".join(f"{d.round}.{d.seat}:{d.written}:{d.computed}" for d in disputes)
+
+
+def render_confirm(
+    setup: Setup,
+    card: Card,
+    target: Target,
     error: str | None = None,
     status: int = 200,
+    notice: str | None = None,
 ) -> ResponseReturnValue:
-    """The card as read, its doubtful boxes as questions, to confirm (the photo, sealed, goes
-    with the form)."""
-    setup = state.setup
+    """The card as read, its doubtful boxes as questions and the written totals the rules
+    disagree with, to confirm (the photo, sealed, and the written totals go with the form)."""
     layout = card_layout(setup.game, len(setup.players), setup.options)
     labels = {
         "bid": gettext("bid"),
         "took": gettext("tricks won"),
         "open": gettext("open or secret"),
     }
-    fields = [name for name in ("open", "bid", "took") if f"1.{name}.1" in values]
+    fields = [name for name in ("open", "bid", "took") if f"1.{name}.1" in card.values]
     shown_rounds = []
 
     def shown(rnd: RoundCells, key: str, label: str, name: str) -> Shown:
-        value = values.get(key)
-        offered = list(choices.get(key) or [])
+        value = card.values.get(key)
+        offered = list(card.choices.get(key) or [])
         if name == "trump":
             offered += [c for c in layout.trump_codes if c not in offered]
         elif name == "open":
@@ -363,12 +443,12 @@ def confirm_page(
             label,
             form_value(value),
             value_text(name, value),
-            key in doubtful,
+            key in card.doubtful,
             [(form_value(v), value_text(name, v)) for v in offered],
-            images.get(key),
+            card.images.get(key),
         )
 
-    for rnd in layout.rounds[:rounds]:
+    for rnd in layout.rounds[: card.rounds]:
         n = rnd.number
         trump = shown(rnd, f"{n}.trump", gettext("Trump"), "trump") if rnd.trump else None
         players = [
@@ -381,26 +461,53 @@ def confirm_page(
             )
             for seat, player in enumerate(setup.players, start=1)
         ]
-        shown_rounds.append(ShownRound(n, rnd.hand, trump, players, problems.get(n)))
-    form = ConfirmForm(formdata=None, rounds=str(rounds), photo=photo.data, seal=photo.seal)
+        shown_rounds.append(ShownRound(n, rnd.hand, trump, players, card.problems.get(n)))
+    disputes = [
+        ShownDispute(
+            gettext(
+                "Round %(round)s, %(player)s: the card says %(written)s, the rules %(computed)s.",
+                round=d.round,
+                player=d.player,
+                written=d.written,
+                computed=d.computed,
+            ),
+            gettext("Round %(round)s: %(rule)s", round=d.round, rule=score_text(d.score)),
+            card.images.get(total_key(d.round, d.seat)),
+        )
+        for d in card.disputes
+    ]
+    form = ConfirmForm(
+        formdata=None,
+        rounds=str(card.rounds),
+        photo=card.photo.data,
+        seal=card.photo.seal,
+        disputed=disputed(card.disputes),
+    )
+    written = {
+        total_key(*place): " ".join(str(v) for v in readings)
+        for place, readings in card.written.items()
+    }
     questions = [(r.number, cell) for r in shown_rounds for cell in r.cells if cell.doubtful]
     return (
         render_template(
             "paper/confirm.html",
-            record=load(table_id)[0],
-            table_id=table_id,
-            title=state.game.title,
+            target=target,
+            record=target.record,
+            group=target.group,
             form=form,
             rounds=shown_rounds,
             heads=[labels[name] for name in fields],
             questions=questions,
+            disputes=disputes,
+            written={**written, **target.extra},
             error=error,
+            notice=notice,
         ),
         status,
     )
 
 
-def posted_values(form: Mapping[str, str], rounds: int, setup: Setup) -> dict[str, Any]:
+def posted_values(form: Mapping[str, str], rounds: int) -> dict[str, Any]:
     """The cells' values as posted (``c-<key>``), read by their kind; the rules check the rest."""
     values: dict[str, Any] = {}
     for name, text in form.items():
@@ -416,9 +523,89 @@ def posted_values(form: Mapping[str, str], rounds: int, setup: Setup) -> dict[st
             values[key] = text
         elif parts[1] == "open" and text in ("0", "1"):
             values[key] = text == "1"
-        elif parts[1] in ("bid", "took") and text.isascii() and text.isdigit():
+        elif parts[1] in ("bid", "took") and text.isdigit():
             values[key] = int(text)
     return values
+
+
+def posted_written(form: Mapping[str, str], rounds: int) -> dict[tuple[int, int], tuple[int, ...]]:
+    """The written totals as posted (``w-<round>.<seat>``: what each may be read as)."""
+    out: dict[tuple[int, int], tuple[int, ...]] = {}
+    for name, text in form.items():
+        if not (name.startswith("w-") and name.isascii() and text.isascii()) or len(text) > 60:
+            continue
+        number, _, seat = name[2:].partition(".")
+        readings = text.split()
+        if not (number.isdigit() and seat.isdigit() and len(number) <= 2 and len(seat) <= 2):
+            continue
+        if 1 <= int(number) <= rounds and all(r.isdigit() and len(r) <= 4 for r in readings):
+            out[int(number), int(seat)] = tuple(int(r) for r in readings)
+    return out
+
+
+def posted_card(place: str) -> tuple[Card, bytes] | None:
+    """The confirmation form as posted, with its photo, if it is whole and its photo sealed for
+    ``place`` (None: out of date, or not this app's). The CSRF token is checked here, after
+    the size limit is set (the form carries the photo)."""
+    request.max_content_length = request.max_form_memory_size = CONFIRM_LIMIT
+    try:
+        if current_app.config.get("WTF_CSRF_ENABLED", True):
+            csrf.protect()
+        form = ConfirmForm()
+        valid = form.validate()
+    except RequestEntityTooLarge:
+        return None
+    text = form.rounds.data or ""
+    if not valid or not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 99:
+        return None
+    kept = unsealed(place, form)
+    if kept is None:
+        return None
+    rounds = int(text)
+    photo = Photo(form.photo.data or "", form.seal.data or "")
+    card = Card(
+        rounds, posted_values(request.form, rounds), photo, posted_written(request.form, rounds)
+    )
+    return card, kept
+
+
+def confirmed_events(
+    setup: Setup, card: Card, target: Target
+) -> list[ev.Event] | ResponseReturnValue:
+    """The confirmed card's entries, each checked by the rules engine; or the confirmation page
+    again: with the rules' sentence and the round they refuse to answer again, with the boxes
+    left unanswered, or with written totals the rules disagree with that the page did not show
+    yet (entered once the scorekeeper has seen them)."""
+    from referee.paper.reader import disputes, entries
+
+    try:
+        events = entries(setup, card.values, card.rounds)
+    except Breach as breach:
+        bad = breach.round or 1
+        card.doubtful = {key for key in card.values if int(key.split(".")[0]) == bad}
+        card.problems = {bad: breach_text(breach)}
+        text = gettext("The rules refuse this card as it stands: answer the round marked below.")
+        return render_confirm(setup, card, target, text, 422)
+    except (KeyError, ValueError):
+        card.doubtful = set(card.values)
+        text = gettext("Some boxes have no answer: answer every box below.")
+        return render_confirm(setup, card, target, text, 422)
+    card.disputes = disputes(setup, card.values, card.rounds, card.written)
+    if card.disputes and disputed(card.disputes) != request.form.get("disputed", ""):
+        notice = gettext(
+            "Some totals written on the card are not the rules': check them below. The app "
+            "keeps the rules' totals; enter the card when it is right."
+        )
+        return render_confirm(setup, card, target, notice=notice)
+    return events
+
+
+def entered(rounds: int) -> str:
+    return ngettext(
+        "The paper card is entered: %(num)d round.",
+        "The paper card is entered: %(num)d rounds.",
+        rounds,
+    )
 
 
 def out_of_date(table_id: str) -> ResponseReturnValue:
@@ -427,67 +614,23 @@ def out_of_date(table_id: str) -> ResponseReturnValue:
 
 
 @bp.post("/<table_id>/paper/confirm")
-@csrf.exempt  # checked below, once the size limit is set (the form carries the photo)
+@csrf.exempt  # checked in ``posted_card``, once the size limit is set (the form carries the photo)
 def confirm(table_id: str) -> ResponseReturnValue:
     """Enter the confirmed card: every round's entries, each checked by the rules, written at
     once with the card's photo. A card the rules refuse comes back with the reason and its
     round's boxes to answer again; nothing is stored."""
-    from referee.paper.reader import entries
-
     TABLES.require(table_id, "keeper", write_checks_link=True)
-    request.max_content_length = request.max_form_memory_size = CONFIRM_LIMIT
-    try:
-        if current_app.config.get("WTF_CSRF_ENABLED", True):
-            csrf.protect()
-        form = ConfirmForm()
-        valid = form.validate()
-    except RequestEntityTooLarge:
+    posted = posted_card(table_id)
+    if posted is None:
         return out_of_date(table_id)
+    card, kept = posted
     record, state = load(table_id)
-    text = form.rounds.data or ""
-    if not valid or not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 99:
-        return out_of_date(table_id)
-    kept = unsealed(table_id, form)
-    if kept is None:
-        return out_of_date(table_id)
-    photo = Photo(form.photo.data or "", form.seal.data or "")
     if not not_begun(record):
         flash(already_begun(), "error")
         return redirect(url_for("round.show", table_id=table_id), 303)
-    rounds = int(text)
-    values = posted_values(request.form, rounds, state.setup)
-    try:
-        events = entries(state.setup, values, rounds)
-    except Breach as breach:
-        bad = breach.round or 1
-        doubtful = {key for key in values if int(key.split(".")[0]) == bad}
-        return confirm_page(
-            table_id,
-            state,
-            rounds,
-            values,
-            {},
-            doubtful,
-            {},
-            {bad: breach_text(breach)},
-            photo,
-            gettext("The rules refuse this card as it stands: answer the round marked below."),
-            422,
-        )
-    except (KeyError, ValueError):
-        return confirm_page(
-            table_id,
-            state,
-            rounds,
-            values,
-            {},
-            set(values),
-            {},
-            {},
-            photo,
-            gettext("Some boxes have no answer: answer every box below."),
-            422,
-        )
+    events = confirmed_events(state.setup, card, table_target(table_id))
+    if not isinstance(events, list):
+        return events
     try:
         enter_card(table_id, [e.to_dict() for e in events], kept, TABLES.held_token(table_id))
     except NoAccess:
@@ -497,14 +640,7 @@ def confirm(table_id: str) -> ResponseReturnValue:
         flash(already_begun(), "error")  # another phone's entry came first: nothing written
         return redirect(url_for("round.show", table_id=table_id), 303)
     load_since(table_id, len(events))  # this process's pages know of the card's entries now
-    flash(
-        ngettext(
-            "The paper card is entered: %(num)d round.",
-            "The paper card is entered: %(num)d rounds.",
-            rounds,
-        ),
-        "info",
-    )
+    flash(entered(card.rounds), "info")
     return redirect(url_for("round.show", table_id=table_id), 303)
 
 

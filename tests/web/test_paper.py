@@ -4,18 +4,20 @@ answered, becomes the same table as the game entered by taps; bad photos store n
 from __future__ import annotations
 
 import base64
+import html
 import io
 import random
 import re
 
 import pytest
 
+from referee.paper.layout import card_layout
 from referee.paper.reader import entries
 from referee.rules import Setup
 from referee.rules import events as ev
 from referee.store.tables import get_table, table_state
 from tests.links import join
-from tests.paper.photos import Shot, card_photo
+from tests.paper.photos import Shot, card_photo, fill, photograph, play, totals_of
 from tests.tools import tool
 from tests.web.helpers import new_table, ok, post
 
@@ -50,8 +52,9 @@ def answers(page: str, values) -> dict[str, str]:
     answered with what the card says."""
     form = dict(re.findall(r'<input type="hidden" name="(c-[^"]+)" value="([^"]*)"', page))
     form["rounds"] = re.search(r'name="rounds" type="hidden" value="(\d+)"', page).group(1)
-    for name in ("photo", "seal"):
+    for name in ("photo", "seal", "disputed"):
         form[name] = re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1)
+    form |= dict(re.findall(r'<input type="hidden" name="(w-[^"]+)" value="([^"]*)"', page))
     token = re.search(r'name="csrf_token"[^>]*? value="([^"]*)"', page)
     if token:
         form["csrf_token"] = token.group(1)
@@ -253,3 +256,32 @@ def test_a_confirmation_takes_back_only_the_photo_it_read(app, client, photo):
     assert client.post(f"/t/{table}/paper/confirm", data=form).status_code == 303
     with app.app_context():
         assert get_table(table).last_seq > 0
+
+
+def test_a_written_total_the_rules_disagree_with_is_shown_before_confirming(app, client):
+    tool("pdftoppm")
+    setup = Setup("alles-oder-nichts", NAMES, {}, "Ann")
+    rng = random.Random(11)
+    values = play(rng, setup)
+    right = totals_of(setup, values, 7)
+    slipped = {(n, s): t + (10 if s == 2 and n >= 3 else 0) for (n, s), t in right.items()}
+    layout = card_layout(setup.game, 4, setup.options)
+    page = fill(random.Random(11), layout, values, totals=slipped)
+    data = photograph(random.Random(12), page, Shot(tilt=12, turn=4))
+    table = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    read = upload(client, table, data)
+    assert read.status_code == 200
+    said = html.unescape(read.text)
+    assert "Totals on the card that are not the rules'" in said
+    assert f"Round 3, Ben: the card says {slipped[3, 2]}, the rules {right[3, 2]}." in said
+    assert "Round 3: " + ("open bid" if values["3.open.2"] else "secret bid") in said
+    form = answers(read.text, values)
+    assert {"c-3.bid.2", "c-3.took.2"} <= set(re.findall(r'type="radio" name="(c-[^"]+)"', said))
+    # A page that did not show the dispute (an old one) shows it first and enters nothing.
+    unseen = client.post(f"/t/{table}/paper/confirm", data=form | {"disputed": ""})
+    assert unseen.status_code == 200 and "are not the rules'" in html.unescape(unseen.text)
+    with app.app_context():
+        assert get_table(table).last_seq == 0
+    assert client.post(f"/t/{table}/paper/confirm", data=form).status_code == 303
+    with app.app_context():
+        assert table_state(table).totals()["Ben"] == right[7, 2]  # the rules' totals are kept
