@@ -25,7 +25,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.paper import digits
-from referee.paper.layout import Box, CardLayout, RoundCells, card_layout
+from referee.paper.layout import (
+    Box,
+    CardCode,
+    CardLayout,
+    RoundCells,
+    card_code,
+    card_layout,
+    qr_box,
+)
 from referee.paper.photo import SCALE, PhotoError, card_of
 from referee.rules import Breach, Setup, State, apply, start
 from referee.rules import events as ev
@@ -162,6 +170,30 @@ def read(data: bytes, setup: Setup, table: str | None = None) -> Reading:
     if theirs.options != dict(game.options):
         raise CardMismatch("options", f"a card for the options {theirs.options}")
     return read_straight(card.image, here, setup)
+
+
+def read_blank(data: bytes) -> tuple[CardCode, Reading]:
+    """Read the photo ``data`` of a blank readable card of any game (a group's paper game):
+    what its code names, and the card read for a table of that game with its seats as players
+    (``seat 1``, ``seat 2`` …; who sat where is asked after). ``PhotoError`` as ``read``;
+    ``CardMismatch`` (``table``) for a card printed for a table, which is read into that
+    table, and (``game``) for a card whose game or options this app has no card for."""
+    card = card_of(data, qr_box())
+    code = card.code
+    if code.table is not None:
+        raise CardMismatch("table", f"a card printed for table {code.table}")
+    names = tuple(f"seat {n}" for n in range(1, code.players + 1))
+    try:
+        layout = card_layout(code.game, code.players, code.options)
+        setup = Setup(code.game, names, dict(layout.options), names[0])
+        start(setup)
+    except (ValueError, KeyError, LookupError) as error:  # no such game, size or options here
+        raise CardMismatch("game", str(error)) from error
+    if card_code(code.game, code.players, layout.options) != card_code(
+        code.game, code.players, code.options
+    ):
+        raise CardMismatch("options", f"a card for the options {code.options}")
+    return code, read_straight(card.image, layout, setup)
 
 
 def ink_of(image: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -593,4 +625,5 @@ __all__ = [
     "disputes",
     "entries",
     "read",
+    "read_blank",
 ]

@@ -4,19 +4,22 @@ may look at or delete.
 
 A card is read only into a table with no entries, so its entries are the table's first ones:
 ``enter_card`` writes them all (``fill_log``, the writer's link checked in the same UPDATE)
-and the ``PaperCard`` row naming them, both or neither. Deleting the photo empties its column
+and the ``PaperCard`` row naming them, both or neither; ``add_paper_game`` makes a group's new
+table of them (``add_record``) with the row, likewise. Deleting the photo empties its column
 (the row, and with it the history's "from paper", stays); the log is never touched.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import CursorResult, bindparam, func, insert, select, update
 
 from referee.records.log import LogEntry
+from referee.rules import Setup
 from referee.store.db import db
+from referee.store.groups import NewTable, add_record
 from referee.store.models import PaperCard, utcnow
 from referee.store.tables import fill_log
 
@@ -60,6 +63,34 @@ def enter_card(
         db.session.rollback()
         raise
     db.session.commit()
+
+
+def add_paper_game(
+    group_id: str,
+    setup: Setup,
+    payloads: Sequence[dict[str, object]],
+    seats: Mapping[str, str | None],
+    photo: bytes,
+    by: str | None,
+    creator: str | None,
+) -> str:
+    """Make a new table of the group from a confirmed paper card (``setup``, its entries'
+    payloads, its ``seats`` as ``add_record`` takes them) with the card's row and ``photo``,
+    in one transaction; the table's id. Refuses as ``add_record`` does, writing nothing."""
+    now = utcnow()
+    entries = [LogEntry(seq, "event", dict(p), now) for seq, p in enumerate(payloads, start=1)]
+    table_id = add_record(group_id, NewTable(setup, entries, seats), by, creator, commit=False)
+    try:
+        db.session.execute(
+            insert(CARDS).values(
+                table_id=table_id, first_seq=1, last_seq=len(entries), photo=photo, created_at=now
+            )
+        )
+    except BaseException:
+        db.session.rollback()
+        raise
+    db.session.commit()
+    return table_id
 
 
 _MARK = select(CARDS.c.first_seq, CARDS.c.last_seq, func.length(CARDS.c.photo).label("size")).where(

@@ -353,12 +353,15 @@ class Card:
 @dataclass(frozen=True)
 class Target:
     """Where a confirmation posts (``action``), the hidden fields that go with it (``extra``),
-    and the page's navigation: a table's (``record``) or a group's (``group``)."""
+    the page's navigation (a table's ``record`` or a ``group``), and its template with what
+    else that shows (a group's asks who sat where: ``referee.web.groups.paper``)."""
 
     action: str
     extra: Mapping[str, str] = field(default_factory=dict)
     record: Any = None
     group: Any = None
+    template: str = "paper/confirm.html"
+    context: Mapping[str, Any] = field(default_factory=dict)
 
 
 def table_target(table_id: str) -> Target:
@@ -490,7 +493,8 @@ def render_confirm(
     questions = [(r.number, cell) for r in shown_rounds for cell in r.cells if cell.doubtful]
     return (
         render_template(
-            "paper/confirm.html",
+            target.template,
+            **target.context,
             target=target,
             record=target.record,
             group=target.group,
@@ -543,11 +547,17 @@ def posted_written(form: Mapping[str, str], rounds: int) -> dict[tuple[int, int]
     return out
 
 
+def allow_card_body() -> None:
+    """Let this request's body be as large as a confirmation that carries a card's photo;
+    before anything reads the form."""
+    request.max_content_length = request.max_form_memory_size = CONFIRM_LIMIT
+
+
 def posted_card(place: str) -> tuple[Card, bytes] | None:
     """The confirmation form as posted, with its photo, if it is whole and its photo sealed for
     ``place`` (None: out of date, or not this app's). The CSRF token is checked here, after
     the size limit is set (the form carries the photo)."""
-    request.max_content_length = request.max_form_memory_size = CONFIRM_LIMIT
+    allow_card_body()
     try:
         if current_app.config.get("WTF_CSRF_ENABLED", True):
             csrf.protect()

@@ -34,6 +34,8 @@ UPLOADS = frozenset(
         "groups.add_record_post",
         "paper.upload",
         "paper.confirm",
+        "groups.paper_upload",
+        "groups.paper_confirm",
     }
 )
 
