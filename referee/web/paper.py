@@ -229,11 +229,12 @@ PHOTO_REASONS = {
     "broken": lazy_gettext("This photo is damaged or cut short: take it again."),
     "markers": lazy_gettext(
         "The card's four corner squares were not found. Lay the card flat in good light and "
-        "take the photo from above with all four corners in it."
+        "take the photo from above with all four corners in it. A page of the app, a card on "
+        "a screen in dark mode or a mirrored photo has none: photograph the paper card."
     ),
     "code": lazy_gettext(
         "The card's QR code could not be read. Is this the card printed from this page? Take "
-        "the photo again, flatter and with more light."
+        "the photo again, flatter and with more light; photograph the paper card, not a screen."
     ),
     "version": lazy_gettext("This card was printed by another version of the app: print it again."),
 }

@@ -281,6 +281,38 @@ def photograph(rng: random.Random, page: np.ndarray, shot: Shot) -> bytes:
     return bytes(jpeg.tobytes())
 
 
+def on_screen(rng: random.Random, page: np.ndarray, dark: bool = False) -> np.ndarray:
+    """``page`` shown on a screen, as a camera sees it square on: its pixels as a grid of
+    lit cells (the dark lines between them make moiré once photographed), a black bezel and
+    a glare; ``dark``: shown in dark mode (light on dark). Photograph it with ``photograph``."""
+    h, w = page.shape
+    shown = cv2.resize(page, (540, round(540 * h / w)), interpolation=cv2.INTER_AREA)
+    if dark:
+        shown = 255 - shown
+    cells = cv2.resize(shown, None, fx=3, fy=3, interpolation=cv2.INTER_NEAREST).astype(np.float32)
+    cells[:, 2::3] *= 0.55
+    cells[2::3, :] *= 0.7
+    bezel = round(cells.shape[1] * 0.06)
+    screen = np.zeros((cells.shape[0] + 2 * bezel, cells.shape[1] + 2 * bezel), np.float32)
+    screen[bezel:-bezel, bezel:-bezel] = cells
+    yy, xx = np.mgrid[0 : screen.shape[0], 0 : screen.shape[1]].astype(np.float32)
+    cx, cy = rng.uniform(0.2, 0.8) * screen.shape[1], rng.uniform(0.2, 0.8) * screen.shape[0]
+    glare = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * (screen.shape[1] / 5) ** 2))
+    return np.asarray(np.clip(screen + 90 * glare, 0, 255), np.uint8)
+
+
+def app_screen() -> np.ndarray:
+    """A page of the app as a phone shows it (360 × 740, drawn): a heading, players' totals
+    and buttons; no corner squares and no card code."""
+    page = np.full((740 * 2, 360 * 2), 250, np.uint8)
+    cv2.putText(page, "Round 3", (30, 90), cv2.FONT_HERSHEY_SIMPLEX, 2.0, 20, 4)
+    for row, name in enumerate(("Ann 23", "Ben 11", "Cho 30", "Dee 12")):
+        cv2.putText(page, name, (40, 220 + 110 * row), cv2.FONT_HERSHEY_SIMPLEX, 1.6, 40, 3)
+    for row in range(3):
+        cv2.rectangle(page, (40, 760 + 180 * row), (680, 880 + 180 * row), 70, -1)
+    return page
+
+
 def random_shot(rng: random.Random) -> Shot:
     """A phone photo as the bench takes them: up to 30° of tilt, any turn, some blur, uneven
     light, sometimes a shadow, JPEG quality 60–90."""
@@ -319,8 +351,10 @@ def card_photo(
 __all__ = [
     "PAGE_HEIGHT",
     "Shot",
+    "app_screen",
     "card_photo",
     "fill",
+    "on_screen",
     "photograph",
     "play",
     "printed",

@@ -6,9 +6,12 @@ from __future__ import annotations
 import base64
 import html
 import io
+import json
 import random
 import re
 
+import cv2
+import numpy as np
 import pytest
 
 from referee.paper.layout import card_layout
@@ -17,7 +20,17 @@ from referee.rules import Setup
 from referee.rules import events as ev
 from referee.store.tables import get_table, table_state
 from tests.links import join
-from tests.paper.photos import Shot, card_photo, fill, photograph, play, totals_of
+from tests.paper.photos import (
+    Shot,
+    app_screen,
+    card_photo,
+    fill,
+    on_screen,
+    photograph,
+    play,
+    printed,
+    totals_of,
+)
 from tests.tools import tool
 from tests.web.helpers import new_table, ok, post
 
@@ -285,3 +298,50 @@ def test_a_written_total_the_rules_disagree_with_is_shown_before_confirming(app,
     assert client.post(f"/t/{table}/paper/confirm", data=form).status_code == 303
     with app.app_context():
         assert table_state(table).totals()["Ben"] == right[7, 2]  # the rules' totals are kept
+
+
+def screen_photo(page, dark: bool = False) -> bytes:
+    shot = Shot(tilt=10, quality=75)  # under 500 KB: a test client spools larger bodies to a file
+    return photograph(random.Random(3), on_screen(random.Random(2), page, dark), shot)
+
+
+@pytest.mark.parametrize(
+    ("shown", "says"),
+    [
+        ("app", "A page of the app, a card on a screen in dark mode"),
+        ("card-dark", "A page of the app, a card on a screen in dark mode"),
+        ("card", "photograph the paper card, not a screen."),
+        ("mirrored", "a mirrored photo has none"),
+    ],
+)
+def test_a_photo_of_a_screen_or_a_mirror_is_refused_saying_why(app, client, shown, says):
+    tool("pdftoppm")
+    setup = Setup("blackout", NAMES, GAMES["blackout"], "Ann")
+    blank = printed("blackout", 4, json.dumps(GAMES["blackout"]))
+    if shown == "app":
+        data = screen_photo(app_screen())
+    elif shown == "mirrored":
+        data, _values = card_photo(random.Random(5), setup, Shot(tilt=8))
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
+        flipped = cv2.flip(image, 1)
+        data = cv2.imencode(".jpg", flipped, [cv2.IMWRITE_JPEG_QUALITY, 75])[1].tobytes()
+    else:
+        data = screen_photo(blank, dark=shown == "card-dark")
+    table = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    answer = upload(client, table, data)
+    assert answer.status_code == 422
+    assert says in html.unescape(answer.text), re.findall(r"<li>(.*?)</li>", answer.text)[:3]
+    with app.app_context():
+        assert get_table(table).last_seq == 0
+
+
+def test_an_upside_down_card_is_read_upright(app, client):
+    """A card photographed upside down (the phone turned round, or the card) reads as it
+    was written: the corner squares say which way up it is."""
+    tool("pdftoppm")
+    setup = Setup("blackout", NAMES, GAMES["blackout"], "Ann")
+    data, values = card_photo(random.Random(7), setup, Shot(tilt=15, turn=178, blur=0.5))
+    table = read_and_confirm(app, client, setup, data, values)
+    with app.app_context():
+        stored = [e.payload for e in get_table(table).entries]
+    assert stored == [e.to_dict() for e in entries(setup, values, 5)]
