@@ -40,9 +40,9 @@ from referee.rules import events as ev
 from referee.rules.scores import Score
 
 #: A box is asked about when the next likeliest value is within this factor of the chosen one.
-DOUBT_RATIO = 25.0
+DOUBT_RATIO = 22.0
 #: ... or when the rules chose a value the classifier gave less than this.
-OVERRULED = 0.05
+OVERRULED = 0.03
 #: The share of a tick box's inside that ink must cover for it to count as ticked.
 TICKED = 0.07
 #: The share of a digit box's inside that ink must cover for it to hold a digit.
