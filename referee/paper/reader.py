@@ -325,8 +325,9 @@ def disputes(
     """The running totals ``written`` on the card (by round and seat: what each may be read
     as, likeliest first) that the rules do not give, for the card whose cells say ``values``:
     each player's first (the later ones follow from it). A total counts as disagreeing only
-    when the next total read disagrees too (a slip on paper, or a box read wrong, is carried
-    on; a total read wrong is not), or, the last one read, when it reads only one way.
+    when the next total read disagrees too, by the same amount (a slip on paper, or a box read
+    wrong, is carried on; a total read wrong is not), or, the last one read, when it reads only
+    one way.
     Nothing when the card's rounds are not yet a game the rules allow."""
     try:
         state = start(setup)
@@ -347,9 +348,11 @@ def disputes(
             if computed in readings:
                 continue
             later = read_at[at + 1 : at + 2]
-            if later:  # a slip is carried on; a total read wrong is not (the next one agrees)
+            if later:  # a slip is carried on, by the same amount; a total read wrong is not
                 after, then = later[0]
-                if running[after - 1][player] in then:
+                following = running[after - 1][player]
+                offsets = {w - computed for w in readings}
+                if following in then or not any(v - following in offsets for v in then):
                     continue
             elif len(readings) > 1:
                 continue
