@@ -16,7 +16,14 @@ wrong box not asked about: the app's "Enter the card" refuses it with the rule's
 asks that round's boxes again, storing nothing). Cards whose markers or QR code are not found are
 counted apart. Seconds per card are the reader's alone (not the corpus's making), on one core.
 
-    python bench/paper.py [--cards N] [--seed S]
+``--totals``: every player's running total is written in its free box too (as the rules give
+it), and on every tenth card one player slips by 10 from some round on and carries the slip.
+Then it also reports how many written totals are read (the right total among the readings),
+and the disputes shown on the confirmation page once the questions are answered truthfully:
+slips, totals written right against a box left wrong (the dispute is right: the card as read
+is not the card as written), and totals read wrong.
+
+    python bench/paper.py [--cards N] [--seed S] [--totals]
 """
 
 from __future__ import annotations
@@ -36,10 +43,18 @@ sys.path.insert(0, str(HERE.parent))
 
 import cv2  # noqa: E402
 
+from referee.paper.layout import card_layout  # noqa: E402
 from referee.paper.photo import PhotoError  # noqa: E402
-from referee.paper.reader import entries, read  # noqa: E402
+from referee.paper.reader import disputes, entries, read  # noqa: E402
 from referee.rules import Breach, Setup  # noqa: E402
-from tests.paper.photos import card_photo, random_shot  # noqa: E402
+from tests.paper.photos import (  # noqa: E402
+    card_photo,
+    fill,
+    photograph,
+    play,
+    random_shot,
+    totals_of,
+)
 
 cv2.setNumThreads(1)
 NAMES = ("Ann", "Ben", "Cho", "Dee")
@@ -53,6 +68,7 @@ def main() -> int:
     parser.add_argument(
         "--keep", type=Path, help="a folder to keep the photos not read and the hardest cards in"
     )
+    parser.add_argument("--totals", action="store_true", help="write the running totals too")
     args = parser.parse_args()
     if args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)
@@ -61,10 +77,26 @@ def main() -> int:
     rng = random.Random(args.seed)
     cells = alone = ruled = asked = after = 0
     broken = unread = proposed = 0
+    written = totals_read = slips = slips_shown = boxes_shown = false_disputes = 0
     seconds: list[float] = []
     for number in range(args.cards):
         setup = SETUPS[number % len(SETUPS)]
-        data, values = card_photo(rng, setup, random_shot(rng))
+        slipped: tuple[int, int] | None = None
+        if args.totals:
+            layout = card_layout(setup.game, len(setup.players), setup.options)
+            values = play(rng, setup)
+            rules_totals = totals_of(setup, values, len(layout.rounds))
+            on_card = dict(rules_totals)
+            if number % 10 == 9:
+                slipped = (rng.randrange(1, len(layout.rounds) + 1), rng.randrange(1, 5))
+                for n, seat in on_card:
+                    if seat == slipped[1] and n >= slipped[0]:
+                        on_card[n, seat] += 10
+                slips += 1
+            shot = random_shot(rng)
+            data = photograph(rng, fill(rng, layout, values, totals=on_card), shot)
+        else:
+            data, values = card_photo(rng, setup, random_shot(rng))
         started = time.process_time()
         try:
             reading = read(data, setup)
@@ -93,6 +125,16 @@ def main() -> int:
             entries(setup, answered, reading.rounds)
         except (Breach, KeyError):
             broken += 1
+        if args.totals:
+            written += len(on_card)
+            totals_read += sum(on_card[p] in reading.totals.get(p, ()) for p in on_card)
+            for dispute in disputes(setup, answered, reading.rounds, reading.totals):
+                if dispute.written != on_card[dispute.round, dispute.seat]:
+                    false_disputes += 1  # the total was read wrong
+                elif slipped is not None and dispute.seat == slipped[1]:
+                    slips_shown += 1
+                else:
+                    boxes_shown += 1  # the total is right: a box left wrong makes the rules' so
         wrong = [c for c in reading.cells if c.alone != values[c.key]]
         said = "; ".join(
             f"{c.key}: wrote {values[c.key]}, box alone {c.alone}, chosen {c.value}"
@@ -117,6 +159,16 @@ def main() -> int:
         f"seconds per card (reader, one core): median {statistics.median(seconds):.2f}, "
         f"max {max(seconds):.2f}"
     )
+    if args.totals:
+        print(
+            f"running totals written: {written}, read (right among the readings): "
+            f"{totals_read / written:.2%}"
+        )
+        print(
+            f"slips carried on: {slips}, shown as a dispute: {slips_shown}; disputes shown of "
+            f"a total written right, the rules' wrong from a box left wrong: {boxes_shown}; of "
+            f"a total read wrong: {false_disputes}"
+        )
     for name, (boxes, right, ruled_right) in sorted(kinds.items()):
         print(
             f"  {name}: {boxes} boxes, right alone {right / boxes:.2%}, "

@@ -320,7 +320,19 @@ def card_layout(game: str, players: int, options: Mapping[str, Any] | None = Non
             )
         )
     grid = Box(left, top, width, first_row + len(schedule) * row - top)
-    qr = Box(PAGE_WIDTH - MARGIN - MARKER - 6 - QR_SIZE, MARGIN, QR_SIZE, QR_SIZE)
     return CardLayout(
-        game, players, options, tuple(rounds), tuple(name_boxes), tuple(heads), codes, grid, qr
+        game,
+        players,
+        options,
+        tuple(rounds),
+        tuple(name_boxes),
+        tuple(heads),
+        codes,
+        grid,
+        qr_box(),
     )
+
+
+def qr_box() -> Box:
+    """Where every card has its QR code: at the top right, beside the marker."""
+    return Box(PAGE_WIDTH - MARGIN - MARKER - 6 - QR_SIZE, MARGIN, QR_SIZE, QR_SIZE)

@@ -25,21 +25,37 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.paper import digits
-from referee.paper.layout import Box, CardLayout, RoundCells, card_layout
+from referee.paper.layout import (
+    Box,
+    CardCode,
+    CardLayout,
+    RoundCells,
+    card_code,
+    card_layout,
+    qr_box,
+)
 from referee.paper.photo import SCALE, PhotoError, card_of
-from referee.rules import Breach, Setup, apply, start
+from referee.rules import Breach, Setup, State, apply, start
 from referee.rules import events as ev
+from referee.rules.scores import Score
 
 #: A box is asked about when the next likeliest value is within this factor of the chosen one.
-DOUBT_RATIO = 25.0
+DOUBT_RATIO = 22.0
 #: ... or when the rules chose a value the classifier gave less than this.
-OVERRULED = 0.05
+OVERRULED = 0.03
 #: The share of a tick box's inside that ink must cover for it to count as ticked.
 TICKED = 0.07
 #: The share of a digit box's inside that ink must cover for it to hold a digit.
 INKED = 0.025
 #: How many readings a question offers.
 CHOICES = 4
+#: The JPEG quality of the card's photo as the table keeps it (``Reading.kept``).
+KEPT_QUALITY = 75
+#: A written total may be read as every number within this factor of its likeliest reading:
+#: the rules' total is strong evidence, so a dispute needs a clear reading against it.
+TOTAL_RATIO = 1000.0
+#: The most digits a written total is read with.
+TOTAL_DIGITS = 4
 
 
 @dataclass
@@ -63,16 +79,33 @@ class Cell:
     alone: Any = None
 
 
+@dataclass(frozen=True)
+class Dispute:
+    """A running total written on the card that is not the one the rules give: round
+    ``round``'s total of the player in ``seat``, and that player's ``score`` in the round (its
+    terms say the scoring rule)."""
+
+    round: int
+    seat: int
+    player: str
+    written: int
+    computed: int
+    score: Score
+
+
 @dataclass
 class Reading:
     """What the reader made of a card: the rounds filled in and every cell, with the
-    straightened photo to cut the doubtful boxes from."""
+    straightened photo to cut the doubtful boxes from; the running totals written on it that
+    could be read (``totals``: by round and seat) and those the rules disagree with."""
 
     layout: CardLayout
     rounds: int
     cells: list[Cell]
     image: NDArray[np.uint8]
     refused: dict[int, Breach] = field(default_factory=dict)
+    totals: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
+    disputes: list[Dispute] = field(default_factory=list)
 
     def values(self) -> dict[str, Any]:
         return {cell.key: cell.value for cell in self.cells}
@@ -82,9 +115,12 @@ class Reading:
 
     def cutout(self, cell: Cell) -> bytes:
         """The photo's piece around ``cell`` as PNG bytes, to show beside its question."""
+        return self.cutout_box(cell.box)
+
+    def cutout_box(self, box: Box) -> bytes:
+        """The photo's piece around ``box`` as PNG bytes."""
         import cv2
 
-        box = cell.box
         x0 = max(0, int((box.x - 6) * SCALE))
         y0 = max(0, int((box.y - 4) * SCALE))
         x1 = int((box.x + box.w + 6) * SCALE)
@@ -92,6 +128,15 @@ class Reading:
         ok, png = cv2.imencode(".png", self.image[y0:y1, x0:x1])
         assert ok
         return bytes(png.tobytes())
+
+    def kept(self) -> bytes:
+        """The card as the table keeps it: the straightened page alone (nothing around it, no
+        camera metadata), grey, as a JPEG of a few hundred KB."""
+        import cv2
+
+        ok, jpeg = cv2.imencode(".jpg", self.image, [cv2.IMWRITE_JPEG_QUALITY, KEPT_QUALITY])
+        assert ok
+        return bytes(jpeg.tobytes())
 
 
 class CardMismatch(ValueError):
@@ -125,6 +170,30 @@ def read(data: bytes, setup: Setup, table: str | None = None) -> Reading:
     if theirs.options != dict(game.options):
         raise CardMismatch("options", f"a card for the options {theirs.options}")
     return read_straight(card.image, here, setup)
+
+
+def read_blank(data: bytes) -> tuple[CardCode, Reading]:
+    """Read the photo ``data`` of a blank readable card of any game (a group's paper game):
+    what its code names, and the card read for a table of that game with its seats as players
+    (``seat 1``, ``seat 2`` …; who sat where is asked after). ``PhotoError`` as ``read``;
+    ``CardMismatch`` (``table``) for a card printed for a table, which is read into that
+    table, and (``game``) for a card whose game or options this app has no card for."""
+    card = card_of(data, qr_box())
+    code = card.code
+    if code.table is not None:
+        raise CardMismatch("table", f"a card printed for table {code.table}")
+    names = tuple(f"seat {n}" for n in range(1, code.players + 1))
+    try:
+        layout = card_layout(code.game, code.players, code.options)
+        setup = Setup(code.game, names, dict(layout.options), names[0])
+        start(setup)
+    except (ValueError, KeyError, LookupError) as error:  # no such game, size or options here
+        raise CardMismatch("game", str(error)) from error
+    if card_code(code.game, code.players, layout.options) != card_code(
+        code.game, code.players, code.options
+    ):
+        raise CardMismatch("options", f"a card for the options {code.options}")
+    return code, read_straight(card.image, layout, setup)
 
 
 def ink_of(image: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -189,6 +258,109 @@ def number_odds(
         odds = {v: float(tens[v // 10] * units[v % 10]) if v < 100 else 0.0 for v in values}
     total = sum(odds.values()) or 1.0
     return {v: max(p / total, 1e-6) for v, p in odds.items()}, False
+
+
+def written_total(ink: NDArray[np.float32], box: Box) -> tuple[int, ...] | None:
+    """The running total written in a free ``box``: its digits found left to right as the
+    columns of ink between gaps (one too wide for a digit split evenly), each read by the
+    classifier. The readings it may be, likeliest first: every number within ``TOTAL_RATIO``
+    of the likeliest (a total disagrees only when the rules' is none of them); None when the
+    box is empty or does not hold a number of at most ``TOTAL_DIGITS`` digits."""
+    piece = inside(ink, box, 1.6)
+    mask = piece > 0.35
+    if mask.sum() < 8:
+        return None
+    columns: list[bool] = np.asarray(mask.any(axis=0), bool).tolist()
+    runs: list[tuple[int, int]] = []
+    start_at: int | None = None
+    for x, inked in enumerate([*columns, False]):
+        if inked and start_at is None:
+            start_at = x
+        elif not inked and start_at is not None:
+            if x - start_at >= 2:
+                runs.append((start_at, x))
+            start_at = None
+    rows = np.flatnonzero(mask.any(axis=1))
+    if not runs or not rows.size:
+        return None
+    height = rows[-1] - rows[0] + 1
+    spans: list[tuple[int, int]] = []
+    for x0, x1 in runs:
+        parts = max(1, round((x1 - x0) / (0.85 * height)))
+        step = (x1 - x0) / parts
+        spans += [(round(x0 + i * step), round(x0 + (i + 1) * step)) for i in range(parts)]
+    if len(spans) > TOTAL_DIGITS:
+        return None
+    samples = [digits.features(piece[:, x0:x1]) for x0, x1 in spans]
+    found = [sample for sample in samples if sample is not None]
+    if len(found) != len(samples):
+        return None
+    odds = digits.probabilities(found)
+    readings: dict[int, float] = {0: 1.0}
+    for row in odds:
+        likely = [d for d in range(10) if row[d] * TOTAL_RATIO >= row.max()]
+        readings = {v * 10 + d: p * float(row[d]) for v, p in readings.items() for d in likely}
+    best = max(readings.values())
+    kept = [v for v, p in readings.items() if p * TOTAL_RATIO >= best]
+    return tuple(sorted(kept, key=lambda v: -readings[v]))
+
+
+def running_totals(state: State, rounds: int) -> list[dict[str, int]]:
+    """Each player's running total after each of the first ``rounds`` rounds of ``state``."""
+    out: list[dict[str, int]] = []
+    totals = dict.fromkeys(state.players, 0)
+    for number in range(1, rounds + 1):
+        for player, score in (state.scores(number) or {}).items():
+            totals[player] = totals.get(player, 0) + score.points
+        out.append(dict(totals))
+    return out
+
+
+def disputes(
+    setup: Setup,
+    values: Mapping[str, Any],
+    rounds: int,
+    written: Mapping[tuple[int, int], Sequence[int]],
+) -> list[Dispute]:
+    """The running totals ``written`` on the card (by round and seat: what each may be read
+    as, likeliest first) that the rules do not give, for the card whose cells say ``values``:
+    each player's first (the later ones follow from it). A total counts as disagreeing only
+    when the next total read disagrees too, by the same amount (a slip on paper, or a box read
+    wrong, is carried on; a total read wrong is not), or, the last one read, when it reads only
+    one way.
+    Nothing when the card's rounds are not yet a game the rules allow."""
+    try:
+        state = start(setup)
+        for event in entries(setup, values, rounds):
+            state = apply(state, event)
+    except (Breach, KeyError, ValueError):
+        return []
+    running = running_totals(state, rounds)
+    found: dict[int, Dispute] = {}
+    for seat, player in enumerate(setup.players, start=1):
+        read_at = [
+            (n, tuple(written[n, seat]))
+            for n in range(1, rounds + 1)
+            if written.get((n, seat)) and player in running[n - 1]
+        ]
+        for at, (n, readings) in enumerate(read_at):
+            computed = running[n - 1][player]
+            if computed in readings:
+                continue
+            later = read_at[at + 1 : at + 2]
+            if later:  # a slip is carried on, by the same amount; a total read wrong is not
+                after, then = later[0]
+                following = running[after - 1][player]
+                offsets = {w - computed for w in readings}
+                if following in then or not any(v - following in offsets for v in then):
+                    continue
+            elif len(readings) > 1:
+                continue
+            score = (state.scores(n) or {}).get(player)
+            if score is not None:
+                found[seat] = Dispute(n, seat, player, readings[0], computed, score)
+            break
+    return [found[seat] for seat in sorted(found)]
 
 
 def tick_odds(shares: Mapping[Any, float]) -> dict[Any, float]:
@@ -388,6 +560,17 @@ def read_straight(image: NDArray[np.uint8], layout: CardLayout, setup: Setup) ->
         cells += round_cells(fields, layout, rnd.hand, hook)
     reading = Reading(layout, rounds, cells, image)
     check(reading, setup)
+    for rnd in layout.rounds[:rounds]:
+        for seat, own in enumerate(rnd.players, start=1):
+            total = written_total(ink, own.total)
+            if total is not None:
+                reading.totals[rnd.number, seat] = total
+    reading.disputes = disputes(setup, reading.values(), rounds, reading.totals)
+    # A total that disagrees may be a box misread: its player's boxes of that round are asked.
+    for dispute in reading.disputes:
+        for cell in reading.cells:
+            if cell.round == dispute.round and cell.seat == dispute.seat:
+                cell.doubtful = True
     return reading
 
 
@@ -436,4 +619,14 @@ def entries(setup: Setup, values: Mapping[str, Any], rounds: int) -> list[ev.Eve
     return out
 
 
-__all__ = ["CardMismatch", "Cell", "PhotoError", "Reading", "entries", "read"]
+__all__ = [
+    "CardMismatch",
+    "Cell",
+    "Dispute",
+    "PhotoError",
+    "Reading",
+    "disputes",
+    "entries",
+    "read",
+    "read_blank",
+]

@@ -365,19 +365,25 @@ def keep_export(group_id: str, made_for: str, body: bytes) -> None:
 
 
 def add_record(
-    group_id: str, table: NewTable, by: str | None = None, creator: str | None = None
+    group_id: str,
+    table: NewTable,
+    by: str | None = None,
+    creator: str | None = None,
+    commit: bool = True,
 ) -> str:
     """Make a table from a record (``table``: its setup, log and seats) and keep it in the group,
-    in one transaction; its id. Played when its first entry was made (now, for a record without
-    times), told in the group's time zone. ``creator`` made it: ``TooManyTables`` as for
-    ``create_table``, since a table added to a group is a new table like any other."""
+    in one transaction (``commit`` False: the caller's); its id. Played when its first entry
+    was made (now, for a record without times), told in the group's time zone. ``creator``
+    made it: ``TooManyTables`` as for ``create_table``, since a table added to a group is a new
+    table like any other."""
     group = _change(group_id, by=by)
     try:
         table_id = _new_table(group_id, table, group.by_id, group.time_zone, creator)
     except BaseException:
         db.session.rollback()
         raise
-    db.session.commit()
+    if commit:
+        db.session.commit()
     return table_id
 
 

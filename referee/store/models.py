@@ -1,6 +1,7 @@
 """The database tables: a game table, its append-only log of entries, the links that open it,
-the record uploads refused to an address (for the rate limit), and groups: the people who play
-together (a roster, seasons, the tables they keep, the links that open them).
+the record uploads refused to an address (for the rate limit), the paper cards read into
+tables (with their photos), and groups: the people who play together (a roster, seasons, the
+tables they keep, the links that open them).
 
 A game table is its setup plus its entries; everything else (state, scores, sheets) is computed
 by replaying them. Entries are only ever inserted: a correction or an undo is a new entry that
@@ -114,6 +115,23 @@ class RefusedUpload(db.Model):  # type: ignore[name-defined,misc]
 
     id: Mapped[int] = mapped_column(primary_key=True)
     creator: Mapped[str] = mapped_column(sa.String(64))
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class PaperCard(db.Model):  # type: ignore[name-defined,misc]
+    """A paper card read into a table (``referee.web.paper``): the table's entries
+    ``first_seq`` to ``last_seq`` came from it (the history marks them "from paper"), and
+    ``photo`` is the card as it was read, straightened and cropped to the page, a grey JPEG
+    (None once its scorekeeper deleted it; the mark stays). One a table: a card is read only
+    into a table with no entries."""
+
+    __tablename__ = "paper_cards"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[str] = mapped_column(sa.ForeignKey(Table.id), unique=True)
+    first_seq: Mapped[int]
+    last_seq: Mapped[int]
+    photo: Mapped[bytes | None] = mapped_column(sa.LargeBinary)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
 

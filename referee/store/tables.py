@@ -153,8 +153,10 @@ def _append(advance: Update) -> Insert:
 
 _APPEND = _append(_ADVANCE)
 _APPEND_BY_LINK = _append(_ADVANCE_BY_LINK)
-#: ``_ADVANCE`` telling its move on PostgreSQL, in the caller's transaction (``fill_log``).
+#: ``_ADVANCE`` (and ``_ADVANCE_BY_LINK``) telling its move on PostgreSQL, in the caller's
+#: transaction (``fill_log``).
 _ADVANCE_TOLD = _ADVANCE.returning(told(TABLES))
+_ADVANCE_BY_LINK_TOLD = _ADVANCE_BY_LINK.returning(told(TABLES))
 #: What a creator made since ``since``: its tables, and its group files uploaded to be loaded
 #: (each one, whether it was loaded or not: a group file's tables are the group's).
 _CREATED_SINCE = select(
@@ -467,27 +469,38 @@ def add_entry(
     raise StaleTable(table_id, expected_seq, current)
 
 
-def fill_log(table_id: str, entries: Sequence[LogEntry], commit: bool = True) -> None:
+def fill_log(
+    table_id: str, entries: Sequence[LogEntry], commit: bool = True, link: str | None = None
+) -> None:
     """Give a new table, its log still empty, the whole log ``entries`` as they are: kinds,
-    payloads and times (a loaded record's history). All of them or none, in one transaction
-    (``commit`` False: the caller's).
+    payloads and times (a loaded record's history, a paper card's entries). All of them or
+    none, in one transaction (``commit`` False: the caller's).
 
     ``ValueError`` for a payload that does not fit its kind (``checked_payload``) or entries not
     numbered 1, 2, 3 …; ``StaleTable`` when the table's log is not empty any more,
-    ``UnknownTable`` for a bad id.
+    ``UnknownTable`` for a bad id. ``link``: the writer's link, checked in the UPDATE as
+    ``add_entry`` does (``NoAccess`` when it no longer opens the table).
     """
     rows = _log_rows(table_id, entries)
     if not rows:
         return
     moved = {"table": table_id, "expected": 0, "new_seq": len(rows), "now": utcnow()}
+    if link is not None:
+        moved["link"] = token_hash(link)
     tells = db.engine.dialect.name == "postgresql"  # the move, told when this commits
-    advanced = db.session.execute(_ADVANCE_TOLD if tells else _ADVANCE, moved)
+    if link is None:
+        advance = _ADVANCE_TOLD if tells else _ADVANCE
+    else:
+        advance = _ADVANCE_BY_LINK_TOLD if tells else _ADVANCE_BY_LINK
+    advanced = db.session.execute(advance, moved)
     assert isinstance(advanced, CursorResult)  # an UPDATE's result, which counts its rows
     if advanced.rowcount != 1:
         db.session.rollback()
         current = current_seq(table_id)
         if current is None:
             raise UnknownTable(table_id)
+        if link is not None and access(link, table_id) is None:
+            raise NoAccess(f"the link does not open table {table_id}")
         raise StaleTable(table_id, 0, current)
     db.session.execute(_INSERT_ENTRY, rows)
     if commit:

@@ -25,9 +25,18 @@ from referee.web.i18n import gettext
 
 bp = Blueprint("text", __name__)
 
-#: The views that read their bodies themselves, under their own size limits: the uploads.
+#: The views that read their bodies themselves, under their own size limits: the uploads (and
+#: a paper card's confirmation, which carries its photo).
 UPLOADS = frozenset(
-    {"records.upload", "groups.import_file", "groups.add_record_post", "paper.upload"}
+    {
+        "records.upload",
+        "groups.import_file",
+        "groups.add_record_post",
+        "paper.upload",
+        "paper.confirm",
+        "groups.paper_upload",
+        "groups.paper_confirm",
+    }
 )
 
 #: The bodies Werkzeug reads as a form (``request.form``).

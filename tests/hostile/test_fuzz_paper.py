@@ -90,7 +90,9 @@ def test_photos_under_fire(hostile_app, hostile_client, paper_table, data, name)
 
 
 KEYS = [f"c-{n}.{name}.{seat}" for n in (1, 2) for name in ("bid", "took") for seat in (1, 2, 3, 4)]
-KEYS += ["c-1.trump", "c-2.trump"]
+KEYS += ["c-1.trump", "c-2.trump", "w-1.1", "w-2.3", "w-9.1", "w-1.9", "disputed"]
+#: A card's photo as the confirmation carries it (sealed for the table by the test itself).
+PHOTO = b"\xff\xd8\xff a kept card"
 
 
 @st.composite
@@ -98,11 +100,12 @@ def confirmations(draw: st.DrawFn) -> dict[str, str]:
     form = {"rounds": draw(st.sampled_from(["1", "2", "0", "99", "-1", "x", ""]))}
     for key in draw(st.lists(st.sampled_from(KEYS), unique=True)):
         form[key] = draw(
-            st.sampled_from(["0", "1", "2", "3", "S", "H", "X", "", "-1", "1e9"])
+            st.sampled_from(["0", "1", "2", "3", "S", "H", "X", "", "-1", "1e9", "10 20", "1:1"])
             | st.text(max_size=12)
         )
     if draw(st.booleans()):
         form[draw(st.text(min_size=1, max_size=30))] = draw(st.text(max_size=30))
+    form["seal"] = draw(st.sampled_from(["sealed", "sealed", "sealed", "", "0" * 64]))
     return form
 
 
@@ -115,13 +118,20 @@ ROUND_ONE = {"rounds": "1", "c-1.trump": "S"} | {f"c-1.bid.{n}": "0" for n in (1
     form=ROUND_ONE | {"c-1.took.1": "1", "c-1.took.2": "0", "c-1.took.3": "0", "c-1.took.4": "0"}
 )
 def test_confirmations_under_fire(hostile_app, form):
+    import base64
+
     from referee.rules import replay
     from referee.store.tables import effective_events
+    from referee.web.paper import seal
 
     client = hostile_app.test_client()
     with hostile_app.app_context():
         table = create_table(Setup("blackout", NAMES, {"max_cards": 2}, "Ann"))
+        sealed = seal(table, PHOTO)
     join(hostile_app, client, table)
+    form = dict(form, photo=base64.b64encode(PHOTO).decode())
+    if form.get("seal", "sealed") == "sealed":
+        form["seal"] = sealed
     response = client.post(f"/t/{table}/paper/confirm", data=form)
     answered(response, what="confirm")
     with hostile_app.app_context():

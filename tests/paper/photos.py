@@ -24,8 +24,8 @@ import cv2
 import numpy as np
 
 from referee.paper.layout import PAGE_HEIGHT, Box, CardLayout, card_layout
-from referee.paper.reader import entries
-from referee.rules import Setup, start
+from referee.paper.reader import entries, running_totals
+from referee.rules import Setup, apply, start
 from referee.sheets.card import BlankCard
 from referee.sheets.readable import readable_card
 from tools.train_digits import held_out
@@ -115,11 +115,14 @@ def play(rng: random.Random, setup: Setup, rounds: int | None = None) -> dict[st
     return values
 
 
-def write_digit(rng: random.Random, page: np.ndarray, box: Box, digit: int) -> None:
-    """A held-out writer's ``digit`` in ``box`` of the printed page (darkens it)."""
+def write_digit(
+    rng: random.Random, page: np.ndarray, box: Box, digit: int, size: int | None = None
+) -> None:
+    """A held-out writer's ``digit`` in ``box`` of the printed page (darkens it); ``size``:
+    its height in pixels (None: most of the box's)."""
     sample = rng.choice(_held_out()[digit])
-    height = box.h * PX * rng.uniform(0.62, 0.85)
-    size = max(6, round(height))
+    if size is None:
+        size = max(6, round(box.h * PX * rng.uniform(0.62, 0.85)))
     pen = cv2.resize(
         (sample / 16.0).astype(np.float32), (size, size), interpolation=cv2.INTER_CUBIC
     )
@@ -131,6 +134,33 @@ def write_digit(rng: random.Random, page: np.ndarray, box: Box, digit: int) -> N
     region = page[y0 : y0 + size, x0 : x0 + size].astype(np.float32)
     region *= 1 - darkness * pen[: region.shape[0], : region.shape[1]]
     page[y0 : y0 + size, x0 : x0 + size] = region.astype(np.uint8)
+
+
+def write_number(rng: random.Random, page: np.ndarray, box: Box, number: int) -> None:
+    """A held-out writer's ``number`` in the free ``box``, its digits side by side a little
+    apart, towards the right as people write a total."""
+    text = str(number)
+    size = max(6, round(min(box.h * rng.uniform(0.62, 0.8), box.w * 0.8 / len(text)) * PX))
+    gap = rng.uniform(0.12, 0.3) * size
+    width = len(text) * size + (len(text) - 1) * gap
+    room = box.w * PX - width
+    x = box.x * PX + room * rng.uniform(0.45, 0.9)
+    for char in text:
+        digit = Box((x + size / 2) / PX - box.h / 2, box.y, box.h, box.h)
+        write_digit(rng, page, digit, int(char), size)
+        x += size + gap
+
+
+def totals_of(setup: Setup, values: Mapping[str, Any], rounds: int) -> dict[tuple[int, int], int]:
+    """Each player's running total after each round, by round and seat, as the rules give it."""
+    state = start(setup)
+    for event in entries(setup, values, rounds):
+        state = apply(state, event)
+    return {
+        (number, seat): totals[player]
+        for number, totals in enumerate(running_totals(state, rounds), start=1)
+        for seat, player in enumerate(setup.players, start=1)
+    }
 
 
 def write_tick(rng: random.Random, page: np.ndarray, box: Box) -> None:
@@ -151,9 +181,14 @@ def write_tick(rng: random.Random, page: np.ndarray, box: Box) -> None:
 
 
 def fill(
-    rng: random.Random, layout: CardLayout, values: Mapping[str, Any], table: str | None = None
+    rng: random.Random,
+    layout: CardLayout,
+    values: Mapping[str, Any],
+    table: str | None = None,
+    totals: Mapping[tuple[int, int], int] | None = None,
 ) -> np.ndarray:
-    """The printed card (for ``table``; None: blank) filled in with ``values``."""
+    """The printed card (for ``table``; None: blank) filled in with ``values``, and the running
+    ``totals`` (by round and seat) written in their boxes."""
     options = json.dumps(dict(layout.options), sort_keys=True)
     page = printed(layout.game, layout.players, options, table).copy()
     for rnd in layout.rounds:
@@ -175,6 +210,8 @@ def fill(
                     write_digit(rng, page, box, int(char))
             if cells.open is not None and cells.secret is not None:
                 write_tick(rng, page, cells.open if values[f"{n}.open.{seat}"] else cells.secret)
+            if totals is not None and (n, seat) in totals:
+                write_number(rng, page, cells.total, totals[n, seat])
     return page
 
 
@@ -244,6 +281,38 @@ def photograph(rng: random.Random, page: np.ndarray, shot: Shot) -> bytes:
     return bytes(jpeg.tobytes())
 
 
+def on_screen(rng: random.Random, page: np.ndarray, dark: bool = False) -> np.ndarray:
+    """``page`` shown on a screen, as a camera sees it square on: its pixels as a grid of
+    lit cells (the dark lines between them make moiré once photographed), a black bezel and
+    a glare; ``dark``: shown in dark mode (light on dark). Photograph it with ``photograph``."""
+    h, w = page.shape
+    shown = cv2.resize(page, (540, round(540 * h / w)), interpolation=cv2.INTER_AREA)
+    if dark:
+        shown = 255 - shown
+    cells = cv2.resize(shown, None, fx=3, fy=3, interpolation=cv2.INTER_NEAREST).astype(np.float32)
+    cells[:, 2::3] *= 0.55
+    cells[2::3, :] *= 0.7
+    bezel = round(cells.shape[1] * 0.06)
+    screen = np.zeros((cells.shape[0] + 2 * bezel, cells.shape[1] + 2 * bezel), np.float32)
+    screen[bezel:-bezel, bezel:-bezel] = cells
+    yy, xx = np.mgrid[0 : screen.shape[0], 0 : screen.shape[1]].astype(np.float32)
+    cx, cy = rng.uniform(0.2, 0.8) * screen.shape[1], rng.uniform(0.2, 0.8) * screen.shape[0]
+    glare = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * (screen.shape[1] / 5) ** 2))
+    return np.asarray(np.clip(screen + 90 * glare, 0, 255), np.uint8)
+
+
+def app_screen() -> np.ndarray:
+    """A page of the app as a phone shows it (360 × 740, drawn): a heading, players' totals
+    and buttons; no corner squares and no card code."""
+    page = np.full((740 * 2, 360 * 2), 250, np.uint8)
+    cv2.putText(page, "Round 3", (30, 90), cv2.FONT_HERSHEY_SIMPLEX, 2.0, 20, 4)
+    for row, name in enumerate(("Ann 23", "Ben 11", "Cho 30", "Dee 12")):
+        cv2.putText(page, name, (40, 220 + 110 * row), cv2.FONT_HERSHEY_SIMPLEX, 1.6, 40, 3)
+    for row in range(3):
+        cv2.rectangle(page, (40, 760 + 180 * row), (680, 880 + 180 * row), 70, -1)
+    return page
+
+
 def random_shot(rng: random.Random) -> Shot:
     """A phone photo as the bench takes them: up to 30° of tilt, any turn, some blur, uneven
     light, sometimes a shadow, JPEG quality 60–90."""
@@ -264,21 +333,31 @@ def card_photo(
     shot: Shot,
     rounds: int | None = None,
     table: str | None = None,
+    totals: bool | Mapping[tuple[int, int], int] = False,
 ) -> tuple[bytes, dict[str, Any]]:
     """A photo of a legal card of the table ``setup`` (printed for ``table``; None: blank),
-    and the values written on it."""
+    and the values written on it. ``totals``: the running totals are written too (True: as
+    the rules give them; or these, by round and seat)."""
     layout = card_layout(setup.game, len(setup.players), setup.options)
     values = play(rng, setup, rounds)
-    return photograph(rng, fill(rng, layout, values, table), shot), values
+    written = None
+    if totals is True:
+        written = totals_of(setup, values, rounds or len(layout.rounds))
+    elif totals:
+        written = dict(totals)
+    return photograph(rng, fill(rng, layout, values, table, written), shot), values
 
 
 __all__ = [
     "PAGE_HEIGHT",
     "Shot",
+    "app_screen",
     "card_photo",
     "fill",
+    "on_screen",
     "photograph",
     "play",
     "printed",
     "random_shot",
+    "totals_of",
 ]

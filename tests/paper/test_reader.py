@@ -13,9 +13,9 @@ import pytest
 from referee.paper import photo as photos_module
 from referee.paper.layout import MARKER_BITS, CardCode, card_code, card_layout, read_code
 from referee.paper.photo import PhotoError
-from referee.paper.reader import CardMismatch, Field, entries, read, round_cells
+from referee.paper.reader import CardMismatch, Field, disputes, entries, read, round_cells
 from referee.rules import Breach, Setup
-from tests.paper.photos import Shot, card_photo, fill, photograph, play
+from tests.paper.photos import Shot, card_photo, fill, photograph, play, totals_of
 from tests.tools import tool
 
 NAMES = ("Ann", "Ben", "Cho", "Dee")
@@ -226,3 +226,39 @@ def test_a_tables_card_is_read_for_that_table_only():
 
 def test_a_blank_card_fits_any_table_like_it(blackout_photo):
     assert read(blackout_photo, BLACKOUT, "any-table").rounds == 2
+
+
+def test_the_running_totals_written_are_read_and_a_slip_is_a_dispute():
+    rng = random.Random(11)
+    values = play(rng, ALLES)
+    layout = card_layout(ALLES.game, 4, ALLES.options)
+    right = totals_of(ALLES, values, 7)
+    page = fill(rng, layout, values, totals=right)
+    reading = read(photograph(rng, page, Shot(tilt=12, turn=4, blur=0.5)), ALLES)
+    assert sum(right[place] in readings for place, readings in reading.totals.items()) >= 26
+    # A total that disagrees here is a box read wrong (the total is right): its boxes are asked.
+    for dispute in reading.disputes:
+        assert dispute.written == right[dispute.round, dispute.seat]
+        misread = [c for c in reading.cells if c.seat == dispute.seat and c.value != values[c.key]]
+        assert misread and all(c.doubtful for c in misread if c.round == dispute.round)
+    answered = {c.key: values[c.key] if c.doubtful else c.value for c in reading.cells}
+    assert disputes(ALLES, answered, 7, reading.totals) == []
+    # Ben writes 10 too many after round 3 and carries it on: one dispute, at round 3, with
+    # his score there (the rule's terms); his boxes of round 3 are asked about.
+    slipped = {
+        (n, seat): total + (10 if seat == 2 and n >= 3 else 0) for (n, seat), total in right.items()
+    }
+    page = fill(random.Random(11), layout, values, totals=slipped)
+    reading = read(photograph(random.Random(12), page, Shot(tilt=12, turn=4)), ALLES)
+    [dispute] = reading.disputes
+    assert (dispute.round, dispute.seat, dispute.player) == (3, 2, "Ben")
+    assert (dispute.written, dispute.computed) == (slipped[3, 2], right[3, 2])
+    assert dispute.score.terms and dispute.score.explain().startswith(
+        "secret" if not values["3.open.2"] else "open"
+    )
+    asked = {c.key for c in reading.doubts()}
+    assert {"3.bid.2", "3.took.2", "3.open.2"} <= asked
+    # Answered, the card's totals no longer disagree anywhere but on Ben's slip.
+    answered = {c.key: values[c.key] if c.doubtful else c.value for c in reading.cells}
+    assert [(d.round, d.seat) for d in disputes(ALLES, answered, 7, reading.totals)] == [(3, 2)]
+    assert disputes(ALLES, answered, 7, {place: (t,) for place, t in right.items()}) == []

@@ -15,6 +15,7 @@ and each language's own name in the switcher), and the ``placeholder``, ``title`
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import random
@@ -37,6 +38,7 @@ from referee.rules import GAMES, Setup, start
 from referee.store import db
 from referee.store.tables import append_entry, create_table
 from referee.web.downloads import XLSX
+from referee.web.paper import seal
 from tests.durability.legal import next_entry
 from tests.groups.test_stats_by_hand import FRIDAY
 from tests.links import join, new_link
@@ -319,7 +321,11 @@ def test_a_tables_paper_card_pages_come_through_the_catalog(app: Flask, game: st
         reading.page(f"/t/{table}/paper-card.pdf")
         photo = {"photo": (io.BytesIO(b"not a photo"), "card.jpg")}
         reading.page(f"/t/{table}/paper", method="POST", data=photo, status=422)
-        forged = {"rounds": "1", "c-1.trump": "X"}
+        kept = b"\xff\xd8\xff a card's photo"
+        with app.app_context():
+            sealed = seal(table, kept)
+        forged = {"rounds": "1", "c-1.trump": "X", "seal": sealed}
+        forged["photo"] = base64.b64encode(kept).decode()
         reading.page(f"/t/{table}/paper/confirm", method="POST", data=forged, status=422)
         assert reading.seen == 4
     reading.assert_all_marked()

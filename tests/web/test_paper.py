@@ -3,17 +3,34 @@ answered, becomes the same table as the game entered by taps; bad photos store n
 
 from __future__ import annotations
 
+import base64
+import html
 import io
+import json
 import random
 import re
 
+import cv2
+import numpy as np
 import pytest
 
+from referee.paper.layout import card_layout
 from referee.paper.reader import entries
 from referee.rules import Setup
 from referee.rules import events as ev
 from referee.store.tables import get_table, table_state
-from tests.paper.photos import Shot, card_photo
+from tests.links import join
+from tests.paper.photos import (
+    Shot,
+    app_screen,
+    card_photo,
+    fill,
+    on_screen,
+    photograph,
+    play,
+    printed,
+    totals_of,
+)
 from tests.tools import tool
 from tests.web.helpers import new_table, ok, post
 
@@ -48,6 +65,9 @@ def answers(page: str, values) -> dict[str, str]:
     answered with what the card says."""
     form = dict(re.findall(r'<input type="hidden" name="(c-[^"]+)" value="([^"]*)"', page))
     form["rounds"] = re.search(r'name="rounds" type="hidden" value="(\d+)"', page).group(1)
+    for name in ("photo", "seal", "disputed"):
+        form[name] = re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1)
+    form |= dict(re.findall(r'<input type="hidden" name="(w-[^"]+)" value="([^"]*)"', page))
     token = re.search(r'name="csrf_token"[^>]*? value="([^"]*)"', page)
     if token:
         form["csrf_token"] = token.group(1)
@@ -97,6 +117,15 @@ def test_a_photographed_card_is_the_table_entered_by_taps(app, client, photo):
         assert logs[0] == logs[1]
         assert len(logs[0]) > rounds
         assert table_state(table).totals() == table_state(tapped).totals()
+    # The history marks the card's entries, and only them; the tapped table's none.
+    history = client.get(f"/t/{table}/history").text
+    assert history.count("from paper") == len(logs[0])
+    assert "from paper" not in client.get(f"/t/{tapped}/history").text
+    # The card's photo is kept: the straightened card, as a JPEG, for the scorekeeper.
+    kept = client.get(f"/t/{table}/paper/photo.jpg")
+    assert kept.status_code == 200 and kept.mimetype == "image/jpeg"
+    assert kept.data[:3] == b"\xff\xd8\xff" and "no-store" in kept.headers["Cache-Control"]
+    assert f"/t/{table}/paper/photo.jpg" in client.get(f"/t/{table}/paper").text
 
 
 @pytest.mark.parametrize(
@@ -186,3 +215,133 @@ def test_a_card_printed_for_another_table_is_refused(app, client, photo):
     assert upload(client, printed_for, data).status_code == 200
     with app.app_context():
         assert get_table(table).last_seq == 0
+
+
+def read_and_confirm(app, client, setup, data, values) -> str:
+    table = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    read = upload(client, table, data)
+    confirmed = client.post(f"/t/{table}/paper/confirm", data=answers(read.text, values))
+    assert confirmed.status_code == 303, confirmed.text[-2000:]
+    return table
+
+
+def test_only_the_scorekeeper_sees_the_photo_and_may_delete_it(app, client, photo):
+    setup, data, values, _rounds = photo
+    table = read_and_confirm(app, client, setup, data, values)
+    spectator = app.test_client()
+    join(app, spectator, table, "viewer")
+    assert spectator.get(f"/t/{table}/paper/photo.jpg").status_code == 403
+    assert spectator.get(f"/t/{table}/paper").status_code == 403
+    assert "from paper" in spectator.get(f"/t/{table}/history").text  # the mark is for all
+    page = client.get(f"/t/{table}/paper").text
+    token = re.search(r'name="csrf_token"[^>]*? value="([^"]*)"', page)
+    form = {"csrf_token": token.group(1)} if token else {}
+    assert spectator.post(f"/t/{table}/paper/photo/delete", data=form).status_code in (400, 403)
+    assert client.get(f"/t/{table}/paper/photo.jpg").status_code == 200
+    gone = client.post(f"/t/{table}/paper/photo/delete", data=form, follow_redirects=True)
+    assert "The card&#39;s photo is deleted" in gone.text or "photo is deleted" in gone.text
+    assert "Its photo was deleted." in gone.text
+    assert client.get(f"/t/{table}/paper/photo.jpg").status_code == 404
+    with app.app_context():
+        entered = get_table(table).last_seq
+    history = client.get(f"/t/{table}/history").text
+    assert history.count("from paper") == entered  # the entries and their mark stay
+
+
+def test_a_confirmation_takes_back_only_the_photo_it_read(app, client, photo):
+    setup, data, values, _rounds = photo
+    table = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    form = answers(upload(client, table, data).text, values)
+    for forged in (
+        {"photo": base64.b64encode(b"\xff\xd8\xff another image").decode()},
+        {"seal": "0" * 64},
+        {"photo": "not base64!"},
+    ):
+        answer = client.post(f"/t/{table}/paper/confirm", data=form | forged)
+        assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/t/{table}")
+        with app.app_context():
+            assert get_table(table).last_seq == 0
+    other = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    moved = client.post(f"/t/{other}/paper/confirm", data=form)  # sealed for another table
+    assert moved.status_code == 303
+    with app.app_context():
+        assert get_table(other).last_seq == 0
+    assert client.post(f"/t/{table}/paper/confirm", data=form).status_code == 303
+    with app.app_context():
+        assert get_table(table).last_seq > 0
+
+
+def test_a_written_total_the_rules_disagree_with_is_shown_before_confirming(app, client):
+    tool("pdftoppm")
+    setup = Setup("alles-oder-nichts", NAMES, {}, "Ann")
+    rng = random.Random(11)
+    values = play(rng, setup)
+    right = totals_of(setup, values, 7)
+    slipped = {(n, s): t + (10 if s == 2 and n >= 3 else 0) for (n, s), t in right.items()}
+    layout = card_layout(setup.game, 4, setup.options)
+    page = fill(random.Random(11), layout, values, totals=slipped)
+    data = photograph(random.Random(12), page, Shot(tilt=12, turn=4))
+    table = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    read = upload(client, table, data)
+    assert read.status_code == 200
+    said = html.unescape(read.text)
+    assert "Totals on the card that are not the rules'" in said
+    assert f"Round 3, Ben: the card says {slipped[3, 2]}, the rules {right[3, 2]}." in said
+    assert "Round 3: " + ("open bid" if values["3.open.2"] else "secret bid") in said
+    form = answers(read.text, values)
+    assert {"c-3.bid.2", "c-3.took.2"} <= set(re.findall(r'type="radio" name="(c-[^"]+)"', said))
+    # A page that did not show the dispute (an old one) shows it first and enters nothing.
+    unseen = client.post(f"/t/{table}/paper/confirm", data=form | {"disputed": ""})
+    assert unseen.status_code == 200 and "are not the rules'" in html.unescape(unseen.text)
+    with app.app_context():
+        assert get_table(table).last_seq == 0
+    assert client.post(f"/t/{table}/paper/confirm", data=form).status_code == 303
+    with app.app_context():
+        assert table_state(table).totals()["Ben"] == right[7, 2]  # the rules' totals are kept
+
+
+def screen_photo(page, dark: bool = False) -> bytes:
+    shot = Shot(tilt=10, quality=75)  # under 500 KB: a test client spools larger bodies to a file
+    return photograph(random.Random(3), on_screen(random.Random(2), page, dark), shot)
+
+
+@pytest.mark.parametrize(
+    ("shown", "says"),
+    [
+        ("app", "A page of the app, a card on a screen in dark mode"),
+        ("card-dark", "A page of the app, a card on a screen in dark mode"),
+        ("card", "photograph the paper card, not a screen."),
+        ("mirrored", "a mirrored photo has none"),
+    ],
+)
+def test_a_photo_of_a_screen_or_a_mirror_is_refused_saying_why(app, client, shown, says):
+    tool("pdftoppm")
+    setup = Setup("blackout", NAMES, GAMES["blackout"], "Ann")
+    blank = printed("blackout", 4, json.dumps(GAMES["blackout"]))
+    if shown == "app":
+        data = screen_photo(app_screen())
+    elif shown == "mirrored":
+        data, _values = card_photo(random.Random(5), setup, Shot(tilt=8))
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
+        flipped = cv2.flip(image, 1)
+        data = cv2.imencode(".jpg", flipped, [cv2.IMWRITE_JPEG_QUALITY, 75])[1].tobytes()
+    else:
+        data = screen_photo(blank, dark=shown == "card-dark")
+    table = new_table(app, client, setup.game, NAMES, setup.options, first="Ann")
+    answer = upload(client, table, data)
+    assert answer.status_code == 422
+    assert says in html.unescape(answer.text), re.findall(r"<li>(.*?)</li>", answer.text)[:3]
+    with app.app_context():
+        assert get_table(table).last_seq == 0
+
+
+def test_an_upside_down_card_is_read_upright(app, client):
+    """A card photographed upside down (the phone turned round, or the card) reads as it
+    was written: the corner squares say which way up it is."""
+    tool("pdftoppm")
+    setup = Setup("blackout", NAMES, GAMES["blackout"], "Ann")
+    data, values = card_photo(random.Random(7), setup, Shot(tilt=15, turn=178, blur=0.5))
+    table = read_and_confirm(app, client, setup, data, values)
+    with app.app_context():
+        stored = [e.payload for e in get_table(table).entries]
+    assert stored == [e.to_dict() for e in entries(setup, values, 5)]

@@ -14,7 +14,9 @@ Its views are in files by job, each a set of plain view functions, and ``bluepri
   season or all time (``numbers.py``) — shown as standings (and as .xlsx), profiles, rating
   charts, stats.json and the season report;
 - ``transfer.py``: the group's file out and in (loaded by ``import_job.py``, a process of its
-  own), and a record added to a group.
+  own), and a record added to a group;
+- ``paper.py``: "add a paper game", a photographed blank readable card made a table of the
+  group.
 
 ``group.py`` is what they share: the group loaded once per version, the form every change posts,
 a change made as the keeper link. What the group pages show of each table is kept per table and
@@ -36,6 +38,7 @@ def blueprint() -> Blueprint:
         keep,
         new,
         pages,
+        paper,
         standings,
         start,
         transfer,
@@ -71,6 +74,9 @@ def blueprint() -> Blueprint:
         ("/groups/import/<job_id>", transfer.import_status, ["GET"]),
         ("/g/<group_id>/add-record", transfer.add_record_page, ["GET"]),
         ("/g/<group_id>/add-record", transfer.add_record_post, ["POST"]),
+        ("/g/<group_id>/paper", paper.paper_page, ["GET"]),
+        ("/g/<group_id>/paper", paper.paper_upload, ["POST"]),
+        ("/g/<group_id>/paper/confirm", paper.paper_confirm, ["POST"]),
     ):
         bp.add_url_rule(rule, view_func=view, methods=methods)
     bp.cli.add_command(pages.group_link_command)

@@ -21,6 +21,7 @@ from referee.rules.engine import Run
 from referee.rules.events import event_from_dict
 from referee.rules.seating import START_CHOICES
 from referee.rules.wording import START_WORDS, number_text
+from referee.store.paper import paper_mark
 from referee.store.tables import StaleTable, in_force
 from referee.web.history.lines import (
     CORRECTABLE,
@@ -48,8 +49,8 @@ bp = Blueprint("history", __name__, url_prefix="/t")
 @bp.get("/<table_id>/history")
 def page(table_id: str) -> str | Response:
     """Every entry of the log, newest first, each marked with what became of it (and where the
-    clock went back); ``?round=n``: only the entries about round n (where the score sheet's
-    round number leads, to correct it)."""
+    clock went back, and which came from a paper card); ``?round=n``: only the entries about
+    round n (where the score sheet's round number leads, to correct it)."""
     TABLES.require(table_id)
     if (same := unchanged(table_id)) is not None:  # the page's poll: nothing new
         return same
@@ -59,6 +60,7 @@ def page(table_id: str) -> str | Response:
     fate = fates(record.entries)
     clock_back = set(clock_went_back(record.entries))
     only = request.args.get("round", type=int)
+    card = paper_mark(table_id)
 
     def described(payload: dict[str, Any]) -> str:
         event = event_from_dict(payload)
@@ -88,6 +90,7 @@ def page(table_id: str) -> str | Response:
                 "when": iso_utc(entry.created_at),
                 "fate": fate.get(entry.seq, Fate()),
                 "clock_back": entry.seq in clock_back,
+                "paper": card is not None and card.marks(entry.seq),
                 "round": None if event is None else event.round,
                 "correctable": event is not None
                 and event.type in CORRECTABLE
