@@ -1,7 +1,7 @@
 """Two phones of one table on two app servers over one PostgreSQL database, as behind a load
 balancer: the scorekeeper's phone enters on server A, the watching phone's page on server B
 shows each entry within half a second of the tap (``referee.web.speed.wake``: A's commit is
-told to B's listening workers, which wake the poll B holds for the page).
+told to B's listening workers, which wake the page's stream B holds).
 
 B's safety sweep is set to minutes, so only that notification can show the entry in time. Needs
 PostgreSQL (``TEST_DATABASE_URL``; fails, not skips, with ``REQUIRE_POSTGRES=1``), gunicorn's
@@ -84,19 +84,20 @@ def test_a_phone_on_another_server_shows_each_entry_at_once(two_servers, phone) 
     link = spectator_link(keeper, a, url)
     watcher = phone()
     watcher.context.add_init_script(SHOWN)
-    # The page's poll (the page itself, asked with its poll key) goes out as the page opens and
-    # is held by B from then on: the page always has a poll waiting on B.
-    polls: list[str] = []
-    watcher.on("request", lambda r: polls.append(r.url) if "x-table-poll" in r.headers else None)
+    # The page's stream goes out as the page opens and is held by B from then on.
+    streams: list[str] = []
+    watcher.on(
+        "request", lambda r: streams.append(r.url) if r.resource_type == "eventsource" else None
+    )
     watcher.goto(link.replace(a.url("/"), b.url("/")))  # the same link, through server B
     watched = url.replace(a.url("/"), b.url("/"))
     watcher.wait_for_url(watched)
     watcher.wait_for_function("() => window.shownAt && '0' in window.shownAt")
     for _ in range(100):
-        if polls:
+        if streams:
             break
         watcher.wait_for_timeout(100)
-    assert polls, "the watching page never asked B whether its table changed"
+    assert streams, "the watching page never opened its stream on B"
     rng = random.Random(7)
     delays = []
     for button in ENTRIES:

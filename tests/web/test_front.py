@@ -17,7 +17,6 @@ from flask.testing import FlaskClient
 from referee.rules import events as ev
 from referee.store.tables import append_entry
 from referee.web.headers import HEADERS
-from referee.web.speed.held import Held
 from tests.links import join
 from tests.web.helpers import new_table, ok, post
 
@@ -248,18 +247,18 @@ def test_an_expired_cookie_opens_nothing_in_front_of_flask_either(
     assert refused.status_code == 403 and flask_calls == [f"/t/{table}/sheet"]
 
 
-def test_a_first_poll_arriving_while_the_held_polls_start_joins_them(app, monkeypatch):
-    # Under gevent, starting the held polls' sweeper lets other requests run, and one of them may
-    # be the worker's second first poll: it must find the same held polls, or it makes others
-    # that take the wake-ups over, and the first one's polls never hear of a change.
-    front = app.wsgi_app
-    during: list[Held] = []
+def test_a_first_wait_arriving_while_the_sweeper_starts_starts_no_second_one(app, monkeypatch):
+    # Under gevent, starting the sweeper lets other requests run, and one of them may be the
+    # worker's second first poll or stream: it must find the sweeper started, or a second one
+    # sweeps beside it.
+    held = app.extensions["referee.live"]
+    started: list[str] = []
 
-    def start(_thread: threading.Thread) -> None:  # another request runs meanwhile
-        if not during:
-            during.append(front.holding())
+    def start(thread: threading.Thread) -> None:  # another request runs meanwhile
+        started.append(thread.name)
+        held.start()
 
     monkeypatch.setattr(threading.Thread, "start", start)
-    held = front.holding()
-    assert during == [held]
+    held.start()
+    assert started == ["held-polls"]
     assert app.extensions["referee.speed"].positions.moved == held.wake

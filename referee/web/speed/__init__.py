@@ -22,10 +22,11 @@ from typing import Any, TypeVar
 
 from flask import Flask
 
-from referee.web import loading, memo
+from referee.web import live, loading, memo
 from referee.web.memo import Shelf
 from referee.web.pages import SharedPage
 from referee.web.speed import front, sessions, translations
+from referee.web.speed.held import Held
 from referee.web.speed.kept import KeptTables
 from referee.web.speed.lru import LRU
 
@@ -47,6 +48,8 @@ class Shelves:
             # a live table's page is asked for by its watching phones within a poll interval
             # of each change: two kinds of viewer of each live table
             "pages": LRU(2 * tables),
+            # the same pages as the events of their streams (``referee.web.live``)
+            "events": LRU(2 * tables),
             # by game, kind of link, language, address prefix and page: few
             "navs": LRU(256),
             # by template, language and address prefix: few
@@ -97,4 +100,5 @@ def init_app(app: Flask) -> None:
     memo.init_app(app, kept.memo)
     translations.install(app)
     app.session_interface = sessions.CheckedOnce()
+    live.init_app(app, Held(app, kept.positions, float(app.config["POLL_HOLD_SECONDS"])))
     front.install(app)

@@ -35,6 +35,7 @@ from werkzeug.wrappers import Response
 from referee.web import secret_keys
 from referee.web.headers import security_headers
 from referee.web.language import VARY
+from referee.web.live import STREAM_TYPE
 from referee.web.loading import SEEN_HEADER, position_in
 from referee.web.pages import SHARED_PAGE, SharedPage, conditional
 from referee.web.polls import (
@@ -87,10 +88,11 @@ class Front:
         self.positions = tables.positions
         self.pages = pages
         self.repeats = repeats
-        self.held: Held | None = None  # made on the first poll held (``holding``)
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         path = environ.get("PATH_INFO", "")
+        if STREAM_TYPE in environ.get("HTTP_ACCEPT", ""):
+            return self.then(environ, start_response)  # a page's stream: Flask's
         if environ.get("REQUEST_METHOD") in ("GET", "HEAD") and path.startswith("/t/"):
             if path.endswith("/seq"):
                 seq = self.answer(path[3:-4], environ)
@@ -207,9 +209,9 @@ class Front:
         if held and seq is not None and shown is not None and seq < shown:
             # The page shows a position this process has not heard of yet (another process
             # wrote it, and answered the page): wait for the sweep that brings it, then hold.
-            seq = self.holding().wait(table_id, seq)
+            seq = self.holding().wait(table_id, seq, self.holding().seconds)
             if seq == shown:
-                seq = self.holding().wait(table_id, seq)
+                seq = self.holding().wait(table_id, seq, self.holding().seconds)
         if seq is None:
             return None
         if held:
@@ -250,17 +252,13 @@ class Front:
         if seq is None:
             return None  # no such table (any more): Flask's 404
         if f"seq-{seq}" in parse_etags(environ.get("HTTP_IF_NONE_MATCH")):
-            seq = self.holding().wait(table_id, seq)
+            seq = self.holding().wait(table_id, seq, self.holding().seconds)
         return seq
 
     def holding(self) -> Held:
-        """This process's held polls, made on the first one (in the worker, after gevent has
-        patched ``threading``)."""
-        if self.held is None:
-            seconds = float(self.app.config["POLL_HOLD_SECONDS"])
-            self.held = Held(self.app, self.positions, seconds)
-            self.held.start()  # noted first: starting a thread lets other requests run
-        return self.held
+        """This process's held polls and streams (``referee.web.speed.held``)."""
+        held: Held = self.app.extensions["referee.live"]
+        return held
 
 
 def install(app: Flask) -> None:

@@ -45,6 +45,11 @@ SWEEP_EVERY = 0.04
 #: costs a watching phone at most this long. One look in memory per table held for, not one
 #: timer per poll (ten thousand polls held would each wake every second).
 RECHECK_EVERY = 1.0
+#: How often every stream says a comment line (seconds), woken by the sweeper: proxies keep a
+#: connection that says something (nginx drops one quiet for 60 s by default), and a phone gone
+#: without a word is noticed when its stream cannot be written to. One wake-up of each stream
+#: per beat, not a timer per stream.
+BEAT = 30.0
 
 log = logging.getLogger(__name__)
 
@@ -69,28 +74,62 @@ class Held:
         self.app = app
         self.positions = positions
         self.seconds = seconds
-        #: Table id → the event its held polls wait on (set, and dropped, when it moves).
+        #: Table id → the event its held polls and streams wait on (set, and dropped, when it
+        #: moves, and at each beat).
         self.events: dict[str, threading.Event] = {}
-        #: Table id → the positions its held polls wait on → how many wait on each.
+        #: Table id → the positions its held polls and streams wait on → how many wait on each.
         self.waiting: dict[str, dict[int, int]] = {}
         #: Hears of entries written elsewhere as they commit (PostgreSQL), if the app can.
         self.listener = Listener(app, positions) if can_listen(app) else None
         #: How often to sweep while the listener hears (seconds).
         self.safety_sweep = float(app.config["SAFETY_SWEEP_SECONDS"])
+        #: Address → how many streams it holds open in this process.
+        self.streams: dict[str, int] = {}
+        self.stream_limit = int(app.config["STREAM_LIMIT"])
+        #: Whether the sweeper runs (started by the first wait, in the worker).
+        self.started = False
+        self.lock: threading.Lock | None = None
+        self.beaten = time.monotonic()
         positions.moved = self.wake
 
     def start(self) -> None:
-        """Start the sweeper (and the listener). Under gevent this switches to other requests
-        while it starts: the process must know this ``Held`` by then, or a second first poll
-        makes another one that takes ``Positions.moved`` over, and no move ever wakes the polls
-        this one holds."""
+        """Start the sweeper (and the listener), once. Under gevent this switches to other
+        requests while it starts: it is noted as started first, or a second first wait would
+        start another."""
+        if self.started:
+            return
+        self.started = True
         threading.Thread(target=self.sweeping, name="held-polls", daemon=True).start()
         if self.listener is not None:
             self.listener.start()
 
-    def wait(self, table_id: str, seq: int) -> int:
-        """The table's position once it is not ``seq`` any more, or ``seq`` after ``seconds``."""
-        deadline = time.monotonic() + self.seconds
+    def can_stream(self) -> bool:
+        return can_hold()
+
+    def admit(self, address: str) -> bool:
+        """Count a stream from ``address`` in, unless it holds ``STREAM_LIMIT`` already."""
+        held = self.streams.get(address, 0)
+        if held >= self.stream_limit:
+            return False
+        self.streams[address] = held + 1
+        return True
+
+    def leave(self, address: str) -> None:
+        held = self.streams.pop(address, 1) - 1
+        if held:
+            self.streams[address] = held
+
+    def making(self) -> threading.Lock:
+        """One lock of the process, made in the worker (gevent's, once patched)."""
+        if self.lock is None:
+            self.lock = threading.Lock()
+        return self.lock
+
+    def wait(self, table_id: str, seq: int, seconds: float | None = None) -> int:
+        """The table's position once it is past ``seq``, or ``seq`` after ``seconds`` (held
+        polls) or at the next beat (streams, ``seconds`` None)."""
+        self.start()
+        deadline = None if seconds is None else time.monotonic() + seconds
         seqs = self.waiting.setdefault(table_id, {})
         seqs[seq] = seqs.get(seq, 0) + 1
         try:
@@ -100,8 +139,12 @@ class Held:
                     table_id, threading.Event()
                 )
                 now = self.positions.known.get(table_id)
-                if now is not None and now != seq:
-                    return now
+                if now is None or now > seq:
+                    return seq if now is None else now
+                if deadline is None:  # a stream: woken by a move, or by a beat
+                    event.wait()
+                    now = self.positions.known.peek(table_id)
+                    return seq if now is None or now <= seq else now
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return seq
@@ -121,10 +164,14 @@ class Held:
             event.set()
 
     def recheck(self) -> None:
-        """Wake the polls of every table whose known position is not the one they wait on."""
+        """Wake the polls of every table whose known position is past one they wait on; and,
+        each ``BEAT`` seconds, every stream."""
+        beat = time.monotonic() - self.beaten >= BEAT
+        if beat:
+            self.beaten = time.monotonic()
         for table_id, seqs in list(self.waiting.items()):
             now = self.positions.known.peek(table_id)
-            if now is not None and any(seq != now for seq in seqs):
+            if beat or (now is not None and any(seq < now for seq in seqs)):
                 self.wake(table_id)
 
     def sweeping(self) -> None:
