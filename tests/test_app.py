@@ -117,7 +117,6 @@ SETTINGS = {
     "REFEREE_TABLE_LIMIT_SECONDS": ("900", 900),
     "REFEREE_SPEED": ("false", False),
     "REFEREE_SPEED_TABLES": ("500", 500),
-    "REFEREE_POLL_HOLD_SECONDS": ("5", 5),
     "REFEREE_STREAM_LIMIT": ("8", 8),
     "REFEREE_STREAM_WRITE_SECONDS": ("2.5", 2.5),
     "REFEREE_PG_NOTIFY": ("false", False),

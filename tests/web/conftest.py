@@ -83,7 +83,7 @@ def streams(monkeypatch: pytest.MonkeyPatch, speed: bool) -> bool:
     """Pages' streams served in process as under gevent, where the speed layer is on
     (``referee.web.live``; the test reads them in its own thread, or only their first event):
     whether they are."""
-    from referee.web.speed import held
+    from referee.web.speed import streams
 
-    monkeypatch.setattr(held, "can_hold", lambda: True)
+    monkeypatch.setattr(streams, "can_hold", lambda: True)
     return speed

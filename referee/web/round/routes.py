@@ -283,9 +283,7 @@ def seq(table_id: str) -> Response:
     """Has anything changed? The table's log position, as text with an ETag: a page that polls
     it gets a 304 until the next entry. A page's own poll carries the table's ``poll_key`` and
     needs no link (no session, no link lookup); the speed layer answers it from memory before it
-    gets here, and holds it until the table changes when it asks (``hold=1``) and the server
-    can. Here it is answered at once, and the page asks again on its own schedule. Anything else
-    needs a link."""
+    gets here. Anything else needs a link."""
     key = request.args.get("k")
     if key is None or not valid_poll_key(table_id, key):
         TABLES.require(table_id)
