@@ -144,25 +144,30 @@ def stream(table_id: str, event_at: Callable[[int], bytes] = moved) -> Response:
         own.settimeout(float(current_app.config["STREAM_WRITE_SECONDS"]))
 
     def events() -> Iterator[bytes]:
+        # Before each wait and each write, the database connection goes back to the pool: a
+        # stream waits far longer than any request, and writes as slowly as its reader reads.
         sent = last if last is not None else (recent_seq(table_id) or 0)
         try:
+            let_go()
             yield READY
             while True:
-                let_go()
                 now = recent_seq(table_id)
                 if now is None:
                     return  # the table is gone
                 if now <= sent:
+                    let_go()
                     now = waits.wait(table_id, sent)
                 if now <= sent:
                     yield BEAT_LINE
                     continue
                 if not still_opens(table_id):
+                    let_go()
                     yield LOST
                     return
                 with waits.making():
                     made = event_at(now)
                 sent = now
+                let_go()
                 yield made
         finally:
             let_go()
