@@ -10,7 +10,8 @@ time the table's log position moves past the one the page shows, one event with 
 its ``id``:
 
 - ``page``: a page every viewer of its kind sees alike (``referee.web.pages``) is sent whole, the
-  same bytes to every watcher of that kind, made once per change (``memo``) whoever asks first;
+  same bytes to every watcher of that kind, made once per change in each server process
+  (``memo``), by whichever of its streams comes first;
 - ``moved``: any other page (a scorekeeper's own, the history) is told the position only, and
   asks for itself when it wants it (the scorekeeper's page has it already: its entry's answer);
 - ``lost``: the phone's link no longer opens the table; the stream ends.
@@ -19,8 +20,9 @@ A reconnecting ``EventSource`` sends the ``id`` of the last event it had (``Last
 page's first connection says the position it shows, ``?stream=N``): the stream goes on from
 there, and an event only ever brings a position past the last one sent, so nothing is missed
 (a page is the whole table at its position) and nothing is sent twice. Between changes the
-stream waits on its table's wake-up (no timer of its own); every ``BEAT`` seconds all streams of a
-process say a comment line, so that proxies keep them and a phone gone without a word is noticed.
+stream waits on its table's wake-up (no timer of its own); every ``BEAT`` seconds
+(``referee.web.speed.streams``) all streams of a process say a comment line, so that proxies
+keep them and a phone gone without a word is noticed.
 
 Streams are served where a waiting request holds no worker: under gunicorn's gevent workers with
 the speed layer, which knows each table's position and is woken by each move. Anywhere else a
