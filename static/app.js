@@ -63,20 +63,13 @@ document.querySelectorAll("form[data-join]").forEach((form) => {
   form.submit();
 });
 
-// Live view: the page follows its table. It opens its own address as a stream of server-sent
-// events (EventSource; referee/web/live.py), which brings each change as it is made: a page every
-// viewer of its kind sees alike comes whole ("page"), any other is told the position ("moved") and
-// asks for itself. A reconnecting stream says the last position it had (Last-Event-ID), so no
-// change is missed or brought twice. A server that serves no stream (it answers 204), a stream
-// that does not open within a few seconds (a proxy that holds it back) or one that fails for good:
-// the page asks instead, for this page again as a conditional request: If-None-Match the position
-// it shows ("seq-N", or the newest one it heard of) and X-Table-Poll with the key its <body
-// data-poll> carries. While the table is still there the answer is a bodiless 304; once it has
-// moved, the answer is this page as it is now: every second while the table is busy (a change in
-// the last 90 s, or the page just opened), every 3 s once it is quiet, every 6 s after 10 quiet
-// minutes. A page with nothing typed into it swaps in its new <main> (live in place: the scroll
-// position and the open explanations are kept); a page with input or an error on it keeps it and
-// says the table changed instead. Without JavaScript: reload.
+// Live view (referee/web/live.py): the page opens its own address as a stream of server-sent
+// events, which brings each change: the page itself ("page"), or the position ("moved": the page
+// asks for itself). Without a stream (a 204, none open within 5 s, one closed for good) it asks:
+// this page again, If-None-Match the position it shows and X-Table-Poll its key; a 304 until the
+// table moves, then the page: every second while the table is busy, every 3 s once quiet, every
+// 6 s after 10 quiet minutes. A page with nothing typed into it swaps in its new <main> (scroll
+// and open explanations kept); one with input says the table changed. Without JavaScript: reload.
 let typed = document.querySelector(".error-box") !== null;
 let told = false;
 let sending = false; // an entry is on its way (see "Entries in place" below)
@@ -101,8 +94,7 @@ if (document.body.dataset.poll) {
     note.append(link);
     document.querySelector("main").prepend(note);
   };
-  // A 403 or a "lost" event: this phone's link no longer opens the table (revoked, or the
-  // server's secret key changed); say so instead of going quiet.
+  // A 403 or a "lost" event: this phone's link no longer opens the table; say so.
   let lost = false;
   const lose = () => {
     if (lost) return;
@@ -113,8 +105,7 @@ if (document.body.dataset.poll) {
     note.textContent = say("stopped");
     document.querySelector("main").prepend(note);
   };
-  // The key of the page's poll: the k of its older /seq address, which it still carries. Read
-  // at each question: a revoked link makes it anew, and the page swapped in carries the new one.
+  // The poll's key: the k of the older /seq address (read anew: a revocation changes it).
   const pollKey = () =>
     new URL(document.body.dataset.poll, location.href).searchParams.get("k") ?? "";
   // The newest position this page heard of without showing it (its input kept: "tell").
@@ -147,7 +138,7 @@ if (document.body.dataset.poll) {
         headers: { "If-None-Match": `"seq-${asked}"`, "X-Table-Poll": pollKey() },
       });
       if (answer.status === 304) {
-        // The stream told of a change this server had not heard of yet: ask again shortly.
+        // The stream told of a change this server has not heard of yet: ask again soon.
         if (movedTo > asked) setTimeout(check, 200);
         return;
       }
@@ -172,8 +163,7 @@ if (document.body.dataset.poll) {
     setTimeout(tick, 0);
     document.addEventListener("visibilitychange", check);
   };
-  // The stream: its newest page waits while an entry of this page is on its way (the entry's
-  // answer is the page then; a newer change is shown once it is in).
+  // The stream's newest page waits while this page's own entry is on its way.
   let streamed = null;
   let movedTo = -1;
   sent = () => {

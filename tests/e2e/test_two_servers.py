@@ -154,8 +154,8 @@ class Proxy:
         self.port = free_port()
         conf = NGINX_CONF.read_text()
         for old, new in (
-            ("server 127.0.0.1:8001;", f"server 127.0.0.1:{a.port};"),
-            ("server 127.0.0.1:8002;", f"server 127.0.0.1:{b.port};"),
+            ("server 127.0.0.1:8000;", f"server 127.0.0.1:{a.port};"),
+            ("server 127.0.0.1:8001;", f"server 127.0.0.1:{b.port};"),
             ("listen 8080;", f"listen 127.0.0.1:{self.port};"),
             (
                 "proxy_pass http://referee;",
