@@ -45,7 +45,8 @@ DEFAULTS: dict[str, Any] = {
     "PROXY_FIX": 0,  # how many proxies in front set X-Forwarded-For, -Proto and -Host
     "SPEED": True,  # the speed layer (referee/web/speed/); false: not even imported
     "SPEED_TABLES": 2048,  # live tables each server process keeps in memory (speed layer)
-    "POLL_HOLD_SECONDS": 25,  # how long a page's poll waits for a change (gevent workers)
+    "STREAM_LIMIT": 64,  # live pages' streams one network address may hold open (per process)
+    "STREAM_WRITE_SECONDS": 10,  # a stream whose reader takes nothing this long is dropped
     "PG_NOTIFY": True,  # PostgreSQL: servers tell each other each entry as it commits
     "SAFETY_SWEEP_SECONDS": 1.0,  # … and still sweep for entries this often, in case
     "MAX_CONTENT_LENGTH": 64 * 1024,  # the largest request body (a record upload sets its own)

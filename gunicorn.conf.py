@@ -2,10 +2,10 @@
 README's `gunicorn 'app:create_app()'`, the Docker image, the benchmarks and the durability
 tests all start it here). The command line and ``GUNICORN_CMD_ARGS`` override any of them.
 
-- gevent workers: each request on a green thread, so a page's "has anything changed?" can wait
-  for its table to change (``referee/web/speed/held.py``) at the cost of a little memory instead
-  of a worker, and a phone sees a change as soon as the server knows of it.
-- ``worker_connections``: the connections each worker serves at once, held polls included (one
+- gevent workers: each request on a green thread, so a page's stream can wait for its table to
+  change (``referee/web/live.py``, ``referee/web/speed/streams.py``) at the cost of a little
+  memory instead of a worker, and a phone sees a change as soon as the server knows of it.
+- ``worker_connections``: the connections each worker serves at once, streams included (one
   per open page), 8,192 each: 2,000 tables of 5 phones on 2 workers, with room. The process's
   open-file limit (``ulimit -n``) must allow as many.
 - The app is loaded in each worker, after gevent has patched it (never ``--preload``: the
@@ -15,7 +15,7 @@ tests all start it here). The command line and ``GUNICORN_CMD_ARGS`` override an
   millisecond, and waiting in Python made a PostgreSQL entry a quarter slower (``bench/run.py``);
   the worker's other requests wait that long, as they do for SQLite.
 - Python's garbage collector runs less often in a worker (``post_worker_init``): a worker keeps
-  thousands of replayed tables and held polls, and each full collection walked all of them,
+  thousands of replayed tables and held streams, and each full collection walked all of them,
   stalling every request of that worker for a tenth of a second (the capacity benchmark's p99).
 """
 

@@ -6,7 +6,7 @@
 -- "ran out" (the rate is then a lower bound: wrk divides by the whole duration).
 -- Every response's status is counted; done() prints "status <code>: <count>" lines.
 -- Every request says "Connection: close", as a phone's entries and page loads come: each on a new
--- connection (a phone's only open one is its held poll, and gunicorn closes an idle connection
+-- connection (a phone's only open one is its page's stream, and gunicorn closes an idle connection
 -- after 2 s, well before the next tap). The true bare route is asked the same way.
 local requests = {}
 

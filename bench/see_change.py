@@ -9,8 +9,8 @@ the watching page has loaded; the spectator's phone only watches its table page.
 the time from the tap (the scorekeeper page's ``pointerdown``) to the moment the spectator's page
 shows the new log position (its ``<body data-seq>``, swapped in or loaded) — both read from the
 pages' own clocks, one machine. Also counted: the watching phone's requests once its page has
-loaded, per change (its poll is the page itself: one per change, and the one still waiting at
-the end).
+loaded, per change (none: its stream, opened with the page, brings each change; a page without
+one asks for itself, one request per change).
 
     python bench/see_change.py [--changes 30]
     DATABASE_URL=postgresql://… python bench/see_change.py --postgres [--two-servers]
@@ -93,8 +93,8 @@ class Seen:
 
     @property
     def per_change(self) -> float:
-        """Requests per change: every request but the poll still waiting at the end."""
-        return (self.requests - 1) / len(self.delays)
+        """Requests per change: every request the watching page sent once it had loaded."""
+        return self.requests / len(self.delays)
 
     @property
     def ok(self) -> bool:

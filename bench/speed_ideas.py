@@ -12,8 +12,9 @@ installed on that plain app through the interface it implements, and with the wh
 
 Each request is the median of ``--runs`` repeats, the first (which fills what is kept) left out;
 the apps take turns, one request each, so a spell of load on the machine weighs on all alike.
-Prints each request's time with the layer off, with each idea, and off ÷ on. The held polls are
-measured under gunicorn with phones, by ``bench/capacity.py`` and ``bench/see_change.py``.
+Prints each request's time with the layer off, with each idea, and off ÷ on. The live pages'
+streams are measured under gunicorn with phones, by ``bench/capacity.py`` and
+``bench/see_change.py``.
 
     python bench/speed_ideas.py [--runs 200]
 """

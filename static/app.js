@@ -63,20 +63,17 @@ document.querySelectorAll("form[data-join]").forEach((form) => {
   form.submit();
 });
 
-// Live view: ask the server whether the table changed, by asking for this page again as a
-// conditional request: If-None-Match the position it shows ("seq-N", or the newest one it heard of)
-// and X-Table-Poll with the key its <body data-poll> carries. While the table is still there the
-// answer is a bodiless 304; once it has moved, the answer is this page as it is now (one request
-// per change). A server that holds polls (gevent workers: the answer says X-Poll-Held) keeps the
-// question open until the table changes, so the page asks again as soon as it has its answer. Any
-// other server answers at once: then every second while the table is busy (a change in the last
-// 90 s, or the page just opened), every 3 s once it is quiet, every 6 s after 10 quiet minutes. A
-// page with nothing typed into it swaps in its new <main> (live in place: the scroll position and
-// the open explanations are kept); a page with input or an error on it keeps it and says the table
-// changed instead. Without JavaScript: reload.
+// Live view (referee/web/live.py): the page opens its own address as a stream of server-sent
+// events, which brings each change: the page itself ("page"), or the position ("moved": the page
+// asks for itself). Without a stream (a 204, none open within 5 s, one closed for good) it asks:
+// this page again, If-None-Match the position it shows and X-Table-Poll its key; a 304 until the
+// table moves, then the page: every second while the table is busy, every 3 s once quiet, every
+// 6 s after 10 quiet minutes. A page with nothing typed into it swaps in its new <main> (scroll
+// and open explanations kept); one with input says the table changed. Without JavaScript: reload.
 let typed = document.querySelector(".error-box") !== null;
 let told = false;
 let sending = false; // an entry is on its way (see "Entries in place" below)
+let sent = () => {}; // … and what the live view does once it has its answer
 let changedAt = Date.now(); // when this page last saw the table change (or opened)
 document.addEventListener("input", () => { typed = true; });
 function pollEvery() {
@@ -97,10 +94,10 @@ if (document.body.dataset.poll) {
     note.append(link);
     document.querySelector("main").prepend(note);
   };
-  // A 403: this phone's link no longer opens the table (revoked, or the server's secret key
-  // changed); say so instead of going quiet.
+  // A 403 or a "lost" event: this phone's link no longer opens the table; say so.
   let lost = false;
   const lose = () => {
+    if (lost) return;
     lost = true;
     const note = document.createElement("p");
     note.className = "flash error";
@@ -108,66 +105,104 @@ if (document.body.dataset.poll) {
     note.textContent = say("stopped");
     document.querySelector("main").prepend(note);
   };
-  // The key of the page's poll: the k of its older /seq address, which it still carries. Read
-  // at each question: a revoked link makes it anew, and the page swapped in carries the new one.
+  // The poll's key: the k of the older /seq address (read anew: a revocation changes it).
   const pollKey = () =>
     new URL(document.body.dataset.poll, location.href).searchParams.get("k") ?? "";
   // The newest position this page heard of without showing it (its input kept: "tell").
   let heard = -1;
+  const shown = () => Math.max(Number(document.body.dataset.seq), heard);
+  // This page as the server sent it after a change (a poll's answer, a stream's event).
+  const arrived = (html, answer) => {
+    const now = new DOMParser().parseFromString(html, "text/html").body.dataset.seq;
+    if (now === undefined) { // not this page any more (gone, say): show what the server says
+      location.replace(location.href);
+      return;
+    }
+    if (Number(now) <= shown()) return;
+    changedAt = Date.now();
+    if (typed) {
+      heard = Number(now);
+      tell();
+    } else if (!showScreen(html, false)) location.replace(location.href);
+    else keepScreen(answer, html);
+  };
   let checking = false;
-  // Whether to ask again at once: the last answer was held by the server (it came after a wait,
-  // or with a change). An unchanged answer that came at once was not held: ask on the schedule.
-  let again = false;
   const check = async () => {
     if (document.hidden || sending || lost || checking) return;
     checking = true;
-    again = false;
-    const asked = Date.now();
-    const shown = Math.max(Number(document.body.dataset.seq), heard);
+    const asked = shown();
     try {
       const answer = await fetch(location.pathname + location.search, {
         cache: "no-store",
         credentials: "same-origin",
-        headers: { "If-None-Match": `"seq-${shown}"`, "X-Table-Poll": pollKey() },
+        headers: { "If-None-Match": `"seq-${asked}"`, "X-Table-Poll": pollKey() },
       });
-      const held = answer.headers.get("X-Poll-Held") === "1";
       if (answer.status === 304) {
-        // Held until nothing changed after all, or the page moved on meanwhile (its own entry).
-        const moved = Math.max(Number(document.body.dataset.seq), heard) !== shown;
-        again = held && (moved || Date.now() - asked > 500);
+        // The stream told of a change this server has not heard of yet: ask again soon.
+        if (movedTo > asked) setTimeout(check, 200);
         return;
       }
-      if (answer.status === 403 && !lost) lose();
+      if (answer.status === 403) lose();
       if (answer.status === 403 || answer.status >= 500 || sending) return; // a 5xx: ask later
       const html = answer.ok ? await answer.text() : "";
-      if (sending) return;
-      const now = new DOMParser().parseFromString(html, "text/html").body.dataset.seq;
-      if (now === undefined) { // not this page any more (gone, say): show what the server says
-        location.replace(location.href);
-        return;
-      }
-      again = held;
-      if (Number(now) === shown) return;
-      changedAt = Date.now();
-      if (typed) {
-        heard = Number(now);
-        tell();
-      } else if (!showScreen(html, false)) location.replace(location.href);
-      else keepScreen(answer, html);
+      if (!sending) arrived(html, answer);
     } catch (error) {
-      again = false; // offline for a moment: ask again at the next tick
+      // offline for a moment: ask again at the next tick
     } finally {
       checking = false;
     }
   };
-  const tick = async () => {
-    await check();
-    setTimeout(tick, again ? 0 : pollEvery());
+  let asking = false;
+  const ask = () => {
+    if (asking || lost) return;
+    asking = true;
+    const tick = async () => {
+      await check();
+      setTimeout(tick, pollEvery());
+    };
+    setTimeout(tick, 0);
+    document.addEventListener("visibilitychange", check);
   };
-  // The first question goes out as the page opens: a server that holds it wakes it with the
-  // first change, however soon that comes (one that does not answers "unchanged" at once).
-  setTimeout(tick, 0);
-  document.addEventListener("visibilitychange", check);
+  // The stream's newest page waits while this page's own entry is on its way.
+  let streamed = null;
+  let movedTo = -1;
+  sent = () => {
+    if (streamed && !lost) arrived(streamed.data, null);
+    streamed = null;
+    if (movedTo > shown()) check();
+  };
+  const url = new URL(location.href);
+  url.hash = "";
+  url.searchParams.set("stream", String(shown()));
+  if (!window.EventSource) ask();
+  else {
+    const stream = new EventSource(url);
+    let ready = false;
+    const giveUp = () => {
+      stream.close();
+      ask();
+    };
+    const slow = setTimeout(() => { if (!ready) giveUp(); }, 5000);
+    stream.addEventListener("ready", () => {
+      ready = true;
+      clearTimeout(slow);
+    });
+    stream.addEventListener("page", (event) => {
+      streamed = event;
+      if (!sending) sent();
+    });
+    stream.addEventListener("moved", (event) => {
+      movedTo = Number(event.lastEventId);
+      if (!sending) sent();
+    });
+    stream.addEventListener("lost", () => {
+      stream.close();
+      lose();
+    });
+    stream.addEventListener("error", () => { // a stream closed for good: ask instead
+      if (stream.readyState === EventSource.CLOSED) giveUp();
+    });
+  }
 }
 
 // Entries in place: a form marked data-swap (the round screen's entries) is sent with fetch, and
@@ -255,6 +290,7 @@ document.addEventListener("submit", async (event) => {
   } finally {
     sending = false;
     main.removeAttribute("aria-busy");
+    sent();
   }
 });
 
@@ -446,10 +482,11 @@ if (document.body.dataset.offline || !navigator.onLine) showOffline();
 
 // A screen an entry brought back is this page's newest version: keep it for the service worker
 // (as the worker does, never one said not to be stored: a page that shows a link).
+// A page a stream brought (``answer`` null) was made just now.
 function keepScreen(answer, html) {
-  const control = answer.headers.get("Cache-Control") || "";
-  if (answer.status !== 200 || !window.caches || control.includes("no-store")) return;
-  const made = answer.headers.get("Date");
+  const control = answer?.headers.get("Cache-Control") || "";
+  if ((answer && answer.status !== 200) || !window.caches || control.includes("no-store")) return;
+  const made = answer?.headers.get("Date");
   const headers = {
     "Content-Type": "text/html; charset=utf-8",
     "X-Kept-At": new Date(made ? Date.parse(made) : Date.now()).toISOString(),
@@ -549,6 +586,7 @@ async function sendWaiting() {
     // Still no connection: it waits for the next try.
   } finally {
     sending = false;
+    sent();
   }
 }
 

@@ -25,20 +25,22 @@ def test_fresh_lines_are_sent_once_and_the_run_says_it_ran_out(tmp_path: Path):
     assert load.failures == {}, load
 
 
-def test_the_capacity_phones_poll_as_the_page_does():
-    # The capacity sweep is only true of the app if its phones ask as often as static/app.js's
-    # pages do: the schedule in pollEvery, read from the script itself.
+def test_the_capacity_phones_ask_for_their_stream_as_the_page_does():
+    # The capacity sweep is only true of the app if its phones open their streams as
+    # static/app.js's pages do: the page's own address, ?stream=<the position it shows>, and
+    # every event's id is the position it brings.
     from bench import capacity
 
     script = (Path(__file__).resolve().parents[1] / "static" / "app.js").read_text()
-    found = re.search(
-        r"return quiet < ([\d_]+) \? (\d+) : quiet < ([\d_]+) \? (\d+) : (\d+);", script
-    )
-    assert found, "pollEvery's schedule is not where the capacity sweep reads it"
-    quiet, busy, later, calm, last = (int(n.replace("_", "")) / 1000 for n in found.groups())
-    assert ((quiet, busy), (later, calm)) == capacity.POLL_EVERY
-    assert last == capacity.POLL_AT_LAST
-    assert [capacity.poll_every(q) for q in (0, 89, 90, 599, 600)] == [1, 1, 3, 3, 6]
+    assert 'url.searchParams.set("stream", String(shown()));' in script
+    assert "new EventSource(url)" in script
+    asked = capacity.stream("/t/x", "h", "c").replace(b"{seq}", b"3")
+    assert asked.startswith(b"GET /t/x?stream=3 HTTP/1.1\r\n")
+    assert b"Accept: text/event-stream\r\n" in asked
+    from referee.web.live import event, moved
+
+    for made in (event(b"page", 12, "<p>\n</p>"), moved(12)):
+        assert [int(n) for n in capacity.EVENT_ID.findall(b"\n" + made)] == [12]
 
 
 def test_the_paper_bench_reads_cards_of_digits_the_classifier_never_saw():

@@ -7,8 +7,9 @@ from flask import Flask
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint of the app, the security headers every response gets, the
-    static files, and the plain ways to load tables and keep what is rendered (``loading``,
-    ``memo``: the speed layer replaces them when ``create_app`` installs it)."""
+    static files, and the plain ways to load tables, keep what is rendered and hold live pages'
+    streams (``loading``, ``memo``, ``live``: the speed layer replaces them when ``create_app``
+    installs it)."""
     from referee.rules.wording import number_text
     from referee.web import (
         assets,
@@ -17,6 +18,7 @@ def register_blueprints(app: Flask) -> None:
         groups,
         home,
         language,
+        live,
         loading,
         memo,
         newtable,
@@ -51,6 +53,7 @@ def register_blueprints(app: Flask) -> None:
     app.context_processor(links_in_templates)
     loading.init_app(app)
     memo.init_app(app)
+    live.init_app(app)
     assets.init_app(app)
     language.init_app(app)
 

@@ -17,11 +17,12 @@ from flask import Flask, current_app
 V = TypeVar("V")
 
 #: What is kept, each on a shelf of its own: pages every viewer of a kind sees alike
-#: (``referee.web.pages``), navigation bars (``referee.web.nav``), parts of every page that
-#: depend on the language only (``referee.web.fragments``), the round screen's summary of the
-#: round before the one in play (``referee.web.evening.story``), PDF sheets, and what the group
-#: pages show of each table and render of a group (``referee.web.groups.glance``).
-Shelf = Literal["pages", "navs", "fragments", "summaries", "pdfs", "groups"]
+#: (``referee.web.pages``) and the events of their streams (``referee.web.live``), navigation
+#: bars (``referee.web.nav``), parts of every page that depend on the language only
+#: (``referee.web.fragments``), the round screen's summary of the round before the one in play
+#: (``referee.web.evening.story``), PDF sheets, and what the group pages show of each table and
+#: render of a group (``referee.web.groups.glance``).
+Shelf = Literal["pages", "events", "navs", "fragments", "summaries", "pdfs", "groups"]
 
 
 class Memo(Protocol):

@@ -18,6 +18,7 @@ from werkzeug.http import is_resource_modified
 from werkzeug.wrappers import Response
 
 from referee.web.language import language
+from referee.web.live import event, stream, wants_stream
 from referee.web.loading import revocations, shown_position
 from referee.web.memo import memo
 from referee.web.sharing.access import TABLES
@@ -69,18 +70,46 @@ def shared_page(
     poll key, which each revocation of a link makes anew (``referee.web.polls``): how many are
     revoked is part of the variant too. ``repeat`` false: the page depends on more than the
     table's link (a group's link, which the speed layer does not follow), so the phone's next
-    request is Flask's again, not answered from memory in front of it."""
+    request is Flask's again, not answered from memory in front of it.
+
+    Asked for as a stream (``referee.web.live``): the page's stream, each change's page the same
+    bytes for every watcher of its kind."""
+    if wants_stream():
+        return stream(table_id, lambda at: page_event(name, table_id, render, variant, at))
     position = shown_position(table_id) or 0
-    token = TABLES.held_token(table_id)
-    variant = (*variant, revocations(table_id))
-    page = SharedPage(name, table_id, variant, language(), token or "")
-    if token is not None and repeat:
+    page = shared(name, table_id, variant)
+    if page.token and repeat:
         request.environ[SHARED_PAGE] = page
     return conditional(
         page.etag(position),
         request.environ,
         lambda: memo("pages", page.key(position), lambda: render(position).encode()),
     )
+
+
+def shared(name: str, table_id: str, variant: tuple[Hashable, ...]) -> SharedPage:
+    """The shared page ``name`` of the table for this request: its language, the link it holds,
+    and how many of the table's links are revoked (see ``shared_page``)."""
+    variant = (*variant, revocations(table_id))
+    return SharedPage(name, table_id, variant, language(), TABLES.held_token(table_id) or "")
+
+
+def page_event(
+    name: str,
+    table_id: str,
+    render: Callable[[int], str],
+    variant: tuple[Hashable, ...],
+    position: int,
+) -> bytes:
+    """The stream's event with the shared page at ``position``: made once per change and kind
+    of viewer, the page itself kept as a page request keeps it."""
+    key = shared(name, table_id, variant).key(position)
+
+    def made() -> bytes:
+        page = memo("pages", key, lambda: render(position).encode())
+        return event(b"page", position, page.decode())
+
+    return memo("events", key, made)
 
 
 def conditional(etag: str, environ: WSGIEnvironment, body: Callable[[], bytes]) -> Response:

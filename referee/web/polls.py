@@ -1,13 +1,16 @@
-"""A page's "has anything changed?" poll: the key it asks with, and its answers.
+"""A page's "has anything changed?" poll: the key it asks with, and its answers. A page follows
+its table by its stream where the server serves one (``referee.web.live``); the poll is the
+fallback of a page without it (a server that serves none, a proxy that holds it back, an old
+browser).
 
 A page at a live table asks its own address again, as a conditional request: ``If-None-Match``
 the position it shows (``"seq-N"``) and ``POLL_HEADER`` with the table's ``poll_key``
 (``static/app.js``). While the table is still at that position the answer is a bodiless 304
 (``unchanged``); once it has moved, the page itself, as any request for it gets it (the access
 check of every page, its link kind, its language): the page swaps in its parts (``<main>``, the
-title, the attributes of ``<body>``, among them the new position). One request per change. The
-speed layer answers the 304 in front of Flask and holds the question until the table moves
-(``referee.web.speed.front``, ``.held``); without it, Flask answers at once.
+title, the attributes of ``<body>``, among them the new position). One request per change, and
+one per few seconds between. The speed layer answers the 304 in front of Flask
+(``referee.web.speed.front``).
 
 The key is derived from the secret key, the table id and how many of the table's links are
 revoked, so "unchanged" needs neither the session cookie nor a link lookup: a 304 tells nothing
@@ -34,7 +37,7 @@ from werkzeug.http import parse_etags
 from werkzeug.wrappers import Response
 
 from referee.web import secret_keys
-from referee.web.loading import position_in, recent_seq, revocations
+from referee.web.loading import recent_seq, revocations
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import WSGIEnvironment
@@ -75,34 +78,26 @@ def valid_poll_key(
 
 #: The header a page's poll of its own address carries (``static/app.js``): the table's
 #: ``poll_key``. It marks the request as a poll: an ``If-None-Match`` of ``"seq-N"`` with the
-#: table still at N is answered 304, and the speed layer may hold it.
+#: table still at N is answered 304.
 POLL_HEADER = "X-Table-Poll"
 #: ``POLL_HEADER`` as the WSGI environ names it.
 POLL_IN_ENVIRON = "HTTP_" + POLL_HEADER.upper().replace("-", "_")
 
-#: The header of every poll answer from a server that holds polls (the speed layer's held
-#: polls): ask again at once.
-HELD_HEADER = "X-Poll-Held"
 
-
-def position_answer(seq: int, environ: WSGIEnvironment, held: bool = False) -> Response:
+def position_answer(seq: int, environ: WSGIEnvironment) -> Response:
     """The answer to "has anything changed?": the table's log position as text, a bodiless 304
-    while the page's ETag is still that position; ``held``: the server holds polls."""
+    while the page's ETag is still that position."""
     response = Response(str(seq), mimetype="text/plain")
     response.set_etag(f"seq-{seq}")
     response.cache_control.no_cache = True
-    if held:
-        response.headers[HELD_HEADER] = "1"
     return response.make_conditional(environ)
 
 
-def unchanged_answer(seq: int, held: bool = False) -> Response:
+def unchanged_answer(seq: int) -> Response:
     """A page's poll while its table is still at ``seq``: bodiless, never kept by a cache."""
     response = Response(status=304)
     response.set_etag(f"seq-{seq}")
     response.cache_control.no_cache = True
-    if held:
-        response.headers[HELD_HEADER] = "1"
     return response
 
 
@@ -112,15 +107,6 @@ def asks_after(environ: WSGIEnvironment, seq: int) -> bool:
     if POLL_IN_ENVIRON not in environ:
         return False
     return f"seq-{seq}" in parse_etags(environ.get("HTTP_IF_NONE_MATCH"))
-
-
-def asked(environ: WSGIEnvironment) -> int | None:
-    """The position a page's poll says its page shows (``If-None-Match: "seq-N"``), if any."""
-    for etag in parse_etags(environ.get("HTTP_IF_NONE_MATCH")):
-        seq = position_in(etag[4:]) if etag.startswith("seq-") else None
-        if seq is not None:
-            return seq
-    return None
 
 
 def unchanged(table_id: str) -> Response | None:

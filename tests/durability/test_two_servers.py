@@ -28,7 +28,6 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from flask import Flask
@@ -45,6 +44,7 @@ from tests.durability import summary
 from tests.durability.conftest import Phone, Server
 from tests.durability.legal import entry_form, next_entry
 from tests.durability.test_concurrency import Table, check_table, phone_at_table
+from tests.durability.test_streams import Stream
 from tests.links import new_link
 
 pytestmark = pytest.mark.durability
@@ -187,15 +187,12 @@ def test_each_server_sees_the_others_entries(shared):
     assert max(waits) <= SWEEP_EVERY + SLACK, [round(w, 2) for w in waits]
 
 
-#: How soon a poll held on one server answers an entry made through the other when the servers
+#: How soon a stream held on one server brings an entry made through the other when the servers
 #: tell each other (PostgreSQL's NOTIFY, ``referee.web.speed.wake``): far below the sweep.
 TOLD_WITHIN = 0.3
 #: The watching server's safety sweep in that test (``SAFETY_SWEEP_SECONDS``): so long that only
-#: a notification can wake its held poll in time.
+#: a notification can wake its stream in time.
 NO_SWEEP = 600
-#: How long it holds a poll without a change (``POLL_HOLD_SECONDS``): a poll never woken fails
-#: the test after this long.
-HOLD = 5
 
 
 def workers_of(server: Server) -> set[int]:
@@ -224,16 +221,15 @@ def listening(store: Flask) -> set[int]:
     return {int(name.removeprefix(LISTENER_NAME)) for name in names}
 
 
-def test_an_entry_through_one_server_wakes_a_poll_held_on_the_other_at_once(tmp_path):
-    """A watching phone's poll held on server B (one worker, sweeping only every ``NO_SWEEP``
-    seconds); a scorekeeper enters on server A; B's poll answers within ``TOLD_WITHIN``."""
+def test_an_entry_through_one_server_wakes_a_stream_held_on_the_other_at_once(tmp_path):
+    """A watching phone's stream held on server B (one worker, sweeping only every ``NO_SWEEP``
+    seconds); a scorekeeper enters on server A; B's stream brings it within ``TOLD_WITHIN``."""
     with empty_database("postgresql", tmp_path) as url:
         settings = {"TESTING": True, "SECRET_KEY": "durability", "SQLALCHEMY_DATABASE_URI": url}
         store = create_app(settings)
         with store.app_context():
             upgrade_to_head()
         watching = {"REFEREE_SAFETY_SWEEP_SECONDS": str(NO_SWEEP)}
-        watching["REFEREE_POLL_HOLD_SECONDS"] = str(HOLD)
         a = Server(url, tmp_path / "gunicorn-a.log")
         b = Server(url, tmp_path / "gunicorn-b.log", workers=1, env=watching)
         try:
@@ -255,31 +251,22 @@ def told_at_once(store: Flask, a: Server, b: Server) -> None:
     keeper, viewer = Phone(a), Phone(b)
     assert keeper.open_link(new_link(store, table_id)) == path
     assert viewer.open_link(new_link(store, table_id, "viewer")) == path
-    status, page = viewer.get(path)
+    status, _page = viewer.get(path)
     assert status == 200
-    address, _seq = page_seq(page)
-    _status, _body, etag = poll(b, address, "")
-    held_address = address + "&hold=1"  # as static/app.js asks under gevent workers
+    stream = Stream(b, viewer, f"{path}/sheet?stream=0")  # as static/app.js opens it
+    assert stream.status == 200
     waits = []
     for number in range(6):
         seen, form = next_entry_form(store, keeper, path, table_id, setup, number)
-        answers: list[tuple[int, str, str, float]] = []
-
-        def held_poll(etag: str = etag, answers: list[Any] = answers) -> None:
-            answers.append((*poll(b, held_address, etag), time.monotonic()))
-
-        holding = threading.Thread(target=held_poll)
-        holding.start()
-        time.sleep(0.5)  # the poll is held on B (and B's listener listens) before the entry
-        assert not answers, f"the poll was not held: {answers}"
+        time.sleep(0.5)  # B's listener listens before the entry
         if number == 0:
             assert workers_of(b) <= listening(store), "B's worker does not listen"
         answer = keeper.post(f"{path}/entry", form)
         written = time.monotonic()
         assert answer.status == 303, answer.body[-500:]
-        holding.join(timeout=HOLD + 10)
-        (status, body, etag, answered) = answers[0]
-        assert (status, body) == (200, str(seen + 1)), "B's held poll did not hear of the entry"
-        waits.append(max(0.0, answered - written))
+        event = stream.next()
+        waits.append(max(0.0, time.monotonic() - written))
+        assert (event.kind, event.id) == ("page", str(seen + 1)), "B's stream did not hear of it"
+    stream.close()
     assert max(waits) <= TOLD_WITHIN, [round(w, 3) for w in waits]
     assert "listening for entries broke" not in b.log(), b.log()[-2000:]

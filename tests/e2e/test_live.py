@@ -145,7 +145,7 @@ def test_a_sealed_bid_from_a_players_phone(live_server, phone, shoot):
 
 class Held:
     """The app under gunicorn's gevent workers, as in production (``tests/durability``), so
-    that a page's poll is held until its table changes; ``url("/new")`` is an address on it."""
+    that a page's stream is held open; ``url("/new")`` is an address on it."""
 
     def __init__(self, tmp_path: Path) -> None:
         from app import create_app
@@ -158,8 +158,7 @@ class Held:
         with app.app_context():
             upgrade_to_head()
             db.engine.dispose()
-        env = {"REFEREE_POLL_HOLD_SECONDS": "30"}  # no "unchanged" in the test's time
-        self.server = Server(self.database, tmp_path / "gunicorn.log", env=env)
+        self.server = Server(self.database, tmp_path / "gunicorn.log")
 
     def url(self, path: str = "/") -> str:
         return f"http://127.0.0.1:{self.server.port}{path}"
@@ -173,27 +172,26 @@ def held_server(tmp_path: Path) -> Iterator[Held]:
     held.server.stop()
 
 
-def test_a_watching_phone_shows_each_entry_with_one_request(held_server, phone):
-    """Under the production server a spectator's page holds one request open, which brings the
-    next entry as the page itself: one request per change, and nothing else."""
+def test_a_watching_phone_shows_each_entry_from_its_stream(held_server, phone):
+    """Under the production server a spectator's page holds its stream open, which brings each
+    entry as the page itself: no request per change at all."""
     keeper = phone()
     url = start_table(keeper, held_server, "Blackout", ["Ann", "Ben", "Cho"])
     link = spectator_link(keeper, held_server, url)
     spectator = phone()
+    streams: list[str] = []
+    spectator.on(
+        "request", lambda r: streams.append(r.url) if r.resource_type == "eventsource" else None
+    )
     spectator.goto(link)
     next_is(spectator, "Turn up the trump")
     sent: list[str] = []
     spectator.on("request", lambda r: sent.append(f"{r.method} {r.url}"))
-    answered: list[int] = []
-    spectator.on("response", lambda r: answered.append(r.status) if r.url == url else None)
-    spectator.wait_for_timeout(1500)  # its first poll asks after a second, then stays open
+    spectator.wait_for_timeout(1000)  # the stream is open
+    assert streams == [f"{url}?stream=0"], streams
     shown = ["Ben bids", "Cho bids", "Ann bids", "Play the round"]
-    sent.clear()
     for tapped, then in zip(["♠ spades", "0", "0", "0"], shown, strict=True):
         tap(keeper, tapped)
         expect(spectator.locator("#next-title")).to_contain_text(then, timeout=FOLLOW_MS)
-    spectator.wait_for_timeout(500)  # the last answer's next poll is on its way
-    # Each change came as the answer to the poll open when it was made, which the page then
-    # asked again at once: one request per change, the page itself, nothing else.
-    assert sent == [f"GET {url}"] * len(shown), sent
-    assert answered == [200] * len(shown), answered
+    spectator.wait_for_timeout(500)
+    assert sent == [], sent  # every change came by the stream

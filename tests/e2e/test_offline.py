@@ -252,7 +252,9 @@ def test_two_rounds_with_one_entry_made_offline_hold_every_entry_once(live_serve
 
     def counted(environ: dict[str, Any], start_response: Any) -> Any:
         poll = "HTTP_X_TABLE_POLL" in environ  # the page's own poll (static/app.js)
-        asked.append(f"{'POLL' if poll else environ['REQUEST_METHOD']} {environ['PATH_INFO']}")
+        stream = "text/event-stream" in environ.get("HTTP_ACCEPT", "")  # … or its stream
+        method = "POLL" if poll else "STREAM" if stream else environ["REQUEST_METHOD"]
+        asked.append(f"{method} {environ['PATH_INFO']}")
         return inner(environ, start_response)
 
     live_server.app.wsgi_app = counted  # type: ignore[method-assign]

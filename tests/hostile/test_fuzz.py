@@ -837,7 +837,7 @@ def followed(hostile_app: Flask) -> tuple[FlaskClient, dict[str, str], str]:
     assert open_shared(client, f"/j#{token}").status_code == 303
     paths = {
         **{f"table{page}": f"/t/{table}{page}" for page in PAGES},
-        **{"poll": poll, "held poll": f"{poll}&hold=1", "keep": f"/t/{table}/group"},
+        **{"poll": poll, "keep": f"/t/{table}/group"},
         **{f"group{page}": f"/g/{group_id}{page}" for page in GROUP_PAGES},
         **{name: name for name in ("/", "/new", "/j", "/groups/new", "/sw.js", "/favicon.ico")},
         "switch": "/language/de?next=/",
@@ -849,7 +849,7 @@ PAGES = ("", "/sheet", "/history", "/tv", "/standings", "/share")
 GROUP_PAGES = ("", "/standings", "/roster", "/share", "/new")
 ADDRESSES = [
     *(f"table{page}" for page in PAGES),
-    *("poll", "held poll", "keep", *(f"group{page}" for page in GROUP_PAGES)),
+    *("poll", "keep", *(f"group{page}" for page in GROUP_PAGES)),
     *("/", "/new", "/j", "/groups/new", "/sw.js", "/favicon.ico", "switch"),
 ]
 

@@ -76,3 +76,14 @@ def sweep_due(app: Flask) -> Callable[[], None]:
     positions.every = 3600.0
     due()
     return due
+
+
+@pytest.fixture
+def streams(monkeypatch: pytest.MonkeyPatch, speed: bool) -> bool:
+    """Pages' streams served in process as under gevent, where the speed layer is on
+    (``referee.web.live``; the test reads them in its own thread, or only their first event):
+    whether they are."""
+    from referee.web.speed import streams
+
+    monkeypatch.setattr(streams, "can_hold", lambda: True)
+    return speed

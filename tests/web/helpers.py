@@ -79,3 +79,29 @@ def kept_as_breach(client: FlaskClient, url: str, data: dict[str, str]):
     refused = client.post(url, data=data)
     assert refused.status_code == 422, refused.text[-1500:]
     return client.post(url, data=data | {"keep_breach": hidden(refused.text, "keep_breach")})
+
+
+def first_event(
+    client: FlaskClient, path: str, since: int, headers: dict[str, str] | None = None
+) -> tuple[int, str]:
+    """The page's stream as ``EventSource`` asks for it, resuming after position ``since``
+    (``referee.web.live``): the answer's status, and its first event after the ``ready`` one
+    (the whole answer, when it is no stream). The table must be past ``since``: the first event
+    then comes at once."""
+    asked = {"Accept": "text/event-stream", "Last-Event-ID": str(since), **(headers or {})}
+    response = client.get(path, headers=asked, buffered=False)
+    try:
+        if response.status_code != 200:
+            return response.status_code, response.get_data(as_text=True)
+        for chunk in response.response:
+            if not chunk.startswith((b"retry:", b":")):
+                return 200, chunk.decode()
+        return 200, ""
+    finally:
+        response.close()
+
+
+def event_data(event: str) -> str:
+    """The data of one event (``first_event``), as ``EventSource`` hands it to the page."""
+    lines = [line for line in event.split("\n") if line.startswith("data:")]
+    return "\n".join(line.removeprefix("data:").removeprefix(" ") for line in lines)

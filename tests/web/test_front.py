@@ -17,9 +17,8 @@ from flask.testing import FlaskClient
 from referee.rules import events as ev
 from referee.store.tables import append_entry
 from referee.web.headers import HEADERS
-from referee.web.speed.held import Held
 from tests.links import join
-from tests.web.helpers import new_table, ok, post
+from tests.web.helpers import first_event, new_table, ok, post
 
 pytestmark = pytest.mark.speed_layer  # what the speed layer keeps and answers itself
 
@@ -85,22 +84,6 @@ def test_a_poll_goes_to_flask_when_the_answer_is_not_in_memory(app, flask_calls,
     assert len(flask_calls) == 4
 
 
-def test_a_poll_asking_to_be_held_is_answered_at_once_here(app, flask_calls, poll, sweep_due):
-    # Only a server of green threads holds a poll (tests/durability/test_held_polls.py); this
-    # one answers at once, in front of Flask or from it, and does not say it holds.
-    table, address = poll
-    cookieless = app.test_client()
-    first = cookieless.get(f"{address}&hold=1")
-    assert (first.status_code, first.text, "X-Poll-Held" in first.headers) == (200, "0", False)
-    etag = {"If-None-Match": first.headers["ETag"]}
-    assert cookieless.get(f"{address}&hold=1", headers=etag).status_code == 304
-    assert flask_calls == []
-    sweep_due()
-    answer = cookieless.get(f"{address}&hold=1", headers=etag)
-    assert (answer.status_code, "X-Poll-Held" in answer.headers) == (304, False)
-    assert flask_calls == [f"/t/{table}/seq"]
-
-
 def settled(client: FlaskClient, address: str, **kwargs):
     """The page at ``address``, asked for until the answer leaves the phone's cookie as it was
     (the first view of a table puts it first in the phone's list, a new cookie): what the phone
@@ -164,6 +147,22 @@ def test_a_phones_repeated_request_for_a_shared_page_is_answered_in_front_of_fla
     same_answer(phone.get(address, headers=etag), not_modified)
     assert phone.head(address).data == b""
     assert len(flask_calls) == 1
+
+
+@pytest.mark.parametrize("page", ["", "/sheet"])
+def test_a_pages_stream_is_never_answered_in_front_of_flask(
+    app, flask_calls, spectated, page, streams
+):
+    """The page's stream is asked at the page's own address with the same cookie as the page:
+    it is Flask's (the stream, not the page from memory)."""
+    table, phone = spectated
+    address = f"/t/{table}{page}"
+    settled(phone, address)
+    flask_calls.clear()
+    assert phone.get(address).status_code == 200 and flask_calls == []  # the page from memory
+    status, event = first_event(phone, address, 0)
+    assert status == 200 and event.startswith("id: 1\nevent: page\n")
+    assert flask_calls == [f"/t/{table}{page}"]
 
 
 @pytest.mark.parametrize("page", ["", "/sheet"])
@@ -248,18 +247,18 @@ def test_an_expired_cookie_opens_nothing_in_front_of_flask_either(
     assert refused.status_code == 403 and flask_calls == [f"/t/{table}/sheet"]
 
 
-def test_a_first_poll_arriving_while_the_held_polls_start_joins_them(app, monkeypatch):
-    # Under gevent, starting the held polls' sweeper lets other requests run, and one of them may
-    # be the worker's second first poll: it must find the same held polls, or it makes others
-    # that take the wake-ups over, and the first one's polls never hear of a change.
-    front = app.wsgi_app
-    during: list[Held] = []
+def test_a_first_wait_arriving_while_the_sweeper_starts_starts_no_second_one(app, monkeypatch):
+    # Under gevent, starting the sweeper lets other requests run, and one of them may be the
+    # worker's second first stream: it must find the sweeper started, or a second one
+    # sweeps beside it.
+    held = app.extensions["referee.live"]
+    started: list[str] = []
 
-    def start(_thread: threading.Thread) -> None:  # another request runs meanwhile
-        if not during:
-            during.append(front.holding())
+    def start(thread: threading.Thread) -> None:  # another request runs meanwhile
+        started.append(thread.name)
+        held.start()
 
     monkeypatch.setattr(threading.Thread, "start", start)
-    held = front.holding()
-    assert during == [held]
+    held.start()
+    assert started == ["streams"]
     assert app.extensions["referee.speed"].positions.moved == held.wake

@@ -22,7 +22,7 @@ from referee.web.polls import POLL_HEADER
 from tests.links import join
 from tests.sheets.reading import page_texts
 from tests.web.group_helpers import group_id_at
-from tests.web.helpers import hidden, new_table, ok, post
+from tests.web.helpers import first_event, hidden, new_table, ok, post
 
 PLAYERS = ("Ann", "Ben", "Cho")
 
@@ -67,7 +67,7 @@ def blanked(text: str, table: str) -> str:
 
 def everything(app: Flask, table: str, phones: dict[str, FlaskClient], sealed_at: int):
     """Every answer every phone gets from the table: pages, downloads (the PDF as its text), and
-    the answers to each page's own poll."""
+    the answers to each page's own poll and stream."""
     answers = {}
     paths = ["", "/sheet", "/standings", "/tv", "/history", "/record.json", "/seq", "/share"]
     paths += [f"/seal/{seat}" for seat in (1, 2, 3)] + [f"/amend/{sealed_at}"]
@@ -83,13 +83,16 @@ def everything(app: Flask, table: str, phones: dict[str, FlaskClient], sealed_at
                 headers = {"If-None-Match": f'"seq-{seen}"', POLL_HEADER: key[1] if key else ""}
                 response = phone.get(f"/t/{table}{path}", headers=headers)
                 answers[who, path, seen] = (response.status_code, blanked(response.text, table))
+            # The page's stream, resumed from before the sealed bid: the event that brings it.
+            status, event = first_event(phone, f"/t/{table}{path}", sealed_at - 1)
+            answers[who, path, "stream"] = (status, blanked(event, table))
         pdf = phone.get(f"/t/{table}/sheet.pdf")
         answers[who, "pdf"] = (pdf.status_code, blanked("\n".join(page_texts(pdf.data)), table))
     return answers
 
 
 @pytest.mark.parametrize("how", ["pass the phone", "player link"])
-def test_a_sealed_bid_shows_nowhere_before_the_round_is_over(app, client, how):
+def test_a_sealed_bid_shows_nowhere_before_the_round_is_over(app, client, how, streams):
     answers = []
     for bid in (6, 0):
         keeper = app.test_client()
@@ -114,6 +117,12 @@ def test_a_sealed_bid_shows_nowhere_before_the_round_is_over(app, client, how):
         before = sealed_at - 1
         assert six[who, "/sheet", before][0] == 200 and "<main" in six[who, "", before][1]
         assert six[who, "/sheet", sealed_at] == (304, "")
+        if streams:  # and so were the streams: the page itself, or where the table is
+            assert six[who, "/sheet", "stream"][1].startswith(f"id: {sealed_at}\nevent: page\n"), (
+                who,
+                six[who, "/sheet", "stream"][0],
+            )
+            assert six[who, "/history", "stream"][1].startswith(f"id: {sealed_at}\nevent: moved")
     status, page = six["keeper", "/amend/7"]  # correcting it would show or erase it
     assert status == 422 and "sealed until the round is over" in html.unescape(page)
     assert "<form" not in page.split("<main>")[1]

@@ -11,9 +11,9 @@ from werkzeug.wrappers import Response
 
 from referee.web.chart import score_chart
 from referee.web.evening.story import evening
+from referee.web.live import follow
 from referee.web.loading import load_since
 from referee.web.pages import kind_of_viewer, shared_page
-from referee.web.polls import unchanged
 from referee.web.sharing.access import TABLES
 
 bp = Blueprint("evening", __name__, url_prefix="/t")
@@ -23,7 +23,7 @@ bp = Blueprint("evening", __name__, url_prefix="/t")
 def standings(table_id: str) -> Response:
     """The standings and the score chart."""
     TABLES.require(table_id)
-    if (same := unchanged(table_id)) is not None:  # the page's poll: nothing new
+    if (same := follow(table_id, shared=True)) is not None:  # its poll: nothing new
         return same
 
     def render(at: int) -> str:

@@ -33,8 +33,8 @@ from referee.web.history.lines import (
 )
 from referee.web.i18n import gettext as _
 from referee.web.i18n import ngettext
+from referee.web.live import follow
 from referee.web.loading import load
-from referee.web.polls import unchanged
 from referee.web.round.entries import EntryError, EntryForm, build_event
 from referee.web.round.screen import count_fields
 from referee.web.screens import screens
@@ -52,7 +52,7 @@ def page(table_id: str) -> str | Response:
     clock went back, and which came from a paper card); ``?round=n``: only the entries about
     round n (where the score sheet's round number leads, to correct it)."""
     TABLES.require(table_id)
-    if (same := unchanged(table_id)) is not None:  # the page's poll: nothing new
+    if (same := follow(table_id)) is not None:  # its stream, or its poll: nothing new
         return same
     record, state = load(table_id)
     over = rounds_over(state)

@@ -20,9 +20,10 @@ from referee.rules.events import event_from_dict
 from referee.store.groups import group_of_table, seat_newcomer
 from referee.store.tables import StaleTable, TableRecord, in_force
 from referee.web.i18n import gettext as _
+from referee.web.live import follow
 from referee.web.loading import load, load_since, recent_seq, remember_after
 from referee.web.pages import shared_page
-from referee.web.polls import position_answer, unchanged, valid_poll_key
+from referee.web.polls import position_answer, valid_poll_key
 from referee.web.recent import remember
 from referee.web.round.entries import EntryError, EntryForm, SeqForm, build_event
 from referee.web.round.screen import announcements, landing_of, round_screen
@@ -116,10 +117,11 @@ def seal(table_id: str, seat: int) -> tuple[str, int]:
 @bp.get("/<table_id>")
 def show(table_id: str) -> Response | tuple[str, int]:
     holder = TABLES.require(table_id)
-    if (same := unchanged(table_id)) is not None:  # the page's poll: nothing new
+    shared = holder.kind == "viewer" and "_flashes" not in session
+    if (same := follow(table_id, shared)) is not None:  # its stream, or its poll: nothing new
         return same
     remember(table_id)
-    if holder.kind == "viewer" and "_flashes" not in session:
+    if shared:
         # Every spectator sees the same page: rendered once per change of the table.
         # And alike for every one who keeps the table's group: their game-over screen leads
         # to the group, so the group is in the page's key; and since the speed layer knows no
@@ -283,9 +285,7 @@ def seq(table_id: str) -> Response:
     """Has anything changed? The table's log position, as text with an ETag: a page that polls
     it gets a 304 until the next entry. A page's own poll carries the table's ``poll_key`` and
     needs no link (no session, no link lookup); the speed layer answers it from memory before it
-    gets here, and holds it until the table changes when it asks (``hold=1``) and the server
-    can. Here it is answered at once, and the page asks again on its own schedule. Anything else
-    needs a link."""
+    gets here. Anything else needs a link."""
     key = request.args.get("k")
     if key is None or not valid_poll_key(table_id, key):
         TABLES.require(table_id)

@@ -23,10 +23,10 @@ from referee.web.downloads import XLSX, attachment, page_from, safe_file_name
 from referee.web.evening.story import evening
 from referee.web.i18n import translations
 from referee.web.language import language
+from referee.web.live import follow
 from referee.web.loading import load, load_since
 from referee.web.memo import memo
 from referee.web.pages import kind_of_viewer, shared_page
-from referee.web.polls import unchanged
 from referee.web.round.screen import (
     describe_step,
     round_header,
@@ -107,8 +107,8 @@ def page(table_id: str) -> Response:
     """The score sheet. Right after a correction, which comes back here at its round, the page
     is this phone's own, once: it says what was corrected (a flashed message)."""
     TABLES.require(table_id)
-    if (same := unchanged(table_id)) is not None:  # the page's poll: nothing new
-        return same
+    if (same := follow(table_id, shared=not session.get("_flashes"))) is not None:
+        return same  # its stream, or its poll: nothing new
     if session.get("_flashes"):
         return Response(sheet_html(*load(table_id), "page", cached=False), mimetype="text/html")
     return cached_sheet(table_id, "page")
@@ -118,7 +118,7 @@ def page(table_id: str) -> Response:
 def tv(table_id: str) -> Response:
     """TV mode: the score sheet in large print for a shared screen, dark, without controls."""
     TABLES.require(table_id)
-    if (same := unchanged(table_id)) is not None:  # the page's poll: nothing new
+    if (same := follow(table_id, shared=True)) is not None:  # its poll: nothing new
         return same
     return cached_sheet(table_id, "tv")
 

@@ -5,10 +5,12 @@ side-by-side measurement shows what it buys (``bench/README.md``):
 
 - ``kept``: the app's ``referee.web.loading.Tables`` — tables replayed once and caught up entry
   by entry, every table's log position, the links this process looked up;
-- ``Shelves``: the app's ``referee.web.memo.Memo`` — pages, navigation bars, page fragments,
-  round summaries and PDF sheets made once per change of their table;
-- ``front`` and ``held``: a page's "has anything changed?" answered in front of Flask, and held
-  until the table changes under gevent workers; and a phone's repeated request for a shared page
+- ``Shelves``: the app's ``referee.web.memo.Memo`` — pages and their streams' events, navigation
+  bars, page fragments, round summaries and PDF sheets made once per change of their table;
+- ``streams``: the app's ``referee.web.live.Waits`` — live pages' streams held under gevent
+  workers, each woken when its table moves;
+- ``front``: a page's "has anything changed?" (the fallback of a page without its stream)
+  answered in front of Flask; and a phone's repeated request for a shared page
   (``referee.web.pages``) answered in front of Flask, from the same memory, while its link and
   cookie still open it;
 - ``translations``: the templates' translation functions bound once per page;
@@ -22,12 +24,13 @@ from typing import Any, TypeVar
 
 from flask import Flask
 
-from referee.web import loading, memo
+from referee.web import live, loading, memo
 from referee.web.memo import Shelf
 from referee.web.pages import SharedPage
 from referee.web.speed import front, sessions, translations
 from referee.web.speed.kept import KeptTables
 from referee.web.speed.lru import LRU
+from referee.web.speed.streams import Streams
 
 V = TypeVar("V")
 
@@ -47,6 +50,8 @@ class Shelves:
             # a live table's page is asked for by its watching phones within a poll interval
             # of each change: two kinds of viewer of each live table
             "pages": LRU(2 * tables),
+            # the same pages as the events of their streams (``referee.web.live``)
+            "events": LRU(2 * tables),
             # by game, kind of link, language, address prefix and page: few
             "navs": LRU(256),
             # by template, language and address prefix: few
@@ -97,4 +102,5 @@ def init_app(app: Flask) -> None:
     memo.init_app(app, kept.memo)
     translations.install(app)
     app.session_interface = sessions.CheckedOnce()
+    live.init_app(app, Streams(app, kept.positions))
     front.install(app)

@@ -1,25 +1,24 @@
 """The requests a table page repeats most, answered in front of Flask from this process's
-memory: a page's own "has anything changed?" poll, held until the table changes where the server
-can (``referee.web.speed.held``), and a phone's request for a page every viewer of its kind sees
-alike (``referee.web.pages``) that Flask has answered before — the same address, cookie and
-languages.
+memory: a page's own "has anything changed?" poll (the fallback of a page without its stream,
+``referee.web.live``), and a phone's request for a page every viewer of its kind sees alike
+(``referee.web.pages``) that Flask has answered before — the same address, cookie and languages.
 
 A page polls its own address (``referee.web.polls``: ``POLL_HEADER`` with the table's poll key,
-``If-None-Match: "seq-N"``). With a valid key, it is held here while the table stays at N, and
-answered with a bodiless 304 if it still is after the hold: no Flask, no work while waiting.
-Once the table has moved, the request goes on as the page request it is, saying which position
-it woke at (``SEEN_HEADER``, so the page shows at least that one): answered from memory like a
-repeated shared page when it can be, else by Flask, which checks access as for every page. The
-older poll, ``/t/<id>/seq?k=<poll key>``, is answered here as before.
+``If-None-Match: "seq-N"``). With a valid key, while the table stays at N, it is answered here
+with a bodiless 304. Once the table has moved, the request goes on as the page request it is,
+saying which position it saw (``SEEN_HEADER``, so the page shows at least that one): answered
+from memory like a repeated shared page when it can be, else by Flask, which checks access as
+for every page. The older poll, ``/t/<id>/seq?k=<poll key>``, is answered here as before. A
+page's stream is always Flask's.
 
-Phones at a live table ask these more than anything else, and Flask's per-request work
-(contexts, session, URL matching, the CSRF hook, after-request hooks) cost more than the answer:
-without the repeated pages answered here, repeat views of the sheet and the table page fell from
-about 1.2 to about 0.55 of the true bare route (``bench/README.md``). A repeated page is answered
-only while everything Flask decided still holds: the table's position is fresh (no sweep due, not
-older than the phone's poll saw), the link is one this process knows and has not seen revoked,
-the session cookie is one this process verified and has not expired, and the page at that
-position is kept. Whatever cannot be answered from memory goes on to Flask.
+Flask's per-request work (contexts, session, URL matching, the CSRF hook, after-request hooks)
+cost more than these answers: without the repeated pages answered here, repeat views of the sheet
+and the table page fell from about 1.2 to about 0.55 of the true bare route (``bench/README.md``).
+A repeated page is answered only while everything Flask decided still holds: the table's
+position is fresh (no sweep due, not older than the phone's poll saw), the link is one this
+process knows and has not seen revoked, the session cookie is one this process verified and has
+not expired, and the page at that position is kept. Whatever cannot be answered from memory goes
+on to Flask.
 """
 
 from __future__ import annotations
@@ -29,24 +28,22 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask
-from werkzeug.http import parse_cookie, parse_etags
+from werkzeug.http import parse_cookie
 from werkzeug.wrappers import Response
 
 from referee.web import secret_keys
 from referee.web.headers import security_headers
 from referee.web.language import VARY
+from referee.web.live import STREAM_TYPE
 from referee.web.loading import SEEN_HEADER, position_in
 from referee.web.pages import SHARED_PAGE, SharedPage, conditional
 from referee.web.polls import (
-    HELD_HEADER,
     POLL_IN_ENVIRON,
-    asked,
     asks_after,
     position_answer,
     unchanged_answer,
     valid_poll_key,
 )
-from referee.web.speed.held import Held, can_hold
 from referee.web.speed.kept import KeptTables
 from referee.web.speed.lru import LRU
 
@@ -58,8 +55,6 @@ WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 SHAPE = ("PATH_INFO", "QUERY_STRING", "HTTP_HOST", "HTTP_COOKIE", "HTTP_ACCEPT_LANGUAGE")
 #: ``SEEN_HEADER`` as the WSGI environ names it.
 SEEN_IN_ENVIRON = "HTTP_" + SEEN_HEADER.upper().replace("-", "_")
-#: Where ``poll`` notes, in the WSGI environ, that it held the request: its answer says so.
-HELD = "referee.poll_held"
 
 
 def shape(environ: dict[str, Any]) -> tuple[Any, ...]:
@@ -87,16 +82,16 @@ class Front:
         self.positions = tables.positions
         self.pages = pages
         self.repeats = repeats
-        self.held: Held | None = None  # made on the first poll held (``holding``)
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         path = environ.get("PATH_INFO", "")
+        if STREAM_TYPE in environ.get("HTTP_ACCEPT", ""):
+            return self.then(environ, start_response)  # a page's stream: Flask's
         if environ.get("REQUEST_METHOD") in ("GET", "HEAD") and path.startswith("/t/"):
             if path.endswith("/seq"):
                 seq = self.answer(path[3:-4], environ)
                 if seq is not None:
-                    answer = position_answer(seq, environ, held=self.holds(environ))
-                    return security_headers(answer)(environ, start_response)
+                    return security_headers(position_answer(seq, environ))(environ, start_response)
             else:
                 if POLL_IN_ENVIRON in environ:
                     same = self.poll(environ)
@@ -104,8 +99,6 @@ class Front:
                         return security_headers(same)(environ, start_response)
                 page = self.again(environ)
                 if page is not None:
-                    if environ.get(HELD):
-                        page.headers[HELD_HEADER] = "1"
                     return security_headers(page)(environ, start_response)
                 return self.then(environ, self.noting(environ, start_response))
         return self.then(environ, start_response)
@@ -114,11 +107,9 @@ class Front:
         self, environ: dict[str, Any], start_response: Callable[..., Any]
     ) -> Callable[..., Any]:
         """``start_response`` for Flask, noting a shared page it answered (``SHARED_PAGE``) when
-        the answer changed nothing in the phone's cookies; a poll held here says so."""
+        the answer changed nothing in the phone's cookies."""
 
         def noted(status: str, headers: list[tuple[str, str]], *exc_info: Any) -> Any:
-            if environ.get(HELD):
-                headers = [*headers, (HELD_HEADER, "1")]
             page = environ.get(SHARED_PAGE)
             if (
                 page is not None
@@ -175,92 +166,42 @@ class Front:
         )
         return found
 
-    def holds(self, environ: dict[str, Any]) -> bool:
-        """Whether the poll asks to be held, and this process can hold it."""
-        query: str = environ.get("QUERY_STRING", "")
-        return query.endswith("&hold=1") and can_hold()
-
     def answer(self, table_id: str, environ: dict[str, Any]) -> int | None:
-        """The position to answer the poll with, from memory (held until it moves, if the poll
-        asks and the process can); None when only Flask can answer."""
+        """The position to answer the older poll with, from memory; None when only Flask can
+        answer."""
         query: str = environ.get("QUERY_STRING", "")
         if not query.startswith("k="):
             return None
         key = query[2:].partition("&")[0]
-        if not self.valid_key(table_id, key, self.holds(environ)):
+        if not self.valid_key(table_id, key):
             return None
-        return self.position(table_id, environ, self.holds(environ))
+        return self.positions.fresh(table_id)
 
     def poll(self, environ: dict[str, Any]) -> Response | None:
         """A page's poll of its own address (see the module): a 304 while the table is at the
-        page's position (after holding it, where the process can) and the phone may see the
-        page; None when the request goes on as a page request (noting where it woke, and that
-        it was held)."""
+        page's position and the phone may see the page; None when the request goes on as a page
+        request (noting the position seen)."""
         path: str = environ.get("PATH_INFO", "")
         table_id = path[3:].partition("/")[0]
-        key = environ.get(POLL_IN_ENVIRON, "")
-        held = can_hold()
-        if not self.valid_key(table_id, key, held):
+        if not self.valid_key(table_id, environ.get(POLL_IN_ENVIRON, "")):
             return None  # a page request like any other: Flask decides
-        seq = self.position(table_id, environ, held)
-        shown = asked(environ)
-        if held and seq is not None and shown is not None and seq < shown:
-            # The page shows a position this process has not heard of yet (another process
-            # wrote it, and answered the page): wait for the sweep that brings it, then hold.
-            seq = self.holding().wait(table_id, seq)
-            if seq == shown:
-                seq = self.holding().wait(table_id, seq)
+        seq = self.positions.fresh(table_id)
         if seq is None:
             return None
-        if held:
-            environ[HELD] = True
         if asks_after(environ, seq):
             # Unchanged: said here only to a phone whose page this process knows it may show;
             # any other gets Flask's answer (its 304, or the refusal of a page request).
-            return unchanged_answer(seq, held) if self.opened(environ) is not None else None
+            return unchanged_answer(seq) if self.opened(environ) is not None else None
         environ[SEEN_IN_ENVIRON] = str(seq)
         return None
 
-    def valid_key(self, table_id: str, key: str, held: bool) -> bool:
+    def valid_key(self, table_id: str, key: str) -> bool:
         """Whether ``key`` is the table's poll key as this process knows the table's links now
-        (False: Flask decides). How many are revoked is known from memory while no sweep is
-        due; where polls are held, it is read once for a table this process has not seen (a
-        sweep is then made first), so that the first poll a worker gets is held too."""
+        (False: Flask decides), from memory while no sweep is due."""
         revoked = self.tables.known_revocations(table_id)
-        if revoked is None and held:
-            with self.app.app_context():
-                revoked = self.tables.revocations(table_id)
         if revoked is None:
             return False
         return valid_poll_key(table_id, key, secret_keys(self.app.config), revoked)
-
-    def position(self, table_id: str, environ: dict[str, Any], held: bool) -> int | None:
-        """The table's position for a poll (``If-None-Match: "seq-N"``), from memory: held
-        while it is N if ``held``; None when only Flask can tell."""
-        if not held:
-            return self.positions.fresh(table_id)
-        # Held, from what this process knows: a sweep due is made by the held polls' own
-        # sweeper within its interval, which wakes this one if the table moved. A table this
-        # process has not seen yet is read once (then known), so that the first poll a worker
-        # gets is held too.
-        seq = self.positions.known.get(table_id)
-        if seq is None:
-            with self.app.app_context():
-                seq = self.positions.get(table_id)
-        if seq is None:
-            return None  # no such table (any more): Flask's 404
-        if f"seq-{seq}" in parse_etags(environ.get("HTTP_IF_NONE_MATCH")):
-            seq = self.holding().wait(table_id, seq)
-        return seq
-
-    def holding(self) -> Held:
-        """This process's held polls, made on the first one (in the worker, after gevent has
-        patched ``threading``)."""
-        if self.held is None:
-            seconds = float(self.app.config["POLL_HOLD_SECONDS"])
-            self.held = Held(self.app, self.positions, seconds)
-            self.held.start()  # noted first: starting a thread lets other requests run
-        return self.held
 
 
 def install(app: Flask) -> None:

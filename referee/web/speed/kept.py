@@ -11,7 +11,7 @@ positions this process does not know are read together, and so are the tables it
 which it then replays without keeping them (see ``tables_of``).
 
 ``Positions`` keeps every table's log position for "has anything changed?", refreshed by a sweep
-(every ``sweep_every`` seconds, more often where polls are held: ``held``), and on PostgreSQL
+(every ``sweep_every`` seconds, more often where streams are held: ``streams``), and on PostgreSQL
 also told at once of each entry written elsewhere (``wake``); the same sweep tells when to forget
 the links this process looked up.
 """
@@ -228,9 +228,9 @@ class Positions:
         self.swept = -every  # monotonic time of the last sweep
         #: The time the next sweep reads from: from the start, so that no change made after a
         #: position was noted is missed, however long before the first sweep it was made (a
-        #: poll held against such a position would wait its whole time).
+        #: stream waiting at such a position would wait for the next change).
         self.since: datetime = utcnow() - SWEEP_OVERLAP
-        #: Told of each table whose position moved (``referee.web.speed.held``: its held polls).
+        #: Told of each table whose position moved (``referee.web.speed.streams``: its streams).
         self.moved: Callable[[str], None] | None = None
 
     def get(self, table_id: str) -> int | None:

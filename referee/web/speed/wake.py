@@ -1,13 +1,13 @@
-"""Servers wake each other: an entry written through any server wakes the polls every other
+"""Servers wake each other: an entry written through any server wakes the streams every other
 server holds for its table, a moment after its commit, through the database they share.
 
 On PostgreSQL each write that moves a table's position tells it on a channel when it commits
-(``referee.store.moves``). A worker process that holds polls (``referee.web.speed.held``) keeps
-one connection listening there, read by a green thread of its own (``Listener``), and notes
-each move it hears as a sweep would (``Positions.heard``), which wakes the polls held for that
-table at once. While it listens, the held polls' sweeper only sweeps every
+(``referee.store.moves``). A worker process that holds streams (``referee.web.speed.streams``)
+keeps one connection listening there, read by a green thread of its own (``Listener``), and notes
+each move it hears as a sweep would (``Positions.heard``), which wakes the streams held for that
+table at once. While it listens, the streams' sweeper only sweeps every
 ``SAFETY_SWEEP_SECONDS`` (a safety net for a move somehow not heard); when the connection
-breaks, the fast sweep (``held.SWEEP_EVERY``) is back until it listens again, retried with a
+breaks, the fast sweep (``streams.SWEEP_EVERY``) is back until it listens again, retried with a
 growing pause, and both are logged.
 
 Only on PostgreSQL and with the ``PG_NOTIFY`` setting on (``REFEREE_PG_NOTIFY=false``: sweeping
@@ -66,7 +66,7 @@ class Listener:
         self.listening = False
 
     def start(self) -> None:
-        threading.Thread(target=self.listen_always, name="held-polls-listener", daemon=True).start()
+        threading.Thread(target=self.listen_always, name="streams-listener", daemon=True).start()
 
     def listen_always(self) -> None:
         """Listen; after a failure, pause (longer after each failure in a row) and again."""

@@ -1,7 +1,7 @@
-"""Bounded waits of held polls (``referee.web.speed.held``): a poll held against a position
-the database has moved past, or whose wake-up is missed, is answered within about a second,
-not after its whole hold. In process, with plain threads standing in for gevent's (each test's
-sweeper thread lives on, idle, once its poll is answered)."""
+"""Bounded waits of streams (``referee.web.speed.streams``): a stream waiting at a position the
+database has moved past, or whose wake-up is missed, is woken within about a second, not at the
+next change or beat. In process, with plain threads standing in for gevent's (each test's sweeper
+thread lives on, idle, once its stream is woken)."""
 
 from __future__ import annotations
 
@@ -13,21 +13,21 @@ from flask import Flask
 
 from referee.rules import Setup
 from referee.store.tables import append_entry, create_table
-from referee.web.speed import held as held_polls
 from referee.web.speed import kept
-from referee.web.speed.held import Held
+from referee.web.speed import streams as held_streams
 from referee.web.speed.kept import Positions
 from referee.web.speed.lru import LRU
+from referee.web.speed.streams import Streams
 
 pytestmark = pytest.mark.speed_layer
 
-#: The hold of the polls below: any answer much sooner than this came from a bounded wait.
+#: How long a test waits for a stream to be woken (seconds): far longer than a bounded wait.
 HOLD = 8.0
 
 
-def waited(held: Held, table_id: str, seq: int) -> tuple[threading.Thread, list[int], float]:
-    """Hold a poll for ``table_id`` at ``seq`` in a thread: the thread, the list its answer goes
-    into and when it started."""
+def waited(held: Streams, table_id: str, seq: int) -> tuple[threading.Thread, list[int], float]:
+    """A stream of ``table_id`` waiting at ``seq`` in a thread: the thread, the list the position
+    it is woken at goes into and when it started."""
     found: list[int] = []
     start = time.monotonic()
     thread = threading.Thread(target=lambda: found.append(held.wait(table_id, seq)))
@@ -42,9 +42,9 @@ def a_table(app: Flask) -> str:
     return table_id
 
 
-def test_a_missed_wake_up_costs_a_held_poll_at_most_a_second(app: Flask) -> None:
+def test_a_missed_wake_up_costs_a_stream_at_most_a_second(app: Flask) -> None:
     positions = Positions(64, LRU(64), every=0.25)
-    held = Held(app, positions, HOLD)
+    held = Streams(app, positions)
     held.start()
     positions.known.put("t", 1)
     thread, found, start = waited(held, "t", 1)
@@ -53,10 +53,10 @@ def test_a_missed_wake_up_costs_a_held_poll_at_most_a_second(app: Flask) -> None
     thread.join(timeout=HOLD + 2)
     took = time.monotonic() - start
     assert found == [2]
-    assert took < held_polls.RECHECK_EVERY + 1.0, took
+    assert took < held_streams.RECHECK_EVERY + 1.0, took
 
 
-def test_a_poll_held_against_a_position_the_database_moved_past_is_answered_soon(
+def test_a_stream_waiting_at_a_position_the_database_moved_past_is_woken_soon(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(kept, "SWEEP_OVERLAP", kept.timedelta(0))  # no overlap to hide behind
@@ -66,10 +66,10 @@ def test_a_poll_held_against_a_position_the_database_moved_past_is_answered_soon
     time.sleep(0.05)
     with app.app_context():
         append_entry(table_id, 1, "event", {"type": "bid", "round": 1, "player": "Ben", "bid": 0})
-    held = Held(app, positions, HOLD)  # … which then wrote nothing and swept nothing
+    held = Streams(app, positions)  # … which then wrote nothing and swept nothing
     held.start()
     thread, found, start = waited(held, table_id, 1)  # a phone still at 1
     thread.join(timeout=HOLD + 2)
     took = time.monotonic() - start
     assert found == [2]
-    assert took < held_polls.RECHECK_EVERY + 1.0, took  # a sweep finds it (40 ms) or a recheck
+    assert took < held_streams.RECHECK_EVERY + 1.0, took  # a sweep finds it (40 ms) or a recheck
