@@ -63,7 +63,7 @@ document.querySelectorAll("form[data-join]").forEach((form) => {
   form.submit();
 });
 
-// Live view (referee/web/live.py): the page opens its own address as a stream of server-sent
+// Live view (referee/web/live.py; fetch sends this app's cookies by default): the page opens its own address as a stream of server-sent
 // events, which brings each change: the page itself ("page"), or the position ("moved": the page
 // asks for itself). Without a stream (a 204, none open within 5 s, one closed for good) it asks:
 // this page again, If-None-Match the position it shows and X-Table-Poll its key; a 304 until the
@@ -84,26 +84,17 @@ if (document.body.dataset.poll) {
   const tell = () => {
     if (told) return;
     told = true;
-    const note = document.createElement("p");
-    note.className = "flash info stale-note";
-    note.setAttribute("role", "status");
-    note.textContent = say("changed") + " ";
     const link = document.createElement("a");
     link.href = location.pathname + location.search;
     link.textContent = say("showNow");
-    note.append(link);
-    document.querySelector("main").prepend(note);
+    note(say("changed") + " ", "info", "stale-note").append(link);
   };
   // A 403 or a "lost" event: this phone's link no longer opens the table; say so.
   let lost = false;
   const lose = () => {
     if (lost) return;
     lost = true;
-    const note = document.createElement("p");
-    note.className = "flash error";
-    note.setAttribute("role", "alert");
-    note.textContent = say("stopped");
-    document.querySelector("main").prepend(note);
+    note(say("stopped"), "error", "");
   };
   // The poll's key: the k of the older /seq address (read anew: a revocation changes it).
   const pollKey = () =>
@@ -134,7 +125,6 @@ if (document.body.dataset.poll) {
     try {
       const answer = await fetch(location.pathname + location.search, {
         cache: "no-store",
-        credentials: "same-origin",
         headers: { "If-None-Match": `"seq-${asked}"`, "X-Table-Poll": pollKey() },
       });
       if (answer.status === 304) {
@@ -146,7 +136,7 @@ if (document.body.dataset.poll) {
       if (answer.status === 403 || answer.status >= 500 || sending) return; // a 5xx: ask later
       const html = answer.ok ? await answer.text() : "";
       if (!sending) arrived(html, answer);
-    } catch (error) {
+    } catch {
       // offline for a moment: ask again at the next tick
     } finally {
       checking = false;
@@ -177,16 +167,12 @@ if (document.body.dataset.poll) {
   if (!window.EventSource) ask();
   else {
     const stream = new EventSource(url);
-    let ready = false;
     const giveUp = () => {
       stream.close();
       ask();
     };
-    const slow = setTimeout(() => { if (!ready) giveUp(); }, 5000);
-    stream.addEventListener("ready", () => {
-      ready = true;
-      clearTimeout(slow);
-    });
+    const slow = setTimeout(giveUp, 5000); // no stream within 5 s: ask instead
+    stream.addEventListener("ready", () => clearTimeout(slow));
     stream.addEventListener("page", (event) => {
       streamed = event;
       if (!sending) sent();
@@ -275,18 +261,13 @@ document.addEventListener("submit", async (event) => {
       method: "POST",
       body,
       headers: { "X-Next-Screen": "1" },
-      credentials: "same-origin",
     });
     const html = await answer.text();
     if (!showScreen(html)) location.reload();
     else keepScreen(answer, html);
-  } catch (error) {
+  } catch {
     if (waitOffline(form, body, event.submitter)) return; // "Offline" below
-    const note = document.createElement("p");
-    note.className = "flash error";
-    note.setAttribute("role", "alert");
-    note.textContent = say("noConnection");
-    main.prepend(note);
+    note(say("noConnection"), "error", "");
   } finally {
     sending = false;
     main.removeAttribute("aria-busy");
@@ -345,7 +326,7 @@ let awakeLock = null;
 function awakeWanted() {
   try {
     return localStorage.getItem(AWAKE_KEY) !== "off";
-  } catch (error) {
+  } catch {
     return true;
   }
 }
@@ -357,7 +338,7 @@ async function holdAwake() {
     awakeLock = await navigator.wakeLock.request("screen");
     awakeLock.addEventListener("release", () => { awakeLock = null; });
     place.dataset.held = "yes";
-  } catch (error) {
+  } catch {
     place.dataset.held = "no"; // refused (a battery saver, say): the page says so
   }
 }
@@ -375,7 +356,7 @@ function setUpAwake() {
   box.addEventListener("change", () => {
     try {
       localStorage.setItem(AWAKE_KEY, box.checked ? "on" : "off");
-    } catch (error) {
+    } catch {
       // Not remembered (private browsing): it holds for this page all the same.
     }
     if (box.checked) holdAwake();
@@ -499,7 +480,7 @@ function keepScreen(answer, html) {
 function waitingList() {
   try {
     return JSON.parse(localStorage.getItem(WAITING_KEY) || "[]");
-  } catch (error) {
+  } catch {
     return [];
   }
 }
@@ -526,7 +507,7 @@ function waitOffline(form, body, submitter) {
       what: entryWords(form, submitter),
     });
     setWaiting(list);
-  } catch (error) {
+  } catch {
     return false;
   }
   showOffline();
@@ -567,7 +548,6 @@ async function sendWaiting() {
       method: "POST",
       body: new URLSearchParams(entry.body),
       headers: { "X-Next-Screen": "1" },
-      credentials: "same-origin",
     });
     if ([502, 503, 504].includes(answer.status)) return; // a proxy's: the table was not reached
     const html = await answer.text();
@@ -582,7 +562,7 @@ async function sendWaiting() {
     note(said(answer.ok ? "sent" : "refused", { entry: entry.what }), answer.ok ? "info" : "error",
       "sent-note");
     showWaiting();
-  } catch (error) {
+  } catch {
     // Still no connection: it waits for the next try.
   } finally {
     sending = false;
@@ -598,7 +578,7 @@ async function refreshKept() {
   if (waitingList().some((waiting) => waiting.page === location.pathname)) return;
   try {
     await fetch(offlineLine.dataset.sw, { method: "HEAD", cache: "no-store" });
-  } catch (error) {
+  } catch {
     return; // not yet
   }
   location.reload();

@@ -49,7 +49,7 @@ async function takeCharge() {
     const request = new Request(client.url, { cache: "force-cache", credentials: "same-origin" });
     try {
       await keepPage(request, await fetch(request));
-    } catch (error) {
+    } catch {
       // Offline already: nothing to keep.
     }
   }
@@ -92,7 +92,7 @@ async function page(event) {
   let response;
   try {
     response = await fetch(event.request);
-  } catch (error) {
+  } catch {
     return keptPage(event.request);
   }
   event.waitUntil(keepPage(event.request, response.clone()));
