@@ -214,7 +214,7 @@ def test_a_phone_that_lost_its_link_is_told_what_to_do_and_can_paste_it(app, cli
     assert response.status_code == 403
     text = main_text(response)
     assert "What to do" in text and "open the keeper link you kept" in text
-    assert f"flask --app app group-link {group_id}" in text
+    assert f'value="flask --app app group-link {group_id}"' in response.text
     assert 'href="/j"' in response.text and "csrf_token" not in response.text
     opened = open_shared(lost, kept)  # pasted on the /j page
     assert opened.status_code == 303 and opened.location == f"/g/{group_id}"
@@ -224,7 +224,8 @@ def test_a_phone_that_lost_its_link_is_told_what_to_do_and_can_paste_it(app, cli
     assert response.status_code == 403
     text = main_text(response)
     assert "open the scorekeeper link you kept" in text
-    assert f"flask --app app link {'-- ' if table.startswith('-') else ''}{table}" in text
+    command = f"flask --app app link {'-- ' if table.startswith('-') else ''}{table}"
+    assert f'value="{command}"' in response.text
 
 
 def test_a_keeper_scanning_the_group_link_stays_a_keeper(app, client) -> None:
