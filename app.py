@@ -45,6 +45,7 @@ DEFAULTS: dict[str, Any] = {
     "PROXY_FIX": 0,  # how many proxies in front set X-Forwarded-For, -Proto and -Host
     "SPEED": True,  # the speed layer (referee/web/speed/); false: not even imported
     "SPEED_TABLES": 2048,  # live tables each server process keeps in memory (speed layer)
+    "PAGES_FOLDER": "",  # where the server's processes share shared pages (else instance/pages)
     "STREAM_LIMIT": 64,  # live pages' streams one network address may hold open (per process)
     "STREAM_WRITE_SECONDS": 10,  # a stream whose reader takes nothing this long is dropped
     "PG_NOTIFY": True,  # PostgreSQL: servers tell each other each entry as it commits

@@ -63,8 +63,9 @@ def with_kept_tables(app: Flask) -> None:
 def with_pages_once(app: Flask) -> None:
     from referee.web import memo
     from referee.web.speed import Shelves
+    from referee.web.speed.beside import for_app
 
-    memo.init_app(app, Shelves(2048))
+    memo.init_app(app, Shelves(2048, for_app(app)))
 
 
 def with_translation_binding(app: Flask) -> None:

@@ -4,6 +4,7 @@ Each test gets an app on its own SQLite file. CSRF protection is off so tests ca
 plainly, except in tests marked ``@pytest.mark.csrf``, which get it as production has it.
 """
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,20 @@ from tests.durability import summary
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     summary.forget_parts()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def pages_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Every app of the test run, and the servers it starts, share their pages in a folder of
+    the run's (``REFEREE_PAGES_FOLDER``), not in the repository's instance folder."""
+    folder = tmp_path_factory.mktemp("pages")
+    before = os.environ.get("REFEREE_PAGES_FOLDER")
+    os.environ["REFEREE_PAGES_FOLDER"] = str(folder)
+    yield folder
+    if before is None:
+        del os.environ["REFEREE_PAGES_FOLDER"]
+    else:
+        os.environ["REFEREE_PAGES_FOLDER"] = before
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

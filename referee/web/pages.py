@@ -1,10 +1,8 @@
 """Pages every viewer of one kind sees alike (a spectator's table page, the score sheet, TV
 mode, the standings): rendered for the table's log position, language and kind of viewer, kept
 through the app's memo (``referee.web.memo``: once per change of the table, when it keeps), and
-sent with an ETag that a phone's next request may match (a bodiless 304).
-
-What a shared page was answered for is noted in the request (``SHARED_PAGE``: a ``SharedPage``),
-so that the speed layer, when it is on, may answer a phone's identical next request from memory.
+sent with an ETag that a phone's next request may match (a bodiless 304), and streamed whole to
+the phones that follow the table (``referee.web.live``).
 """
 
 from __future__ import annotations
@@ -26,24 +24,21 @@ from referee.web.sharing.access import TABLES
 if TYPE_CHECKING:
     from _typeshed.wsgi import WSGIEnvironment
 
-#: Where ``shared_page`` notes what it answered, in the WSGI environ.
-SHARED_PAGE = "referee.shared_page"
-
 
 @dataclass(frozen=True)
 class SharedPage:
-    """A shared page as ``shared_page`` answered it: the page (``name``, ``table_id``,
-    ``variant``, ``lang``) and the token of the link it was shown for."""
+    """A shared page as ``shared_page`` answers it: the page (``name``, ``table_id``),
+    ``variant`` and ``lang``."""
 
     name: str
     table_id: str
     variant: tuple[Hashable, ...]
     lang: str
-    token: str
 
     def key(self, position: int) -> tuple[Hashable, ...]:
-        """The page's key on the memo's "pages" shelf at the table's log ``position``."""
-        return (self.name, self.table_id, position, *self.variant, self.lang)
+        """The page's key on the memo's "pages" shelf at the table's log ``position``: the
+        position last (``referee.web.speed.beside`` keeps one file of each page without it)."""
+        return (self.name, self.table_id, *self.variant, self.lang, position)
 
     def etag(self, position: int) -> str:
         """The page's ETag at ``position``: its key without the table."""
@@ -61,7 +56,6 @@ def shared_page(
     table_id: str,
     render: Callable[[int], str],
     *variant: Hashable,
-    repeat: bool = True,
 ) -> Response:
     """The page ``name`` of the table as ``render`` makes it, at the position to show
     (``shown_position``) and in the request's language; ``variant``: whatever else the page
@@ -78,8 +72,6 @@ def shared_page(
         return stream(table_id, lambda at: page_event(name, table_id, render, variant, at))
     position = shown_position(table_id) or 0
     page = shared(name, table_id, variant)
-    if page.token and repeat:
-        request.environ[SHARED_PAGE] = page
     return conditional(
         page.etag(position),
         request.environ,
@@ -88,10 +80,9 @@ def shared_page(
 
 
 def shared(name: str, table_id: str, variant: tuple[Hashable, ...]) -> SharedPage:
-    """The shared page ``name`` of the table for this request: its language, the link it holds,
-    and how many of the table's links are revoked (see ``shared_page``)."""
-    variant = (*variant, revocations(table_id))
-    return SharedPage(name, table_id, variant, language(), TABLES.held_token(table_id) or "")
+    """The shared page ``name`` of the table for this request: its language and how many of the
+    table's links are revoked (see ``shared_page``)."""
+    return SharedPage(name, table_id, (*variant, revocations(table_id)), language())
 
 
 def page_event(

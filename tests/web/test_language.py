@@ -139,7 +139,7 @@ def test_a_german_and_an_english_spectator_each_get_their_own_cached_page(app) -
             assert TABLE_DE in de or path.endswith(("/tv", "/standings")), path
     kept = [key for key in pages.items if table in key]
     assert len(kept) == 8  # four pages, each in both languages, rendered once
-    assert {key[-1] for key in kept} == {"de", "en"}
+    assert {key[-2] for key in kept} == {"de", "en"}  # (…, language, position)
 
 
 @pytest.mark.speed_layer

@@ -124,18 +124,14 @@ def show(table_id: str) -> Response | tuple[str, int]:
     if shared:
         # Every spectator sees the same page: rendered once per change of the table.
         # And alike for every one who keeps the table's group: their game-over screen leads
-        # to the group, so the group is in the page's key; and since the speed layer knows no
-        # group's links (one revoked, a table kept later), a phone holding any group link is
-        # answered here each time.
+        # to the group, so the group is in the page's key.
         mode = "cards" if request.args.get("mode") == "cards" else ""
         group = kept_in_group(table_id)
 
         def render(at: int) -> str:
             return render_table(*load_since(table_id, at), cached=True, group=group)[0]
 
-        return shared_page(
-            "show", table_id, render, mode, group or "", repeat=not GROUPS.held_ids()
-        )
+        return shared_page("show", table_id, render, mode, group or "")
     at = request.args.get("at", type=int)  # where this phone's own entry took the log
     record, state = load(table_id) if at is None else load_since(table_id, at)
     return render_table(record, state)

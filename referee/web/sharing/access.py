@@ -119,7 +119,11 @@ class Things(Generic[A]):
     def held_link(self, thing_id: str) -> tuple[str, A | None] | None:
         """The link this browser holds to the thing: its token, and what it opened when the
         browser opened it (``grant``; None in a session from before sessions said so)."""
-        links = session.get(self.key)
+        return self.held_in(session, thing_id)
+
+    def held_in(self, data: Mapping[str, Any], thing_id: str) -> tuple[str, A | None] | None:
+        """The link a session's ``data`` holds to the thing (see ``held_link``)."""
+        links = data.get(self.key)
         value = links.get(thing_id) if isinstance(links, dict) else None
         if isinstance(value, str):
             return value, None

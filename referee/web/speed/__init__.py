@@ -6,13 +6,12 @@ side-by-side measurement shows what it buys (``bench/README.md``):
 - ``kept``: the app's ``referee.web.loading.Tables`` — tables replayed once and caught up entry
   by entry, every table's log position, the links this process looked up;
 - ``Shelves``: the app's ``referee.web.memo.Memo`` — pages and their streams' events, navigation
-  bars, page fragments, round summaries and PDF sheets made once per change of their table;
+  bars, page fragments, round summaries and PDF sheets made once per change of their table; the
+  pages also in files beside the instance (``beside``), made once for every worker;
 - ``streams``: the app's ``referee.web.live.Waits`` — live pages' streams held under gevent
   workers, each woken when its table moves;
 - ``front``: a page's "has anything changed?" (the fallback of a page without its stream)
-  answered in front of Flask; and a phone's repeated request for a shared page
-  (``referee.web.pages``) answered in front of Flask, from the same memory, while its link and
-  cookie still open it;
+  answered in front of Flask, by the table's position and the page's poll key;
 - ``translations``: the templates' translation functions bound once per page;
 - ``sessions``: each session cookie's signature verified once per process.
 """
@@ -20,14 +19,14 @@ side-by-side measurement shows what it buys (``bench/README.md``):
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from flask import Flask
 
 from referee.web import live, loading, memo
 from referee.web.memo import Shelf
-from referee.web.pages import SharedPage
-from referee.web.speed import front, sessions, translations
+from referee.web.speed import beside, front, sessions, translations
+from referee.web.speed.beside import PageFiles
 from referee.web.speed.kept import KeptTables
 from referee.web.speed.lru import LRU
 from referee.web.speed.streams import Streams
@@ -43,9 +42,11 @@ GROUP_TABLES = 16384
 
 class Shelves:
     """The app's memo (``referee.web.memo.Memo``): a least-recently-used map per shelf, sized
-    for ``tables`` live tables."""
+    for ``tables`` live tables; a page this process does not keep is looked for in ``files``
+    (made by another worker) before it is made."""
 
-    def __init__(self, tables: int) -> None:
+    def __init__(self, tables: int, files: PageFiles) -> None:
+        self.files = files
         self.shelves: dict[Shelf, LRU[Any]] = {
             # a live table's page is asked for by its watching phones within a poll interval
             # of each change: two kinds of viewer of each live table
@@ -66,6 +67,10 @@ class Shelves:
         }
 
     def get_or_make(self, shelf: Shelf, key: Hashable, make: Callable[[], V]) -> V:
+        if shelf == "pages":  # a page's bytes, by ``referee.web.pages.SharedPage.key``
+            page = cast(Callable[[], bytes], make)
+            files = lambda: self.files.get_or_make(cast(tuple[Hashable, ...], key), page)  # noqa: E731
+            return cast(V, self.shelves[shelf].get_or_make(key, files))
         found: V = self.shelves[shelf].get_or_make(key, make)
         return found
 
@@ -77,7 +82,7 @@ class Speed:
     """Everything the speed layer keeps for one app (``app.extensions["referee.speed"]``, so
     two apps in one process share nothing)."""
 
-    def __init__(self, tables: int = 2048, sweep_every: float = 0.25) -> None:
+    def __init__(self, files: PageFiles, tables: int = 2048, sweep_every: float = 0.25) -> None:
         """``tables``: how many live tables each process keeps (``SPEED_TABLES``): a table
         that falls out is read and replayed whole at its next request, so a server that follows
         more live tables than this does that work again and again (``bench/capacity.py``).
@@ -88,15 +93,12 @@ class Speed:
         process, whatever the number of phones."""
         self.tables = KeptTables(tables, links=16384, positions=65536, sweep_every=sweep_every)
         self.positions = self.tables.positions
-        self.memo = Shelves(tables)
-        #: Shared pages Flask answered, by the shape of the request (``front.shape``): the same
-        #: request again is answered in front of Flask. One or two per phone.
-        self.repeats: LRU[SharedPage] = LRU(8 * tables)
+        self.memo = Shelves(tables, files)
 
 
 def init_app(app: Flask) -> None:
     """Give ``app`` its speed layer."""
-    kept = Speed(int(app.config["SPEED_TABLES"]))
+    kept = Speed(beside.for_app(app), int(app.config["SPEED_TABLES"]))
     app.extensions["referee.speed"] = kept
     loading.init_app(app, kept.tables)
     memo.init_app(app, kept.memo)

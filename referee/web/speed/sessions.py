@@ -59,14 +59,16 @@ class CheckedOnce(Sessions):
         session.modified = old  # signed with a fallback key: send it back signed with the new one
         return session
 
-    def valid_until(self, app: Flask, value: str) -> int | None:
-        """Until when the cookie ``value`` is valid (seconds since the epoch), if this process
-        has verified it; else None."""
+    def verified(self, app: Flask, value: str) -> Any:
+        """The data of the session cookie ``value``, if this process has verified it and it has
+        not expired since; else None. Not a copy: to be read only."""
         key = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()), value)
         found = self.checked.get(key)
         if found is None:
             return None
-        return found[1] + int(app.permanent_session_lifetime.total_seconds())
+        data, signed, _old = found
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        return data if 0 <= int(time.time()) - signed <= max_age else None
 
 
 def copied(value: Any) -> Any:
