@@ -44,6 +44,7 @@ def empty_instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(Flask, "auto_find_instance_path", lambda self: str(instance))
     monkeypatch.delenv("SECRET_KEY", raising=False)
     monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("REFEREE_PAGES_FOLDER", raising=False)  # set for the whole run (conftest)
     return instance
 
 
@@ -122,6 +123,7 @@ SETTINGS = {
     "REFEREE_PG_NOTIFY": ("false", False),
     "REFEREE_SAFETY_SWEEP_SECONDS": ("2.5", 2.5),
     "REFEREE_MAX_CONTENT_LENGTH": ("100000", 100000),
+    "REFEREE_PAGES_FOLDER": ("/srv/referee/pages", "/srv/referee/pages"),
 }
 
 

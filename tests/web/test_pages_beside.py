@@ -61,6 +61,7 @@ def test_a_page_is_only_replaced_by_a_later_positions(tmp_path: Path) -> None:
 def test_a_damaged_file_is_made_again(tmp_path: Path, content: bytes) -> None:
     files = PageFiles(str(tmp_path), "v1")
     key = ("sheet", "T", 7)
+    files.folder.mkdir()
     files.path(key[:-1]).write_bytes(content)
     assert files.get_or_make(key, lambda: b"page") == b"page"
     assert files.get_or_make(key, lambda: b"never") == b"page"
@@ -119,3 +120,10 @@ def test_two_worker_processes_of_a_server_share_a_spectators_page(
 
 def test_no_app_of_the_tests_writes_in_the_repositorys_instance_folder(app: Flask) -> None:
     assert app.config["PAGES_FOLDER"] == os.environ["REFEREE_PAGES_FOLDER"]
+
+
+def test_a_server_that_starts_makes_no_folder_until_it_keeps_a_page(tmp_path: Path) -> None:
+    files = PageFiles(str(tmp_path / "pages"), "v1")
+    assert not (tmp_path / "pages").exists()
+    files.get_or_make(("sheet", "T", 1), lambda: b"page")
+    assert files.path(("sheet", "T")).read_bytes() == b"1\npage"

@@ -92,7 +92,7 @@ class PageFiles:
         (``made_by``)."""
         self.parent = Path(parent)
         self.folder = self.parent / version
-        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.made = False  # the folder, made by the first write: starting writes nothing
         self.pruned = time.monotonic()
 
     def path(self, page: tuple[Hashable, ...]) -> Path:
@@ -118,6 +118,9 @@ class PageFiles:
 
     def write(self, path: Path, content: bytes) -> None:
         """Put ``content`` in ``path`` whole (see the module)."""
+        if not self.made:
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            self.made = True
         descriptor, name = tempfile.mkstemp(dir=self.folder, prefix=".")
         try:
             with os.fdopen(descriptor, "wb") as file:
