@@ -97,3 +97,70 @@ document.querySelectorAll("[data-share]").forEach((button) => {
   button.hidden = false;
   button.addEventListener("click", () => navigator.share({ url: field.value }).catch(() => {}));
 });
+
+// A group page and its TV mode follow the group (body's data-follow: where the page stands):
+// they open their own address as a stream (referee/web/live.py, group_stream), which says
+// "moved" when a table they show changes or the group does; the page then reads itself again
+// and puts its live parts ([data-live], by id: tonight's tables, the TV board) in place, so a
+// form being filled in elsewhere on the page keeps what was typed. Without the stream (no
+// EventSource, a proxy that holds it back, a server that serves none) it reads itself every
+// 15 seconds; a link revoked meanwhile reloads the page, which says so.
+function followGroup(at) {
+  let reading = false;
+  let again = false;
+  async function read() {
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    try {
+      const answer = await fetch(location.href, { credentials: "same-origin" });
+      if (!answer.ok) return;
+      const next = new DOMParser().parseFromString(await answer.text(), "text/html");
+      const turns = 'head > meta[http-equiv="refresh"]';
+      if (next.querySelector(turns) && !document.querySelector(turns)) {
+        location.reload(); // a second screen for TV mode: its pages take turns
+        return;
+      }
+      document.querySelectorAll("[data-live][id]").forEach((part) => {
+        const fresh = next.getElementById(part.id);
+        if (fresh) part.replaceWith(fresh);
+      });
+      for (const { name, value } of next.body.attributes) document.body.setAttribute(name, value);
+    } catch {
+      // offline for a moment: the next change, or the next turn, reads again
+    } finally {
+      reading = false;
+      if (again) {
+        again = false;
+        read();
+      }
+    }
+  }
+  const everyTurn = () => setInterval(read, 15000);
+  if (!window.EventSource) return everyTurn();
+  const url = new URL(location.href);
+  url.hash = "";
+  url.searchParams.set("stream", at);
+  const stream = new EventSource(url);
+  let given = false;
+  const giveUp = () => {
+    clearTimeout(slow);
+    stream.close();
+    if (!given) everyTurn();
+    given = true;
+  };
+  const slow = setTimeout(giveUp, 5000); // no stream within 5 s: read every turn instead
+  stream.addEventListener("ready", () => clearTimeout(slow));
+  stream.addEventListener("moved", read);
+  stream.addEventListener("lost", () => {
+    stream.close();
+    location.reload();
+  });
+  stream.addEventListener("error", () => {
+    if (stream.readyState === EventSource.CLOSED) giveUp();
+  });
+}
+
+if (document.body.dataset.follow) followGroup(document.body.dataset.follow);

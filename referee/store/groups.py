@@ -395,6 +395,12 @@ def group_version(group_id: str) -> int | None:
     return version
 
 
+def group_versions(group_ids: Sequence[str]) -> dict[str, int]:
+    """The versions of the groups named that exist, by id: one read."""
+    query = select(GROUPS.c.id, GROUPS.c.version).where(GROUPS.c.id.in_(group_ids))
+    return {row.id: row.version for row in db.session.execute(query)}
+
+
 def could_be_id(group_id: str) -> bool:
     """Whether ``group_id`` can name a group at all (PostgreSQL refuses a NUL in a query)."""
     return 0 < len(group_id) <= 64 and group_id.isprintable()

@@ -63,9 +63,9 @@ class Tables(Protocol):
     def position(self, table_id: str) -> int | None:
         """The table's log position, for "has anything changed?"; None for an unknown table."""
 
-    def positions_of(self, table_ids: Sequence[str]) -> dict[str, int]:
+    def positions_of(self, table_ids: Sequence[str], fresh: bool = False) -> dict[str, int]:
         """Each table's ``position``, in a few reads however many; an unknown table is left
-        out."""
+        out. ``fresh``: as the database has it now (and so noted)."""
 
     def tables_of(self, table_ids: Sequence[str]) -> Iterator[Loaded]:
         """Each table as it is now (``table``), lazily, in no particular order, those to read
@@ -105,7 +105,7 @@ class Replayed:
     def position(self, table_id: str) -> int | None:
         return current_seq(table_id)
 
-    def positions_of(self, table_ids: Sequence[str]) -> dict[str, int]:
+    def positions_of(self, table_ids: Sequence[str], fresh: bool = False) -> dict[str, int]:
         return current_seqs(table_ids)
 
     def tables_of(self, table_ids: Sequence[str]) -> Iterator[Loaded]:
@@ -188,9 +188,10 @@ def recent_seq(table_id: str) -> int | None:
     return tables().position(table_id)
 
 
-def recent_seqs(table_ids: Sequence[str]) -> dict[str, int]:
-    """Each table's ``recent_seq``, in a few reads however many; an unknown table is left out."""
-    return tables().positions_of(table_ids)
+def recent_seqs(table_ids: Sequence[str], fresh: bool = False) -> dict[str, int]:
+    """Each table's ``recent_seq``, in a few reads however many; an unknown table is left out.
+    ``fresh``: as the database has it now, not a sweep old."""
+    return tables().positions_of(table_ids, fresh)
 
 
 def each_table(table_ids: Sequence[str]) -> Iterator[Loaded]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import random
+import re
 import socket
 import time
 from collections.abc import Iterator
@@ -25,6 +26,7 @@ import pytest
 from flask import Flask
 
 from referee.rules import Setup
+from referee.store.groups import create_group, make_group_link, rename_player
 from referee.store.links import revoke
 from referee.store.tables import append_entry, create_table, get_table
 from referee.web.loading import replayed
@@ -56,7 +58,7 @@ class Stream:
         server: Server,
         phone: Phone,
         path: str,
-        last: int | None = None,
+        last: int | str | None = None,
         address: str = "127.0.0.1",
         extra: dict[str, str] | None = None,
     ) -> None:
@@ -235,6 +237,51 @@ def test_a_stream_resumes_after_the_last_position_it_had(
     fresh = streaming(server, viewer, f"/t/{table_id}/sheet?stream={after - 1}")
     assert fresh.next().id == str(after)
     fresh.close()
+
+
+def test_a_group_page_and_tv_mode_follow_every_change_of_a_table_and_of_the_group(
+    streams_server: Server, store: Flask
+) -> None:
+    """A group's viewer with the group page and TV mode open: an entry at tonight's table and a
+    roster change, each made through another server, each move both pages once, to where a
+    request for the page says it stands."""
+    server = streams_server
+    table_id, keeper = a_table(store, server)
+    with store.app_context():
+        group_id = create_group("Club", "Europe/Berlin", ("Ann", "Ben", "Cho"))
+        keeper_link = make_group_link(group_id, "keeper")
+        viewer_link = make_group_link(group_id, "viewer")
+    assert keeper.open_link(keeper_link) == f"/g/{group_id}"
+    assert keeper.get(f"/t/{table_id}/group")[0] == 200
+    assert keeper.post(f"/t/{table_id}/group", {"group": group_id}).status == 303
+    viewer = Phone(server)
+    assert viewer.open_link(viewer_link) == f"/g/{group_id}"
+
+    def standing(page: str) -> str:
+        status, body = viewer.get(f"/g/{group_id}{page}")
+        found = re.search(r'data-follow="([A-Za-z0-9_-]+)"', body)
+        assert status == 200 and found, body[-500:]
+        return found[1]
+
+    pages = ("", "/tv")
+    streams = {
+        page: streaming(server, viewer, f"/g/{group_id}{page}", last=standing(page))
+        for page in pages
+    }
+    rng = random.Random(41)
+    enter(store, table_id, rng)
+    for page, stream in streams.items():
+        moved = stream.next()
+        assert (moved.kind, moved.id, moved.data) == ("moved", standing(page), standing(page))
+    with store.app_context():
+        rename_player(group_id, "p1", "Anna")
+    for page, stream in streams.items():
+        moved = stream.next()  # heard within a second (the streams' recheck of group versions)
+        assert (moved.kind, moved.id) == ("moved", standing(page)), page
+    status, body = viewer.get(f"/g/{group_id}")
+    assert status == 200 and "Anna" in body
+    for stream in streams.values():
+        stream.close()
 
 
 def test_a_refused_stream_gets_what_a_page_request_gets(

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.helpers import chip
-from tests.e2e.test_journeys import next_is, spectator_link, start_table, tap
+from tests.e2e.helpers import answered, chip
+from tests.e2e.test_journeys import enter_counts, next_is, spectator_link, start_table, tap
 
 pytestmark = pytest.mark.e2e
 
@@ -195,3 +195,43 @@ def test_a_watching_phone_shows_each_entry_from_its_stream(held_server, phone):
         expect(spectator.locator("#next-title")).to_contain_text(then, timeout=FOLLOW_MS)
     spectator.wait_for_timeout(500)
     assert sent == [], sent  # every change came by the stream
+
+
+def test_a_groups_page_and_tv_mode_follow_tonights_table_by_their_stream(held_server, phone, shoot):
+    """Under the production server the group page and its TV mode hold their streams open: a
+    round scored at tonight's table shows on both without a reload, one request of the page for
+    the change (its live part read again), and the roster form's typing on the group page kept."""
+    keeper = phone()
+    url = start_table(keeper, held_server, "Blackout", ["Ann", "Ben", "Cho"])
+    keeper.goto(url + "/group")
+    keeper.get_by_label("Group name", exact=True).fill("Club")
+    answered(keeper, keeper.get_by_role("button", name="Create the group with this table").tap)
+    found = re.match(r"^(.*?/g/[^/?#]+)", keeper.url)
+    assert found, keeper.url
+    group = found[1]
+    tv = keeper.context.new_page()
+    tv.goto(group + "/tv")
+    page = keeper.context.new_page()
+    page.goto(group)
+    expect(tv.locator(".tv-progress")).to_contain_text("Round 1 of", timeout=FOLLOW_MS)
+    sent: list[str] = []
+    for watcher in (tv, page):
+        watcher.on(
+            "request", lambda r: sent.append(r.url) if r.resource_type != "eventsource" else None
+        )
+    page.wait_for_timeout(1000)  # the streams are open
+    for watcher in (tv, page):
+        watcher.evaluate("window.notReloaded = true")
+    season = page.get_by_label("New season's name")
+    season.fill("Autumn")  # typed, not sent: kept while the tables part follows
+    keeper.goto(url)
+    tap(keeper, "♠ spades")
+    for _ in range(3):
+        tap(keeper, "0")
+    enter_counts(keeper, {"Ann": 1, "Ben": 0, "Cho": 0}, "Enter the tricks")
+    expect(tv.locator(".tv-progress")).to_contain_text("Round 2 of", timeout=FOLLOW_MS)
+    expect(page.locator("#evenings")).to_contain_text("Round 2 of", timeout=FOLLOW_MS)
+    expect(season).to_have_value("Autumn")
+    assert tv.evaluate("window.notReloaded") and page.evaluate("window.notReloaded")
+    assert all(u.split("?")[0] in (group, group + "/tv") for u in sent), sent
+    shoot(tv, "group-tv-followed")

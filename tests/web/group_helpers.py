@@ -63,6 +63,13 @@ def start(client: FlaskClient, group_id: str, game: str = "blackout", **fields) 
     return client.post(f"/g/{group_id}/new", data=data)
 
 
+def start_table(client, group_id: str, here: list[str], game: str = "blackout") -> str:
+    """Tonight's next table of the group, started by its keeper ``client`` with ``here``."""
+    response = start(client, group_id, game, here=here)
+    assert response.status_code == 303, main_text(response)
+    return response.headers["Location"].rsplit("/", 1)[-1]
+
+
 def main_text(response) -> str:
     """The words of a page's ``<main>``, tags taken out, spaces squeezed."""
     page = response.get_data(as_text=True)

@@ -82,7 +82,7 @@ def kept_as_breach(client: FlaskClient, url: str, data: dict[str, str]):
 
 
 def first_event(
-    client: FlaskClient, path: str, since: int, headers: dict[str, str] | None = None
+    client: FlaskClient, path: str, since: int | str, headers: dict[str, str] | None = None
 ) -> tuple[int, str]:
     """The page's stream as ``EventSource`` asks for it, resuming after position ``since``
     (``referee.web.live``): the answer's status, and its first event after the ``ready`` one

@@ -28,6 +28,7 @@ from tests.web.group_helpers import (
     main_text,
     new_group,
     start,
+    start_table,
     stored,
 )
 from tests.web.helpers import ok, post
@@ -232,12 +233,6 @@ def test_a_keeper_scanning_the_group_link_stays_a_keeper(app, client) -> None:
     group_id = new_group(client)
     join_group(app, client, group_id, "viewer")
     assert client.get(f"/g/{group_id}/share").status_code == 200
-
-
-def start_table(client, group_id: str, here: list[str], game: str = "blackout") -> str:
-    response = start(client, group_id, game, here=here)
-    assert response.status_code == 303, main_text(response)
-    return response.headers["Location"].rsplit("/", 1)[-1]
 
 
 def test_tonight_shows_each_table_with_who_leads_and_links_only_tables_held(app, client) -> None:

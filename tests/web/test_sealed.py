@@ -61,6 +61,8 @@ def blanked(text: str, table: str) -> str:
     text = re.sub(r'name="csrf_token"[^>]*? value="[^"]*"', "CSRF", text)
     text = re.sub(r"/j[/#][A-Za-z0-9_-]+", "/j#TOKEN", text)
     text = re.sub(r"seq\?k=[A-Za-z0-9_-]+", "seq?k=KEY", text)
+    # A group page's stream token: a digest of the ids and positions of the tables it shows.
+    text = re.sub(r'data-follow="[A-Za-z0-9_-]+"', "FOLLOW", text)
     text = re.sub(r"<svg.*?</svg>", "QR", text, flags=re.S)
     return re.sub(r"\d\d:\d\d:\d\d(\.\d+)?", "TIME", text)  # to the second, or a record's
 

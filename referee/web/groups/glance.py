@@ -18,7 +18,7 @@ computes of the whole group by ``group.version`` and those positions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -26,6 +26,7 @@ from flask import current_app
 
 from referee.groups import Group, KeptTable
 from referee.rules import GAMES
+from referee.web.live import Followed, followed
 from referee.web.loading import Loaded, recent_seq, recent_seqs, table
 from referee.web.memo import memo
 from referee.web.standings import leaders
@@ -230,9 +231,23 @@ def evening(group: Group, day: Day) -> Evening:
     return Evening(date_, tuple(line(group, kept) for kept in tables), others)
 
 
-def positions(group: Group, tables: Iterable[KeptTable] | None = None) -> tuple[int | None, ...]:
+def page_at(group: Group, tables: Sequence[KeptTable], *more: Hashable) -> Followed:
+    """Where a page of the group that shows ``tables`` (and ``more``: its day, its screen)
+    stands, for its stream (``referee.web.live.group_stream``)."""
+    at = positions(group, tables, fresh=True)
+    return followed(
+        group.version, dict(zip((kept.table_id for kept in tables), at, strict=True)), *more
+    )
+
+
+def positions(
+    group: Group, tables: Iterable[KeptTable] | None = None, fresh: bool = False
+) -> tuple[int | None, ...]:
     """Each kept table's log position now (from memory, with the speed layer; those to read
-    read together: a few reads for a group's thousands); with ``tables``, theirs only."""
+    read together: a few reads for a group's thousands); with ``tables``, theirs only.
+    ``fresh``: as the database has them, not a sweep old, for a page that follows the group
+    (``page_at``): told by its stream that a table moved, it shows the move, whichever process
+    or server answers it."""
     chosen = [kept.table_id for kept in (group.tables if tables is None else tables)]
-    found = recent_seqs(chosen)
+    found = recent_seqs(chosen, fresh)
     return tuple(found.get(table_id) for table_id in chosen)

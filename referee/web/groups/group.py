@@ -56,12 +56,16 @@ class NamedGroupForm(ZoneForm):
 def load_group(group_id: str) -> Group:
     """The group as stored now, read once per version (``referee.web.memo``); a 404 page for
     an unknown group."""
-    version = group_version(group_id)
-    key = ("group", group_id, version)
-    group = None if version is None else memo("groups", key, read(group_id))
+    group = find_group(group_id)
     if group is None:
         abort(404)
     return group
+
+
+def find_group(group_id: str) -> Group | None:
+    """The group as stored now, read once per version; None: no such group."""
+    version = group_version(group_id)
+    return None if version is None else memo("groups", ("group", group_id, version), read(group_id))
 
 
 def read(group_id: str) -> Callable[[], Group | None]:

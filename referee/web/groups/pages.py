@@ -36,11 +36,12 @@ from referee.store.groups import (
     revoke_group_links,
 )
 from referee.store.links import NoAccess
-from referee.web.groups.glance import evening, positions, shown_evenings
-from referee.web.groups.group import GroupForm, load_group, stale_form
+from referee.web.groups.glance import evening, page_at, positions, shown_evenings
+from referee.web.groups.group import GroupForm, find_group, load_group, stale_form
 from referee.web.groups.words import not_kept_text
 from referee.web.i18n import gettext, ngettext
 from referee.web.language import language
+from referee.web.live import Followed, group_stream, wants_stream
 from referee.web.memo import memo
 from referee.web.sharing.access import GROUPS, TABLES
 from referee.web.sharing.routes import link_page, link_url, shown_link
@@ -66,7 +67,7 @@ def tables_part(group: Group, keeper: bool, limit: int | None, most: int | None 
     tables = shown.tables
     held = tuple(kept.table_id for kept in tables if TABLES.held_token(kept.table_id) is not None)
     key = (
-        *("evenings", group.id, group.version, positions(group, tables), language(), keeper),
+        *("evenings", group.id, group.version, positions(group, tables, True), language(), keeper),
         *(held, today, limit, most, request.script_root),
     )
 
@@ -99,6 +100,7 @@ def render_page(group: Group, status: int = 200, **shown: Any) -> tuple[str, int
         season=group.season_of(today),
         today=today,
         form=GroupForm(formdata=None),
+        follow=page_now(group.id),
         **shown,
     )
     return page, status
@@ -106,7 +108,18 @@ def render_page(group: Group, status: int = 200, **shown: Any) -> tuple[str, int
 
 def page(group_id: str) -> ResponseReturnValue:
     GROUPS.require(group_id)
+    if wants_stream():
+        return group_stream(group_id, lambda: page_now(group_id))
     return render_page(load_group(group_id))
+
+
+def page_now(group_id: str) -> Followed | None:
+    """Where the group page stands now (None: the group is gone): the tables it shows."""
+    group = find_group(group_id)
+    if group is None:
+        return None
+    today = group.today()
+    return page_at(group, shown_evenings(group, today, EARLIER, MOST_SHOWN).tables, today)
 
 
 def all_evenings(group_id: str) -> ResponseReturnValue:

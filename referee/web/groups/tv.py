@@ -16,10 +16,11 @@ from referee.groups import (
     KeptTable,
 )
 from referee.web.forms import SEATS
-from referee.web.groups.glance import evening, positions, shown_evenings
-from referee.web.groups.group import load_group
+from referee.web.groups.glance import evening, page_at, shown_evenings
+from referee.web.groups.group import find_group, load_group
 from referee.web.groups.pages import MOST_SHOWN
 from referee.web.language import language
+from referee.web.live import Followed, group_stream, wants_stream
 from referee.web.memo import memo
 from referee.web.sharing.access import GROUPS
 
@@ -76,24 +77,41 @@ def tv_screen(tables: Sequence[KeptTable], asked: int | None) -> TvScreen:
 
 def tv(group_id: str) -> ResponseReturnValue:
     """TV mode of tonight: each of tonight's tables in large print, its players by total and
-    who won or leads; dark, without controls, read again every 15 seconds (no script needed),
-    fitted to one screen and paged through when more than a screen holds (``TV_SCREEN``).
-    Rendered once per group version, screen and its tables' positions, like the group page's
-    tables."""
+    who won or leads; dark, without controls, following the group by its stream (read again
+    every 15 seconds without a script), fitted to one screen and paged through when more than a
+    screen holds (``TV_SCREEN``: the page reads the next screen every 15 seconds). Rendered once
+    per group version, screen and its tables' positions, like the group page's tables."""
     GROUPS.require(group_id)
+    asked = request.args.get("page", type=int)
+    if wants_stream():
+        return group_stream(group_id, lambda: tv_now(group_id, asked))
     group = load_group(group_id)
     today = group.today()
     tonight = shown_evenings(group, today, 0, MOST_SHOWN).tonight
-    screen = tv_screen(() if tonight is None else tonight[1], request.args.get("page", type=int))
-    key = (
-        *("tv", group.id, group.version, screen.number, positions(group, screen.tables)),
-        *(language(), today),
-    )
+    screen = tv_screen(() if tonight is None else tonight[1], asked)
+    follow = page_at(group, screen.tables, today, screen.number, screen.count)
+    key = (*("tv", group.id, follow.token), *(language(), request.script_root))
 
     def render() -> str:
         shown = None if tonight is None else evening(group, (today, screen.tables, 0))
         return render_template(
-            "groups/tv.html", group=group, tonight=shown, today=today, screen=screen
+            "groups/tv.html",
+            group=group,
+            tonight=shown,
+            today=today,
+            screen=screen,
+            follow=follow,
         )
 
-    return memo("groups", (*key, request.script_root), render)
+    return memo("groups", key, render)
+
+
+def tv_now(group_id: str, asked: int | None) -> Followed | None:
+    """Where the TV screen ``asked`` stands now (None: the group is gone)."""
+    group = find_group(group_id)
+    if group is None:
+        return None
+    today = group.today()
+    tonight = shown_evenings(group, today, 0, MOST_SHOWN).tonight
+    screen = tv_screen(() if tonight is None else tonight[1], asked)
+    return page_at(group, screen.tables, today, screen.number, screen.count)

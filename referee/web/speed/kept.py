@@ -138,9 +138,15 @@ class KeptTables:
         """At most a sweep old (see ``Positions``)."""
         return self.positions.get(table_id)
 
-    def positions_of(self, table_ids: Sequence[str]) -> dict[str, int]:
-        """At most a sweep old, those this process does not know read together."""
-        return self.positions.get_many(table_ids)
+    def positions_of(self, table_ids: Sequence[str], fresh: bool = False) -> dict[str, int]:
+        """At most a sweep old, those this process does not know read together; ``fresh``: all
+        read together, and noted."""
+        if not fresh:
+            return self.positions.get_many(table_ids)
+        found = current_seqs(table_ids)
+        for table_id, seq in found.items():
+            self.positions.set(table_id, seq)
+        return found
 
     def shown_position(self, table_id: str, seen: int | None) -> int | None:
         """The one this process knows (at most a sweep old, no read for a repeat view), unless

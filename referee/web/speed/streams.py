@@ -1,5 +1,7 @@
 """The live pages' streams this process holds (``referee.web.live``'s ``Waits``): each waits on its
-table's wake-up, woken when the table's position moves, and at each beat.
+table's wake-up, woken when the table's position moves, and at each beat. A group page's stream
+waits on its group's wake-up, woken when one of the tables it shows moves and, at the sweeper's
+recheck (one read of the versions of every group followed), when the group changed.
 
 A table's position moves here (``Positions.set``) for an entry this process wrote, for one written
 through another process or server that this process hears of — on PostgreSQL a moment after its
@@ -22,8 +24,11 @@ import logging
 import sys
 import threading
 import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from referee.store.groups import group_versions
+from referee.web.live import let_go
 from referee.web.speed.wake import Listener, can_listen
 
 if TYPE_CHECKING:
@@ -47,6 +52,9 @@ RECHECK_EVERY = 1.0
 #: per beat, not a timer per stream.
 BEAT = 30.0
 
+#: The key of a group's streams' event (no table id holds a space).
+GROUP = "group "
+
 log = logging.getLogger(__name__)
 
 
@@ -67,11 +75,15 @@ class Streams:
     def __init__(self, app: Flask, positions: Positions) -> None:
         self.app = app
         self.positions = positions
-        #: Table id → the event its streams wait on (set, and dropped, when it moves, when a
-        #: recheck finds it moved, and at each beat).
+        #: Table id (or ``GROUP`` and a group id) → the event its streams wait on (set, and
+        #: dropped, when it moves, when a recheck finds it moved, and at each beat).
         self.events: dict[str, threading.Event] = {}
         #: Table id → the positions its streams wait on → how many wait on each.
         self.waiting: dict[str, dict[int, int]] = {}
+        #: Group id → the versions its streams wait on → how many wait on each.
+        self.groups: dict[str, dict[int, int]] = {}
+        #: Table id → the groups' keys (``GROUP`` and the id) whose streams follow it → how many.
+        self.followers: dict[str, dict[str, int]] = {}
         #: Hears of entries written elsewhere as they commit (PostgreSQL), if the app can.
         self.listener = Listener(app, positions) if can_listen(app) else None
         #: How often to sweep while the listener hears (seconds).
@@ -121,33 +133,80 @@ class Streams:
     def wait(self, table_id: str, seq: int) -> int:
         """The table's position once it is past ``seq``; ``seq`` when woken without (a beat)."""
         self.start()
-        seqs = self.waiting.setdefault(table_id, {})
-        seqs[seq] = seqs.get(seq, 0) + 1
+        self.count(table_id, seq, 1)
         try:
             # The event first, then the position: a move in between sets this event.
-            event = self.events.get(table_id) or self.events.setdefault(table_id, threading.Event())
+            event = self.event(table_id)
             now = self.positions.known.get(table_id)
             if now is None or now <= seq:
                 event.wait()
                 now = self.positions.known.peek(table_id)
             return seq if now is None or now <= seq else now
         finally:
-            seqs[seq] -= 1
-            if not seqs[seq]:
-                del seqs[seq]
-            if not seqs:
-                del self.waiting[table_id]
-                self.events.pop(table_id, None)
+            self.count(table_id, seq, -1)
+
+    def wait_group(self, group_id: str, version: int, tables: Mapping[str, int]) -> None:
+        """Until one of ``tables`` (id → position) moves past its position, the group's version
+        moves from ``version`` (heard within ``RECHECK_EVERY``), or a beat."""
+        self.start()
+        key = GROUP + group_id
+        versions = self.groups.setdefault(group_id, {})
+        versions[version] = versions.get(version, 0) + 1
+        for table_id, seq in tables.items():
+            self.count(table_id, seq, 1)
+            followers = self.followers.setdefault(table_id, {})
+            followers[key] = followers.get(key, 0) + 1
+        try:
+            event = self.event(key)
+            if all((self.positions.known.get(t) or 0) <= seq for t, seq in tables.items()):
+                event.wait()
+        finally:
+            for table_id, seq in tables.items():
+                self.count(table_id, seq, -1)
+                followers = self.followers[table_id]
+                followers[key] -= 1
+                if not followers[key]:
+                    del followers[key]
+                if not followers:
+                    del self.followers[table_id]
+            versions[version] -= 1
+            if not versions[version]:
+                del versions[version]
+            if not versions:
+                del self.groups[group_id]
+                self.events.pop(key, None)
+
+    def event(self, key: str) -> threading.Event:
+        """The event the streams of ``key`` (a table id, or ``GROUP`` and a group id) wait on."""
+        return self.events.get(key) or self.events.setdefault(key, threading.Event())
+
+    def count(self, table_id: str, seq: int, by: int) -> None:
+        """One stream more (``by`` 1) or less (-1) waits on the table past ``seq``."""
+        seqs = self.waiting.setdefault(table_id, {})
+        seqs[seq] = seqs.get(seq, 0) + by
+        if not seqs[seq]:
+            del seqs[seq]
+        if not seqs:
+            del self.waiting[table_id]
+            self.events.pop(table_id, None)
 
     def wake(self, table_id: str) -> None:
-        """The table's position moved (noted before this is called): its streams look again."""
-        event = self.events.pop(table_id, None)
+        """The table's position moved (noted before this is called): its streams look again,
+        and those of the groups that follow it."""
+        self.ring(table_id)
+        for key in self.followers.get(table_id, {}):
+            self.ring(key)
+
+    def ring(self, key: str) -> None:
+        """Wake the streams waiting on ``key``'s event."""
+        event = self.events.pop(key, None)
         if event is not None:
             event.set()
 
     def recheck(self) -> None:
-        """Wake the streams of every table whose known position is past one they wait on; and,
-        each ``BEAT`` seconds, every stream."""
+        """Wake the streams of every table whose known position is past one they wait on, and
+        of every group whose version is not one they wait on (one read for them all); and, each
+        ``BEAT`` seconds, every stream."""
         beat = time.monotonic() - self.beaten >= BEAT
         if beat:
             self.beaten = time.monotonic()
@@ -155,6 +214,13 @@ class Streams:
             now = self.positions.known.peek(table_id)
             if beat or (now is not None and any(seq < now for seq in seqs)):
                 self.wake(table_id)
+        if self.groups:
+            with self.app.app_context():
+                versions = group_versions(list(self.groups))
+                let_go()
+            for group_id, waited in list(self.groups.items()):
+                if beat or any(version != versions.get(group_id) for version in waited):
+                    self.ring(GROUP + group_id)
 
     def sweeping(self) -> None:
         """While any stream waits: a sweep each ``SWEEP_EVERY`` seconds (one indexed read for
@@ -165,12 +231,12 @@ class Streams:
         while True:
             hears = self.listener is not None and self.listener.listening
             time.sleep(min(self.safety_sweep, RECHECK_EVERY) if hears else SWEEP_EVERY)
-            if not self.waiting:
+            if not self.waiting and not self.groups:
                 continue
-            if time.monotonic() - rechecked >= RECHECK_EVERY:
-                rechecked = time.monotonic()
-                self.recheck()
             try:
+                if time.monotonic() - rechecked >= RECHECK_EVERY:
+                    rechecked = time.monotonic()
+                    self.recheck()
                 with self.app.app_context():
                     self.positions.sweep(self.safety_sweep if hears else SWEEP_EVERY)
             except Exception:  # the database away for a moment: the next sweep tries again
