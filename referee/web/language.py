@@ -75,10 +75,18 @@ def requested(offered: list[str]) -> str:
         named = request.args.get("lang")
     except UnicodeDecodeError:  # a query that is not UTF-8 (refused by text.py): no ?lang=
         named = None
-    for asked in (named, request.cookies.get(COOKIE)):
+    return asked_for(
+        named, request.cookies.get(COOKIE), request.headers.get("Accept-Language", ""), offered
+    )
+
+
+def asked_for(named: str | None, cookie: str | None, accept: str, offered: list[str]) -> str:
+    """The one of ``offered`` a request asks for by its ``?lang=`` (``named``), its language
+    ``cookie`` and its ``Accept-Language`` (``accept``), in that order (``requested``)."""
+    for asked in (named, cookie):
         if asked in offered:
             return asked
-    return best_match(request.headers.get("Accept-Language", ""), tuple(offered)) or offered[0]
+    return best_match(accept, tuple(offered)) or offered[0]
 
 
 @functools.lru_cache(maxsize=256)

@@ -25,6 +25,12 @@ if TYPE_CHECKING:
     from _typeshed.wsgi import WSGIEnvironment
 
 
+#: Where ``shared_page`` says, in the WSGI environ, which shared page it answered with (for
+#: ``referee.web.speed.front``, which answers the next request of the page's address by the same
+#: kind of link in the same language from what is kept).
+SHARED_IN_ENVIRON = "referee.shared_page"
+
+
 @dataclass(frozen=True)
 class SharedPage:
     """A shared page as ``shared_page`` answers it: the page (``name``, ``table_id``),
@@ -62,9 +68,10 @@ def shared_page(
     depends on (the kind of link, a mode), in its key and ETag. ``render(position)`` renders the
     table as it is at that log position or later (``load_since``). A page carries the table's
     poll key, which each revocation of a link makes anew (``referee.web.polls``): how many are
-    revoked is part of the variant too. ``repeat`` false: the page depends on more than the
-    table's link (a group's link, which the speed layer does not follow), so the phone's next
-    request is Flask's again, not answered from memory in front of it.
+    revoked is part of the variant too. The page must depend on nothing else of the request
+    than its address, the kind of the phone's link of the table (its player) and its language:
+    the speed layer answers the address's next request by such a link from what is kept
+    (``SHARED_IN_ENVIRON``).
 
     Asked for as a stream (``referee.web.live``): the page's stream, each change's page the same
     bytes for every watcher of its kind."""
@@ -72,6 +79,7 @@ def shared_page(
         return stream(table_id, lambda at: page_event(name, table_id, render, variant, at))
     position = shown_position(table_id) or 0
     page = shared(name, table_id, variant)
+    request.environ[SHARED_IN_ENVIRON] = page
     return conditional(
         page.etag(position),
         request.environ,

@@ -103,23 +103,93 @@ def page_poll(page: str) -> dict[str, str]:
     return {"X-Table-Poll": key, "If-None-Match": f'"seq-{seq}"'}
 
 
-SHARED = ["", "?mode=cards", "/sheet", "/tv", "/standings"]
+SHARED = ["", "/sheet", "/tv", "/standings"]
+
+
+def same_answer(one, other) -> None:
+    """Two answers alike: status, bytes and every header but the date (in any order)."""
+    assert (one.status_code, one.data) == (other.status_code, other.data)
+    headers = [sorted(h for h in answer.headers if h[0] != "Date") for answer in (one, other)]
+    assert headers[0] == headers[1]
 
 
 @pytest.mark.parametrize("page", SHARED)
-def test_a_page_request_is_always_flasks(app, flask_calls, spectated, page):
-    """Nothing in front of Flask keeps a page or answers by the request's cookie: the same
-    request again, for a page every phone of its kind sees alike, reaches Flask each time
-    (which answers a 304 to its ETag)."""
+def test_a_shared_page_opened_again_is_answered_in_front_as_flask_answered_it(
+    app, client, flask_calls, spectated, page
+):
+    """Asked again by a phone with the same kind of link and language, a page every phone of
+    its kind sees alike is answered in front of Flask, the very answer Flask gave; another
+    phone with such a link too, once its cookie is verified; another language is Flask's once;
+    a move of the table, Flask's once (the new page made), then kept again."""
     table, phone = spectated
     address = f"/t/{table}{page}"
     first = phone.get(address)
     assert first.status_code == 200 and 'data-seq="1"' in first.text
     flask_calls.clear()
-    assert phone.get(address).data == first.data
-    not_modified = phone.get(address, headers={"If-None-Match": first.headers["ETag"]})
-    assert not_modified.status_code == 304 and not_modified.data == b""
-    assert flask_calls == [address.partition("?")[0]] * 2
+    same_answer(phone.get(address), first)
+    assert flask_calls == []
+    other = app.test_client()
+    join(app, other, table, "viewer")
+    flask_calls.clear()
+    same_answer(other.get(address), first)
+    same_answer(other.get(address), first)
+    german = {"Accept-Language": "de"}
+    de = other.get(address, headers=german)
+    assert 'lang="de"' in de.text
+    same_answer(phone.get(address, headers=german), de)
+    assert flask_calls == [address] * 2  # the other phone's first (its cookie), German once
+    ok(post(client, table, "bid", player=2, bid=1))
+    flask_calls.clear()
+    moved = phone.get(address)
+    assert 'data-seq="2"' in moved.text
+    same_answer(other.get(address), moved)
+    assert flask_calls == [address]
+
+
+@pytest.mark.parametrize("page", ["?mode=cards", "", "/sheet"])
+def test_what_a_kept_page_cannot_answer_is_flasks_each_time(
+    app, client, flask_calls, spectated, page
+):
+    """A query, a conditional request (Flask's 304), the scorekeeper's own round screen and a
+    phone that also holds a group's link (its game-over screen may lead to the group) reach
+    Flask each time (the scorekeeper's sheet is a page every scorekeeper sees alike)."""
+    from tests.web.group_helpers import join_group, new_group
+
+    table, phone = spectated
+    address = f"/t/{table}{page}"
+    first = phone.get(address)
+    grouped = app.test_client()
+    join(app, grouped, table, "viewer")
+    join_group(app, grouped, new_group(app.test_client(), "Club"), "viewer")
+    grouped.get(f"/t/{table}")  # the table first in its list again
+    client.get(address)
+    flask_calls.clear()
+    etag = {"If-None-Match": first.headers["ETag"]}
+    assert phone.get(address, headers=etag).status_code == 304
+    keeper_pages = [client.get(address).data for _ in range(2)]
+    for _ in range(2):
+        assert grouped.get(address).status_code == 200
+    kept = 2 if page == "/sheet" else 0  # the keeper's sheet is shared by keepers: kept
+    assert flask_calls == [address.partition("?")[0]] * (5 - kept)
+    assert keeper_pages[0] == keeper_pages[1]
+
+
+def test_a_players_sheet_is_the_players_and_a_keepers_the_keepers(
+    app, client, flask_calls, spectated
+):
+    """Each kind of link is noted apart: the sheet answered in front to a player and to the
+    scorekeeper is the one Flask gives each."""
+    table, _ = spectated
+    player = app.test_client()
+    join(app, player, table, "player", "Ben")
+    address = f"/t/{table}/sheet"
+    for phone in (player, client):
+        phone.get(f"/t/{table}")  # (the table first in its list)
+        first = phone.get(address)
+        flask_calls.clear()
+        same_answer(phone.get(address), first)
+        assert flask_calls == []
+    assert player.get(address).data != client.get(address).data  # the keeper's has more links
 
 
 @pytest.mark.parametrize("page", ["", "/sheet"])

@@ -11,7 +11,8 @@ side-by-side measurement shows what it buys (``bench/README.md``):
 - ``streams``: the app's ``referee.web.live.Waits`` — live pages' streams held under gevent
   workers, each woken when its table moves;
 - ``front``: a page's "has anything changed?" (the fallback of a page without its stream)
-  answered in front of Flask, by the table's position and the page's poll key;
+  answered in front of Flask, by the table's position and the page's poll key, and a shared page
+  opened again, by the table's position, the phone's link and its language;
 - ``translations``: the templates' translation functions bound once per page;
 - ``sessions``: each session cookie's signature verified once per process.
 """
@@ -72,6 +73,16 @@ class Shelves:
             files = lambda: self.files.get_or_make(cast(tuple[Hashable, ...], key), page)  # noqa: E731
             return cast(V, self.shelves[shelf].get_or_make(key, files))
         found: V = self.shelves[shelf].get_or_make(key, make)
+        return found
+
+    def page(self, key: tuple[Hashable, ...]) -> bytes | None:
+        """The page ``key`` (``referee.web.pages.SharedPage.key``) if this worker or another
+        made it; None: not made (nothing is made here)."""
+        found: bytes | None = self.shelves["pages"].get(key)
+        if found is None:
+            found = self.files.read(key)
+            if found is not None:
+                self.shelves["pages"].put(key, found)
         return found
 
     def __getitem__(self, shelf: Shelf) -> LRU[Any]:

@@ -105,16 +105,28 @@ class PageFiles:
         *page, position = key
         assert isinstance(position, int)
         path = self.path(tuple(page))
-        held = -1
-        with contextlib.suppress(FileNotFoundError, ValueError), path.open("rb") as file:
-            line = file.readline()
-            held = int(line) if line.endswith(b"\n") else -1
-            if held == position:
-                return file.read()
+        held, found = self.held(path, position)
+        if found is not None:
+            return found
         made = make()
         if held < position:
             self.write(path, b"%d\n%s" % (position, made))
         return made
+
+    def read(self, key: tuple[Hashable, ...]) -> bytes | None:
+        """The page ``key`` from its file, if it is there at that position; None otherwise."""
+        *page, position = key
+        assert isinstance(position, int)
+        return self.held(self.path(tuple(page)), position)[1]
+
+    def held(self, path: Path, position: int) -> tuple[int, bytes | None]:
+        """The position ``path`` holds its page at (-1: none, or damaged), and the page if
+        that is ``position``."""
+        with contextlib.suppress(FileNotFoundError, ValueError), path.open("rb") as file:
+            line = file.readline()
+            held = int(line) if line.endswith(b"\n") else -1
+            return held, file.read() if held == position else None
+        return -1, None
 
     def write(self, path: Path, content: bytes) -> None:
         """Put ``content`` in ``path`` whole (see the module)."""

@@ -60,15 +60,16 @@ class CheckedOnce(Sessions):
         return session
 
     def verified(self, app: Flask, value: str) -> Any:
-        """The data of the session cookie ``value``, if this process has verified it and it has
-        not expired since; else None. Not a copy: to be read only."""
+        """The data of the session cookie ``value``, if this process has verified it, it has
+        not expired since and it is signed with the newest key (Flask would send it back signed
+        anew); else None. Not a copy: to be read only."""
         key = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()), value)
         found = self.checked.get(key)
         if found is None:
             return None
-        data, signed, _old = found
+        data, signed, old = found
         max_age = int(app.permanent_session_lifetime.total_seconds())
-        return data if 0 <= int(time.time()) - signed <= max_age else None
+        return data if not old and 0 <= int(time.time()) - signed <= max_age else None
 
 
 def copied(value: Any) -> Any:
