@@ -371,6 +371,10 @@ def test_a_reader_that_never_reads_is_dropped_without_holding_the_worker(
         with contextlib.suppress(ConnectionResetError):
             while stuck.recv(65536):
                 pass
+        time.sleep(0.2)
+        said = (tmp_path / "gunicorn.log").read_text()
+        assert "dropped a phone that stopped reading its stream" in said, said[-2000:]
+        assert "Traceback" not in said, said[-2000:]
     finally:
         stuck.close()
         server.stop()

@@ -797,6 +797,7 @@ HEADERS_READ = [
     *("If-None-Match", "X-Table-Seq", "X-Table-Poll", "Referer", "Accept-Language", "Cookie"),
     *("Origin", "Sec-Fetch-Site", "Host", "Content-Type", "If-Modified-Since", "Range"),
     *("Accept-Encoding", "X-Forwarded-For", "X-Forwarded-Proto", "X-Forwarded-Host"),
+    *("Accept", "Last-Event-ID"),  # a page's stream, and where it resumes
 ]
 #: Values no browser sends: a byte that is not ASCII (``\xb2``, "²" to gunicorn, a digit to
 #: ``str.isdigit``), more digits than Python reads, an address that is none, odd ETags.
@@ -807,6 +808,7 @@ MALFORMED_HEADERS = [
     *("session=\xb2; lang=\xb2", "lang=de; lang=xx", "bytes=\xb2-", "bytes=9999999999-1"),
     *("multipart/form-data; boundary=\xb2", "application/x-www-form-urlencoded; charset=\xb2"),
     *("de;q=\xb2, en;q=nan", "same-origin\xb2", "Mon, 32 Foo 9999 99:99:99 GMT"),
+    *("text/event-stream", "text/event-stream;q=\xb2", "A" * 12, "AAAAAAAAAAA\xb2"),
 ]
 #: What a header's value may hold on its way to the app: a byte each (gunicorn hands them on as
 #: Latin-1), no control character (gunicorn refuses those itself).
@@ -871,21 +873,51 @@ ADDRESSES = [
 @example(address="table", headers={"X-Table-Seq": "9" * 5000}, post=False, real_key=False)
 @example(address="/new", headers={"Referer": "http://["}, post=True, real_key=False)
 @example(address="switch", headers={"Sec-Fetch-Site": "\xb2"}, post=False, real_key=False)
+@example(
+    address="table/sheet",
+    headers={"Accept": "text/event-stream", "Last-Event-ID": "\xb2"},
+    post=False,
+    real_key=False,
+)
+@example(
+    address="group",
+    headers={"Accept": "text/event-stream", "Last-Event-ID": "AAAAAAAAAAA\xb2"},
+    post=False,
+    real_key=False,
+)
 def test_malformed_headers_get_the_apps_own_answer(
     hostile_app, followed, address, headers, post, real_key
 ):
     """Every header the app reads, malformed: the app's own page or an answer as if the header
     were not sent, with the security headers; never a 5xx. Each request is made twice: the
-    second may be answered in front of Flask (the speed layer)."""
+    second may be answered in front of Flask (the speed layer). A page asked as a stream, served
+    as under gevent, opens it (its first event read, then closed) or answers as a page would."""
+    from unittest import mock
+
+    from referee.web.live import READY, STREAM_TYPE
+    from referee.web.speed import streams
+
     client, paths, key = followed
     if "X-Table-Poll" in headers and real_key:
         headers = {**headers, "X-Table-Poll": key + headers["X-Table-Poll"][:1]}
     if "Cookie" in headers:  # the phone's own cookies would stand in for the header's
         client = hostile_app.test_client()
+    streaming = STREAM_TYPE in headers.get("Accept", "")
     for _ in range(2):
         if post:
             form = {"game": "blackout", "player_1": "Ann", "player_2": "Ben"}
             response = client.post("/new", data=form, headers=headers)
+        elif streaming:
+            with mock.patch.object(streams, "can_hold", lambda: True):
+                response = client.get(paths[address], headers=headers, buffered=False)
+                if response.mimetype == STREAM_TYPE:
+                    secured(response)
+                    assert response.status_code == 200
+                    assert next(iter(response.response)) == READY
+                    response.close()
+                    continue
+                response.close()
+                response = client.get(paths[address], headers=headers)
         else:
             response = client.get(paths[address], headers=headers)
         answered(response, what=f"headers {'POST' if post else address}")
