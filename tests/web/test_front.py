@@ -299,3 +299,19 @@ def test_a_first_wait_arriving_while_the_sweeper_starts_starts_no_second_one(app
     held.start()
     assert started == ["streams"]
     assert app.extensions["referee.speed"].positions.moved == held.wake
+
+
+def test_a_host_the_app_does_not_answer_to_gets_flasks_refusal(app, flask_calls, spectated):
+    """With ``TRUSTED_HOSTS`` set, a kept page or a poll asked under another host name is not
+    answered in front: Flask refuses it."""
+    table, phone = spectated
+    app.config["TRUSTED_HOSTS"] = ["localhost"]
+    address = f"/t/{table}/sheet"
+    poll = page_poll(phone.get(address).text)
+    assert phone.get(address).status_code == 200
+    flask_calls.clear()
+    assert phone.get(address).status_code == 200  # kept: answered in front
+    assert flask_calls == []
+    for headers in ({}, poll):
+        refused = phone.get(address, headers={"Host": "evil.example", **headers})
+        assert refused.status_code == 400

@@ -34,8 +34,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask
+from werkzeug.exceptions import SecurityError
 from werkzeug.http import parse_cookie, quote_etag
 from werkzeug.wrappers import Response
+from werkzeug.wsgi import get_host
 
 from referee.store.links import Access
 from referee.web import secret_keys
@@ -96,8 +98,8 @@ class Front:
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         path = environ.get("PATH_INFO", "")
-        if STREAM_TYPE in environ.get("HTTP_ACCEPT", ""):
-            return self.then(environ, start_response)  # a page's stream: Flask's
+        if STREAM_TYPE in environ.get("HTTP_ACCEPT", "") or not self.trusted(environ):
+            return self.then(environ, start_response)  # a page's stream, or Flask's refusal
         method = environ.get("REQUEST_METHOD")
         if method in ("GET", "HEAD") and path.startswith("/t/"):
             if path.endswith("/seq"):
@@ -111,6 +113,18 @@ class Front:
             elif method == "GET" and (shared := SHARED_ADDRESS.fullmatch(path)) is not None:
                 return self.shared(shared[1], environ, start_response)
         return self.then(environ, start_response)
+
+    def trusted(self, environ: dict[str, Any]) -> bool:
+        """Whether the request names a host the app answers to (``TRUSTED_HOSTS``, when set:
+        else Flask refuses it, and so nothing is answered here)."""
+        hosts = self.app.config["TRUSTED_HOSTS"]
+        if hosts is None:
+            return True
+        try:
+            get_host(environ, hosts)
+        except SecurityError:
+            return False
+        return True
 
     def shared(
         self, table_id: str, environ: dict[str, Any], start_response: Callable[..., Any]
