@@ -220,7 +220,8 @@ class Front:
     def may_see(self, table_id: str, environ: dict[str, Any]) -> bool:
         """Whether the phone's session cookie, verified by this process and not expired, holds
         a link that this process knows still opens the table (False: Flask decides)."""
-        return self.link(table_id, parse_cookie(environ)) is not None
+        cookies = cookies_in(environ)
+        return cookies is not None and self.link(table_id, cookies) is not None
 
     def link(self, table_id: str, cookies: Any) -> tuple[Access, dict[str, Any]] | None:
         """The link the phone's session holds to the table (see ``may_see``), and the
@@ -239,9 +240,9 @@ class Front:
         """The phone's link to the table and its language, when its session is one Flask would
         answer a shared page for as for any phone with that link (see the module); else
         None."""
-        cookies = parse_cookie(environ)
-        found = self.link(table_id, cookies)
-        if found is None:
+        cookies = cookies_in(environ)
+        found = None if cookies is None else self.link(table_id, cookies)
+        if cookies is None or found is None:
             return None
         access, data = found
         recent = data.get("tables")
@@ -265,6 +266,15 @@ class Front:
         if revoked is None:
             return False
         return valid_poll_key(table_id, key, secret_keys(self.app.config), revoked)
+
+
+def cookies_in(environ: dict[str, Any]) -> Any:
+    """The request's cookies; None when they are not UTF-8 (Flask refuses the request, the
+    text's checks in ``referee.web.text``)."""
+    try:
+        return parse_cookie(environ)
+    except UnicodeDecodeError:
+        return None
 
 
 def install(app: Flask) -> None:
