@@ -27,9 +27,9 @@ A reconnecting ``EventSource`` sends the ``id`` of the last event it had (``Last
 page's first connection says the position it shows, ``?stream=N``): the stream goes on from
 there, and an event only ever brings a position past the last one sent, so nothing is missed
 (a page is the whole table at its position) and nothing is sent twice. Between changes the
-stream waits on its table's wake-up (no timer of its own); every ``BEAT`` seconds
-(``referee.web.speed.streams``) all streams of a process say a comment line, so that proxies
-keep them and a phone gone without a word is noticed.
+stream waits on its table's wake-up (no timer of its own); once every ``BEAT`` seconds
+(``referee.web.speed.streams``, a slice of the streams at a time) each stream says a comment
+line, so that proxies keep it and a phone gone without a word is noticed.
 
 Streams are served where a waiting request holds no worker: under gunicorn's gevent workers with
 the speed layer, which knows each table's position and is woken by each move. Anywhere else a

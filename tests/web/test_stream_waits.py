@@ -73,3 +73,19 @@ def test_a_stream_waiting_at_a_position_the_database_moved_past_is_woken_soon(
     took = time.monotonic() - start
     assert found == [2]
     assert took < held_streams.RECHECK_EVERY + 1.0, took  # a sweep finds it (40 ms) or a recheck
+
+
+def test_every_stream_beats_once_a_beat_and_never_all_at_once(app: Flask) -> None:
+    """Over a beat's rechecks each table's streams are woken for their beat exactly once, and
+    no recheck wakes more than a small slice of them."""
+    held = Streams(app, Positions(64, LRU(64), every=0.25))
+    tables = [f"t{number}" for number in range(3000)]
+    rechecks = round(held_streams.BEAT / held_streams.RECHECK_EVERY)
+    beaten: dict[str, int] = dict.fromkeys(tables, 0)
+    for _ in range(rechecks):
+        beating = held.beats()
+        woken = [table_id for table_id in tables if beating(table_id)]
+        assert len(woken) < 3 * len(tables) / rechecks, len(woken)
+        for table_id in woken:
+            beaten[table_id] += 1
+    assert set(beaten.values()) == {1}

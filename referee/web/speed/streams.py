@@ -10,7 +10,8 @@ changed lately, made every ``SWEEP_EVERY`` seconds while any stream waits (one i
 the whole process, whatever the number of streams) — and each move wakes every stream of that
 table at once. A stream costs no timer of its own: one sweeper per process also wakes, every
 ``RECHECK_EVERY`` seconds, the streams of any table whose position is past one they wait on (a
-wake-up missed, however it was missed), and every stream at each ``BEAT``.
+wake-up missed, however it was missed), and every stream once each ``BEAT``, a slice of them at
+each recheck.
 
 Holding a stream costs a worker only under a server of green threads: gunicorn's gevent workers
 (``gunicorn.conf.py``), where a waiting request is a little memory. Anywhere else (the tests'
@@ -24,7 +25,7 @@ import logging
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from referee.store.groups import group_versions
@@ -49,7 +50,7 @@ RECHECK_EVERY = 1.0
 #: How often every stream says a comment line (seconds), woken by the sweeper: proxies keep a
 #: connection that says something (nginx drops one quiet for 60 s by default), and a phone gone
 #: without a word is noticed when its stream cannot be written to. One wake-up of each stream
-#: per beat, not a timer per stream.
+#: per beat, not a timer per stream, the streams spread over the beat's rechecks (``beats``).
 BEAT = 30.0
 
 #: The key of a group's streams' event (no table id holds a space).
@@ -94,7 +95,8 @@ class Streams:
         #: Whether the sweeper runs (started by the first wait, in the worker).
         self.started = False
         self.lock: threading.Lock | None = None
-        self.beaten = time.monotonic()
+        #: The recheck's slice of the beat (``beats``).
+        self.beaten = 0
         positions.moved = self.wake
 
     def start(self) -> None:
@@ -205,22 +207,30 @@ class Streams:
 
     def recheck(self) -> None:
         """Wake the streams of every table whose known position is past one they wait on, and
-        of every group whose version is not one they wait on (one read for them all); and, each
-        ``BEAT`` seconds, every stream."""
-        beat = time.monotonic() - self.beaten >= BEAT
-        if beat:
-            self.beaten = time.monotonic()
+        of every group whose version is not one they wait on (one read for them all); and the
+        beat of a slice of the streams (``beats``)."""
+        beating = self.beats()
         for table_id, seqs in list(self.waiting.items()):
             now = self.positions.known.peek(table_id)
-            if beat or (now is not None and any(seq < now for seq in seqs)):
+            if beating(table_id) or (now is not None and any(seq < now for seq in seqs)):
                 self.wake(table_id)
         if self.groups:
             with self.app.app_context():
                 versions = group_versions(list(self.groups))
                 let_go()
             for group_id, waited in list(self.groups.items()):
-                if beat or any(version != versions.get(group_id) for version in waited):
+                if beating(group_id) or any(v != versions.get(group_id) for v in waited):
                     self.ring(GROUP + group_id)
+
+    def beats(self) -> Callable[[str], bool]:
+        """Whether a table's (or group's) streams beat at this recheck: each table at one of
+        the ``BEAT / RECHECK_EVERY`` rechecks of a beat, by its id, so that every stream says
+        its line once a beat and the process's streams do not all write at the same moment (at
+        12,500 streams that burst was an entry's p99, ``bench/capacity.py``)."""
+        slices = max(1, round(BEAT / RECHECK_EVERY))
+        self.beaten = (self.beaten + 1) % slices
+        now = self.beaten
+        return lambda key: hash(key) % slices == now
 
     def sweeping(self) -> None:
         """While any stream waits: a sweep each ``SWEEP_EVERY`` seconds (one indexed read for
