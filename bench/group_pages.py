@@ -30,6 +30,7 @@ import argparse
 import io
 import json
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -85,7 +86,10 @@ def imported(client: FlaskClient, tables: int) -> tuple[str, float]:
     took = time.perf_counter() - start
     if response.status_code != 303:
         raise SystemExit(f"the group of {tables} tables was not loaded: {response.status_code}")
-    return response.headers["Location"].rsplit("/", 1)[-1], took
+    # To the group's keeper link first ("Keep this link": /g/<id>/my-link?made=1), then on.
+    found = re.search(r"/g/([^/?#]+)", response.headers["Location"])
+    assert found, response.headers["Location"]
+    return found[1], took
 
 
 def started(client: FlaskClient, group_id: str) -> str:
