@@ -46,6 +46,12 @@ class SharedPage:
         position last (``referee.web.speed.beside`` keeps one file of each page without it)."""
         return (self.name, self.table_id, *self.variant, self.lang, position)
 
+    @property
+    def revoked(self) -> Hashable:
+        """How many of the table's links were revoked when the page was asked for (the last of
+        its variant: ``shared``)."""
+        return self.variant[-1]
+
     def etag(self, position: int) -> str:
         """The page's ETag at ``position``: its key without the table."""
         return "-".join(str(part) for part in (self.name, position, *self.variant, self.lang))

@@ -100,7 +100,7 @@ def render_page(group: Group, status: int = 200, **shown: Any) -> tuple[str, int
         season=group.season_of(today),
         today=today,
         form=GroupForm(formdata=None),
-        follow=page_now(group.id),
+        follow=page_standing(group),
         **shown,
     )
     return page, status
@@ -114,10 +114,13 @@ def page(group_id: str) -> ResponseReturnValue:
 
 
 def page_now(group_id: str) -> Followed | None:
-    """Where the group page stands now (None: the group is gone): the tables it shows."""
+    """Where the group page stands now (None: the group is gone)."""
     group = find_group(group_id)
-    if group is None:
-        return None
+    return None if group is None else page_standing(group)
+
+
+def page_standing(group: Group) -> Followed:
+    """Where the group page stands: the tables it shows, and its day."""
     today = group.today()
     return page_at(group, shown_evenings(group, today, EARLIER, MOST_SHOWN).tables, today)
 

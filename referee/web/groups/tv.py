@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 from math import ceil
 
 from flask import (
@@ -13,10 +14,11 @@ from flask import (
 from flask.typing import ResponseReturnValue
 
 from referee.groups import (
+    Group,
     KeptTable,
 )
 from referee.web.forms import SEATS
-from referee.web.groups.glance import evening, page_at, shown_evenings
+from referee.web.groups.glance import Day, evening, page_at, shown_evenings
 from referee.web.groups.group import find_group, load_group
 from referee.web.groups.pages import MOST_SHOWN
 from referee.web.language import language
@@ -86,10 +88,7 @@ def tv(group_id: str) -> ResponseReturnValue:
     if wants_stream():
         return group_stream(group_id, lambda: tv_now(group_id, asked))
     group = load_group(group_id)
-    today = group.today()
-    tonight = shown_evenings(group, today, 0, MOST_SHOWN).tonight
-    screen = tv_screen(() if tonight is None else tonight[1], asked)
-    follow = page_at(group, screen.tables, today, screen.number, screen.count)
+    today, tonight, screen, follow = tv_at(group, asked)
     key = (*("tv", group.id, follow.token), *(language(), request.script_root))
 
     def render() -> str:
@@ -106,12 +105,16 @@ def tv(group_id: str) -> ResponseReturnValue:
     return memo("groups", key, render)
 
 
-def tv_now(group_id: str, asked: int | None) -> Followed | None:
-    """Where the TV screen ``asked`` stands now (None: the group is gone)."""
-    group = find_group(group_id)
-    if group is None:
-        return None
+def tv_at(group: Group, asked: int | None) -> tuple[date, Day | None, TvScreen, Followed]:
+    """Tonight's screen ``asked`` of the group: the day, tonight's tables, the screen and where
+    it stands (``page_at``)."""
     today = group.today()
     tonight = shown_evenings(group, today, 0, MOST_SHOWN).tonight
     screen = tv_screen(() if tonight is None else tonight[1], asked)
-    return page_at(group, screen.tables, today, screen.number, screen.count)
+    return today, tonight, screen, page_at(group, screen.tables, today, screen.number, screen.count)
+
+
+def tv_now(group_id: str, asked: int | None) -> Followed | None:
+    """Where the TV screen ``asked`` stands now (None: the group is gone)."""
+    group = find_group(group_id)
+    return None if group is None else tv_at(group, asked)[3]

@@ -180,7 +180,7 @@ class Front:
             return None
         position = self.positions.fresh(table_id)
         revoked = self.tables.known_revocations(table_id)
-        if position is None or revoked is None or noted.page.variant[-1] != revoked:
+        if position is None or revoked is None or noted.page.revoked != revoked:
             return None
         body = self.pages(noted.page.key(position))
         if body is None:

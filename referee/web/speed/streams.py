@@ -25,8 +25,8 @@ import logging
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Hashable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from referee.store.groups import group_versions
 from referee.web.live import let_go
@@ -57,6 +57,19 @@ BEAT = 30.0
 GROUP = "group "
 
 log = logging.getLogger(__name__)
+
+
+def tally(counts: dict[str, dict[Any, int]], key: str, value: Hashable, by: int) -> bool:
+    """Count ``by`` more (or fewer) of ``value`` under ``key``; whether none are left under
+    ``key`` (which is then dropped)."""
+    found = counts.setdefault(key, {})
+    found[value] = found.get(value, 0) + by
+    if not found[value]:
+        del found[value]
+    if found:
+        return False
+    del counts[key]
+    return True
 
 
 def can_hold() -> bool:
@@ -152,12 +165,10 @@ class Streams:
         moves from ``version`` (heard within ``RECHECK_EVERY``), or a beat."""
         self.start()
         key = GROUP + group_id
-        versions = self.groups.setdefault(group_id, {})
-        versions[version] = versions.get(version, 0) + 1
+        tally(self.groups, group_id, version, 1)
         for table_id, seq in tables.items():
             self.count(table_id, seq, 1)
-            followers = self.followers.setdefault(table_id, {})
-            followers[key] = followers.get(key, 0) + 1
+            tally(self.followers, table_id, key, 1)
         try:
             event = self.event(key)
             if all((self.positions.known.get(t) or 0) <= seq for t, seq in tables.items()):
@@ -165,17 +176,8 @@ class Streams:
         finally:
             for table_id, seq in tables.items():
                 self.count(table_id, seq, -1)
-                followers = self.followers[table_id]
-                followers[key] -= 1
-                if not followers[key]:
-                    del followers[key]
-                if not followers:
-                    del self.followers[table_id]
-            versions[version] -= 1
-            if not versions[version]:
-                del versions[version]
-            if not versions:
-                del self.groups[group_id]
+                tally(self.followers, table_id, key, -1)
+            if tally(self.groups, group_id, version, -1):
                 self.events.pop(key, None)
 
     def event(self, key: str) -> threading.Event:
@@ -184,12 +186,7 @@ class Streams:
 
     def count(self, table_id: str, seq: int, by: int) -> None:
         """One stream more (``by`` 1) or less (-1) waits on the table past ``seq``."""
-        seqs = self.waiting.setdefault(table_id, {})
-        seqs[seq] = seqs.get(seq, 0) + by
-        if not seqs[seq]:
-            del seqs[seq]
-        if not seqs:
-            del self.waiting[table_id]
+        if tally(self.waiting, table_id, seq, by):
             self.events.pop(table_id, None)
 
     def wake(self, table_id: str) -> None:
