@@ -163,3 +163,21 @@ def test_a_stream_without_access_gets_what_the_page_without_access_gets(
         assert first_event(who, address, "") == (403, refused.text)
     gone = f"/g/no-such-group{page}"
     assert first_event(client, gone, "") == (404, client.get(gone).text)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_page_read_after_a_move_shows_it_before_this_process_sweeps(
+    app, client, group, page, sweep_due
+):
+    """A move written through another process or server, which this one has not swept yet:
+    the page a stream's "moved" makes the phone read shows it, and says so (its position), so
+    a page never stays behind the stream that told it."""
+    from referee.rules import events as ev
+    from referee.store.tables import append_entry
+
+    group_id, table = group
+    address = f"/g/{group_id}{page}"
+    before = follow(client, address)
+    with app.app_context():  # another process writes; this one's sweep is not due
+        append_entry(table, 1, "event", ev.Bid(1, "Ben", 0).to_dict())
+    assert follow(client, address) != before
